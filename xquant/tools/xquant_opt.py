@@ -1,0 +1,87 @@
+"""`xquant-opt`: xDSL's `xdsl-opt` with every xquant dialect and pass, and clean errors.
+
+Bad input ends in `file:line:col: error: message`, the source line and a
+caret on stderr, and exit code 1 -- never a Python traceback. With
+`--parsing-diagnostics` / `--verify-diagnostics` it behaves as `xdsl-opt`
+(print the message, go on with the next `// -----` chunk, exit 0).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xquant.tools.diagnostics import (
+    LocatedModule,
+    find_verify_error,
+    format_error,
+    format_parse_error,
+    parse_located,
+)
+
+
+class ToolError(Exception):
+    """An error already formatted for the user."""
+
+
+class XQuantOptMain(xDSLOptMain):
+    """`xdsl-opt` whose frontend remembers op positions for diagnostics."""
+
+    located: LocatedModule | None = None
+
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description="xquant modular optimizer driver", args=args)
+
+    def register_all_frontends(self) -> None:
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            self.located = parse_located(self.ctx, io.read(), self.get_input_name())
+            return self.located.module
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        try:
+            super().apply_passes(prog)
+        except DiagnosticException as err:
+            if self.args.verify_diagnostics:
+                raise
+            raise ToolError(self._locate(err)) from err
+
+    def _locate(self, err: Exception) -> str:
+        name = self.get_input_name()
+        located = self.located
+        if located is None:
+            return f"{name}: error: {err}\n"
+        if (failure := find_verify_error(located)) is not None:
+            op, message = failure
+            return format_error(located.span_of(op), message, name)
+        return format_error(None, str(err).split("\n", 1)[0], name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `xquant-opt`; the exit code is 0 on success and 1 on bad input."""
+    try:
+        XQuantOptMain(args=argv).run()
+    except ParseError as err:
+        sys.stderr.write(format_parse_error(err))
+        return 1
+    except ToolError as err:
+        sys.stderr.write(str(err))
+        return 1
+    except DiagnosticException as err:
+        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        sys.stderr.write(f"error: {message}\n")
+        return 1
+    except (OSError, ValueError) as err:
+        sys.stderr.write(f"error: {err}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
