@@ -1,0 +1,50 @@
+"""Facts about the expressed (float) types that quantization parameters live in.
+
+Upstream checks every scale against `[APFloat::getSmallest, APFloat::getLargest]`
+of the expressed type (converted to double), and stores sub-channel scales
+rounded into the expressed type. Both need the same small table.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute
+
+from xquant.numerics.dtypes import numpy_dtype
+
+# Types numpy cannot hold. tf32 has f32's exponent range and a 10-bit mantissa;
+# f80/f128 do not fit a double, so a double can never leave their range.
+_TF32_SMALLEST = 2.0**-136
+_TF32_LARGEST = (2.0 - 2.0**-10) * 2.0**127
+_DOUBLE_SMALLEST = 5e-324
+_DOUBLE_LARGEST = float(np.finfo(np.float64).max)
+
+
+def is_float_type(attr: Attribute) -> bool:
+    """Whether `attr` is one of the builtin float types (f16, bf16, f32, f8E4M3FN, ...)."""
+    return isinstance(attr, builtin._FloatType)  # pyright: ignore[reportPrivateUsage]
+
+
+def scale_range(float_type: Attribute) -> tuple[float, float]:
+    """(smallest positive denormal, largest finite) of `float_type`, as doubles."""
+    if isinstance(float_type, builtin.FloatTF32Type):
+        return _TF32_SMALLEST, _TF32_LARGEST
+    if isinstance(float_type, builtin.Float80Type | builtin.Float128Type):
+        return _DOUBLE_SMALLEST, _DOUBLE_LARGEST
+    info = ml_dtypes.finfo(numpy_dtype(float_type))
+    return float(info.smallest_subnormal), float(info.max)
+
+
+def round_to_float_type(value: float, float_type: Attribute) -> float:
+    """`value` rounded to nearest-even in `float_type`, returned as a double."""
+    if isinstance(float_type, builtin.Float64Type | builtin.Float80Type | builtin.Float128Type):
+        return value
+    if isinstance(float_type, builtin.FloatTF32Type):
+        bits = int(np.float32(value).view(np.uint32))
+        keep = 13  # f32 has 23 mantissa bits, tf32 keeps 10
+        half = 1 << (keep - 1)
+        rounded = bits + half - 1 + ((bits >> keep) & 1)
+        return float(np.uint32(rounded & ~((1 << keep) - 1) & 0xFFFFFFFF).view(np.float32))
+    return float(np.float64(value).astype(numpy_dtype(float_type)).astype(np.float64))

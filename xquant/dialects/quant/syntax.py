@@ -1,0 +1,356 @@
+"""Parsing and printing of the `!quant.*` type bodies, following upstream's TypeParser.cpp.
+
+Every error is raised at the offending token with upstream's message text,
+and the checks that upstream makes when constructing a type are repeated
+here so that they too carry a position.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, IntegerType, NoneAttr, StringAttr
+from xdsl.ir import Attribute
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xquant.dialects.quant.float_format import format_float
+from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type
+
+if TYPE_CHECKING:
+    from xquant.dialects.quant.types import (
+        AnyQuantizedType,
+        CalibratedQuantizedType,
+        StorageQuantizedType,
+        UniformQuantizedType,
+    )
+
+_STORAGE_RE = re.compile(r"(si|ui|i|u)([0-9]*)")
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+_INT32_MAX = (1 << 31) - 1
+_MAX_BUILTIN_WIDTH = (1 << 24) - 1
+
+
+# ----- token helpers (upstream's wording) -----
+
+
+def _punct(parser: AttrParser, punct: str) -> None:
+    if parser.parse_optional_characters(punct) is None:
+        _fail(parser, f"expected '{punct}'")
+
+
+def _fail(parser: AttrParser, message: str, start: int | None = None, end: int | None = None):
+    if start is None:
+        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        start, end = token.span.start, token.span.end
+    parser.raise_error(message, start, end if end is not None else start + 1)
+
+
+def _integer(parser: AttrParser, low: int = _INT64_MIN, high: int = _INT64_MAX) -> int:
+    """An integer literal (`expected integer value` otherwise), checked against a C++ width."""
+    start = parser.pos
+    value = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
+    if value is None:
+        _fail(parser, "expected integer value")
+        raise AssertionError  # unreachable: _fail raises
+    if not low <= value <= high:
+        _fail(parser, "integer value too large", start, parser.pos)
+    return value
+
+
+def _float(parser: AttrParser) -> float:
+    """A float literal, as MLIR's `parseFloat(double&)`: decimal float or 0x-bit pattern."""
+    start = parser.pos
+    negative = parser._parse_optional_token(MLIRTokenKind.MINUS) is not None  # pyright: ignore[reportPrivateUsage]
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if token.kind == MLIRTokenKind.FLOAT_LIT:
+        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+        value = float(token.text)
+        return -value if negative else value
+    if token.kind != MLIRTokenKind.INTEGER_LIT:
+        _fail(parser, "expected floating point literal")
+    text = token.text
+    if not text.lower().startswith("0x"):
+        _fail(parser, "unexpected decimal integer literal for a floating point value", start, token.span.end)
+    if negative:
+        _fail(parser, "hexadecimal float literal should not have a leading minus", start, token.span.end)
+    bits = int(text, 16)
+    if bits >= 1 << 64:
+        _fail(parser, "hexadecimal float constant out of range for type", token.span.start, token.span.end)
+    parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+def _checked(parser: AttrParser, start: int, check: object, *args: object) -> None:
+    """Run a type-construction check, reporting its failure at `start`..current position."""
+    try:
+        check(*args)  # type: ignore[operator]
+    except VerifyException as err:
+        _fail(parser, str(err), start, max(parser.pos, start + 1))
+
+
+# ----- storage and expressed types -----
+
+
+def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int]:
+    """`iN`/`siN`/`uiN`/`uN`, optionally `<min:max>`: (width, signed, min, max)."""
+    from xquant.dialects.quant.types import check_storage, default_storage_range
+
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    start, end = token.span.start, token.span.end
+    ident = parser.parse_optional_identifier()
+    match = _STORAGE_RE.fullmatch(ident) if ident is not None else None
+    if ident is None or match is None or not match.group(2):
+        is_keyword_u = ident is not None and ident.startswith("u") and not ident.startswith("ui")
+        _fail(parser, "expected storage type width" if is_keyword_u else "illegal storage type prefix", start, end)
+        raise AssertionError
+    prefix, digits = match.groups()
+    width = int(digits)
+    if prefix != "u" and width > _MAX_BUILTIN_WIDTH:
+        _fail(parser, "invalid integer width", start, end)
+    if prefix == "u" and width >= 1 << 32:
+        _fail(parser, "expected storage type width", start, end)
+    signed = prefix in ("i", "si")
+    if not 0 < width <= 32:
+        _fail(parser, f"illegal storage type size: {width}", start, end)
+    low, high = default_storage_range(width, signed)
+    if parser.parse_optional_characters("<") is None:
+        return width, signed, low, high
+    min_start = parser.pos
+    storage_min = _integer(parser)
+    _punct(parser, ":")
+    max_start = parser.pos
+    storage_max = _integer(parser)
+    _punct(parser, ">")
+    if storage_min < low:
+        _fail(parser, f"illegal storage type minimum: {storage_min}", min_start)
+    if storage_max > high:
+        _fail(parser, f"illegal storage type maximum: {storage_max}", max_start)
+    _checked(parser, min_start, check_storage, width, signed, storage_min, storage_max)
+    return width, signed, storage_min, storage_max
+
+
+def _parse_float_type(parser: AttrParser) -> Attribute:
+    start = parser.pos
+    parsed = parser.parse_optional_type()
+    if parsed is None:
+        _fail(parser, "expected non-function type")
+        raise AssertionError
+    if not is_float_type(parsed):
+        _fail(parser, "invalid kind of type specified", start, parser.pos)
+    return parsed
+
+
+def _storage_attrs(width: int, signed: bool, low: int, high: int) -> list[Attribute]:
+    return [IntegerType(width), IntAttr(int(signed)), IntAttr(low), IntAttr(high)]
+
+
+def _print_storage(qtype: StorageQuantizedType, printer: Printer) -> None:
+    printer.print_string(f"{'i' if qtype.is_signed else 'u'}{qtype.storage_width}")
+    if qtype.has_storage_bounds:
+        printer.print_string(f"<{qtype.storage_min}:{qtype.storage_max}>")
+
+
+# ----- !quant.any -----
+
+
+def parse_any(parser: AttrParser) -> list[Attribute]:
+    _punct(parser, "<")
+    storage = _parse_storage(parser)
+    expressed: Attribute = NoneAttr()
+    if parser.parse_optional_characters(":") is not None:
+        expressed = _parse_float_type(parser)
+    _punct(parser, ">")
+    return [*_storage_attrs(*storage), expressed]
+
+
+def print_any(qtype: AnyQuantizedType, printer: Printer) -> None:
+    printer.print_string("<")
+    _print_storage(qtype, printer)
+    if qtype.expressed is not None:
+        printer.print_string(":")
+        printer.print_attribute(qtype.expressed_type)
+    printer.print_string(">")
+
+
+# ----- !quant.uniform -----
+
+
+def _parse_scale_zero(parser: AttrParser, expressed: Attribute) -> tuple[float, int]:
+    from xquant.dialects.quant.types import check_scale
+
+    start = parser.pos
+    scale = _float(parser)
+    _checked(parser, start, check_scale, scale, expressed)
+    zero_point = 0
+    if parser.parse_optional_characters(":") is not None:
+        zero_point = _integer(parser)
+    return scale, zero_point
+
+
+def _parse_param_list(
+    parser: AttrParser, expressed: Attribute, scales: list[float], zero_points: list[int]
+) -> list[int]:
+    """The body of `{...}` after its `{`, nested to any depth; returns the shape of the braces."""
+    size = 0
+    inner: list[int] | None = None
+    while True:
+        if parser.parse_optional_characters("{") is not None:
+            dims = _parse_param_list(parser, expressed, scales, zero_points)
+        else:
+            scale, zero_point = _parse_scale_zero(parser, expressed)
+            scales.append(scale)
+            zero_points.append(zero_point)
+            dims = []
+        size += 1
+        if inner is None:
+            inner = dims
+        elif inner != dims:
+            _fail(parser, "tensor literal is invalid; ranks are not consistent between elements")
+        if parser.parse_optional_characters(",") is None:
+            break
+    _punct(parser, "}")
+    return [size, *(inner or [])]
+
+
+def _parse_block_info(parser: AttrParser) -> list[tuple[int, int, int]]:
+    """`{AX:BS, ...}` after its `{`: (axis, block, position) triples."""
+    info: list[tuple[int, int, int]] = []
+    if parser.parse_optional_characters("}") is not None:
+        return info
+    while True:
+        start = parser.pos
+        axis = _integer(parser, -(1 << 31), _INT32_MAX)
+        _punct(parser, ":")
+        block = _integer(parser)
+        info.append((axis, block, start))
+        if parser.parse_optional_characters(",") is None:
+            break
+    _punct(parser, "}")
+    return info
+
+
+def parse_uniform(parser: AttrParser) -> list[Attribute]:
+    from xquant.dialects.quant.types import UniformQuantizedType as U
+    from xquant.dialects.quant.types import default_storage_range
+
+    _punct(parser, "<")
+    storage = _parse_storage(parser)
+    width, signed = storage[0], storage[1]
+    _punct(parser, ":")
+    expressed = _parse_float_type(parser)
+
+    granularity = U.PER_LAYER
+    block_info: list[tuple[int, int, int]] = []
+    if parser.parse_optional_characters(":") is not None:
+        if parser.parse_optional_characters("{") is not None:
+            granularity = U.SUB_CHANNEL
+            block_info = _parse_block_info(parser)
+        else:
+            granularity = U.PER_AXIS
+            start = parser.pos
+            block_info = [(_integer(parser, -(1 << 31), _INT32_MAX), 0, start)]
+    for axis, block, start in block_info:
+        if axis < 0:
+            _fail(parser, f"illegal quantized dimension: {axis}", start)
+        if granularity == U.SUB_CHANNEL and block <= 0:
+            _fail(parser, f"illegal block size: {block}", start)
+    _punct(parser, ",")
+
+    scales: list[float] = []
+    zero_points: list[int] = []
+    params_start = parser.pos
+    if granularity == U.PER_LAYER:
+        scale, zero_point = _parse_scale_zero(parser, expressed)
+        scales, zero_points, shape = [scale], [zero_point], []
+    else:
+        _punct(parser, "{")
+        shape = _parse_param_list(parser, expressed, scales, zero_points)
+    _punct(parser, ">")
+
+    if granularity == U.PER_AXIS:
+        shape = [len(scales)]
+    if granularity == U.SUB_CHANNEL:
+        scales = [round_to_float_type(s, expressed) for s in scales]
+        low, high = default_storage_range(width, signed)
+        for zp in zero_points:
+            if not low <= zp <= high:
+                _fail(parser, f"zero point {zp} out of storage type range [{low}, {high}]", params_start)
+    return [
+        *_storage_attrs(*storage),
+        expressed,
+        StringAttr(granularity),
+        ArrayAttr(IntAttr(axis) for axis, _, _ in block_info),
+        ArrayAttr(IntAttr(block) for _, block, _ in block_info if granularity == U.SUB_CHANNEL),
+        ArrayAttr(IntAttr(n) for n in shape),
+        ArrayAttr(FloatData(s) for s in scales),
+        ArrayAttr(IntAttr(z) for z in zero_points),
+    ]
+
+
+def _scale_zero_text(scale: float, zero_point: int, float_type: Attribute | None) -> str:
+    text = format_float(scale, float_type)
+    return f"{text}:{zero_point}" if zero_point != 0 else text
+
+
+def print_uniform(qtype: UniformQuantizedType, printer: Printer) -> None:
+    printer.print_string("<")
+    _print_storage(qtype, printer)
+    printer.print_string(":")
+    printer.print_attribute(qtype.expressed_type)
+    scales = [s.data for s in qtype.scales_attr]
+    zero_points = [z.data for z in qtype.zero_points_attr]
+    if qtype.is_per_layer:
+        printer.print_string(f", {_scale_zero_text(scales[0], zero_points[0], None)}>")
+        return
+    if qtype.is_per_axis:
+        body = ",".join(_scale_zero_text(s, z, None) for s, z in zip(scales, zero_points, strict=True))
+        printer.print_string(f":{qtype.quantized_dimensions[0]}, {{{body}}}>")
+        return
+    blocks = ", ".join(f"{a}:{b}" for a, b in qtype.block_size_info)
+    items = [_scale_zero_text(s, z, qtype.expressed_type) for s, z in zip(scales, zero_points, strict=True)]
+    shape = [n.data for n in qtype.scales_shape]
+    printer.print_string(f":{{{blocks}}}, {_nest(items, shape)}>")
+
+
+def _nest(items: list[str], shape: list[int]) -> str:
+    """Items laid out in braces following `shape`, joined by `, ` (upstream's dense printer)."""
+    if not shape:
+        return items[0] if items else ""
+    if len(shape) == 1:
+        return "{" + ", ".join(items) + "}"
+    stride = len(items) // shape[0] if shape[0] else 0
+    parts = [_nest(items[i * stride : (i + 1) * stride], shape[1:]) for i in range(shape[0])]
+    return "{" + ", ".join(parts) + "}"
+
+
+# ----- !quant.calibrated -----
+
+
+def parse_calibrated(parser: AttrParser) -> list[Attribute]:
+    _punct(parser, "<")
+    type_start = parser.pos
+    expressed = _parse_float_type(parser)
+    try:
+        _punct(parser, "<")
+        low = _float(parser)
+        _punct(parser, ":")
+        high = _float(parser)
+        _punct(parser, ">")
+    except ParseError:  # upstream reports this after the inner error
+        _fail(parser, "calibrated values must be present", type_start)
+        raise
+    _punct(parser, ">")
+    if not high > low:
+        _fail(parser, f"illegal min and max: ({low:e}:{high:e})", type_start)
+    return [expressed, FloatData(low), FloatData(high)]
+
+
+def print_calibrated(qtype: CalibratedQuantizedType, printer: Printer) -> None:
+    printer.print_string("<")
+    printer.print_attribute(qtype.expressed_type)
+    printer.print_string(f"<{format_float(qtype.min)}:{format_float(qtype.max)}>>")

@@ -1,0 +1,456 @@
+"""The `quant` dialect's types, as upstream MLIR defines them.
+
+- `!quant.any<STORAGE[<min:max>][:EXPR]>`
+- `!quant.uniform<STORAGE[<min:max>]:EXPR, SCALE[:ZP]>`                      per-layer
+- `!quant.uniform<STORAGE[<min:max>]:EXPR:AXIS, {S0[:Z0],S1[:Z1],...}>`       per-axis
+- `!quant.uniform<STORAGE[<min:max>]:EXPR:{AX:BS, ...}, {{S:Z, ...}, ...}>`   sub-channel
+- `!quant.calibrated<EXPR<MIN:MAX>>`
+
+Upstream has a C++ class per uniform granularity; xDSL maps one mnemonic to
+one class, so `UniformQuantizedType` covers all three and says which one it
+is (`is_per_layer`, `is_per_axis`, `is_sub_channel`). Every granularity is
+also viewed as sub-channel by `block_sizes_for(shape)`, which is how the
+numerics treat them.
+
+Storage is a signless `iN` plus a signedness flag (`u8` prints as `u8`,
+`ui8`/`si8` print as `u8`/`i8`), as upstream stores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, IntegerType, NoneAttr, StringAttr
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from xquant.dialects.quant import syntax
+from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type, scale_range
+
+MAX_STORAGE_BITS = 32
+
+
+def default_storage_range(width: int, signed: bool) -> tuple[int, int]:
+    """The full range of an `iN` (signed) or `uN` (unsigned) storage type."""
+    if signed:
+        return -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return 0, (1 << width) - 1
+
+
+def check_storage(width: int, signed: bool, storage_min: int, storage_max: int) -> None:
+    """The storage checks shared by the parser and the constructors (upstream texts)."""
+    if not 0 < width <= MAX_STORAGE_BITS:
+        raise VerifyException(f"illegal storage type size: {width}")
+    low, high = default_storage_range(width, signed)
+    if storage_min < low:
+        raise VerifyException(f"illegal storage type minimum: {storage_min}")
+    if storage_max > high:
+        raise VerifyException(f"illegal storage type maximum: {storage_max}")
+    if storage_max - storage_min <= 0:
+        raise VerifyException(f"illegal storage min and storage max: ({storage_min}:{storage_max})")
+
+
+def check_scale(scale: float, expressed_type: Attribute) -> None:
+    """A scale must lie in [smallest denormal, largest finite] of the expressed type."""
+    low, high = scale_range(expressed_type)
+    if not low <= scale <= high:
+        raise VerifyException(f"scale {scale:e} out of expressed type range [{low:e}, {high:e}]")
+
+
+def check_expressed_type(expressed_type: Attribute) -> None:
+    if not is_float_type(expressed_type):
+        raise VerifyException(f"expressed type must be floating point, got {expressed_type}")
+
+
+class QuantizedType(ParametrizedAttribute, TypeAttribute):
+    """Base of every `!quant.*` type: a storage integer and the float it stands for."""
+
+    if TYPE_CHECKING:  # declared by each concrete type, in its own parameter order
+        expressed_type: Attribute
+
+    @property
+    def expressed(self) -> Attribute | None:
+        """The expressed float type, or None (only `!quant.any` may omit it)."""
+        return None if isinstance(self.expressed_type, NoneAttr) else self.expressed_type
+
+
+class StorageQuantizedType(QuantizedType):
+    """A quantized type with integer storage (`any` and `uniform`)."""
+
+    if TYPE_CHECKING:
+        storage_type: IntegerType
+        signed: IntAttr
+        storage_min_attr: IntAttr
+        storage_max_attr: IntAttr
+
+    @property
+    def storage_width(self) -> int:
+        return self.storage_type.width.data
+
+    @property
+    def is_signed(self) -> bool:
+        return bool(self.signed.data)
+
+    @property
+    def storage_min(self) -> int:
+        return self.storage_min_attr.data
+
+    @property
+    def storage_max(self) -> int:
+        return self.storage_max_attr.data
+
+    @property
+    def has_storage_bounds(self) -> bool:
+        """Whether the bounds differ from the storage type's full range (then they print)."""
+        return (self.storage_min, self.storage_max) != default_storage_range(
+            self.storage_width, self.is_signed
+        )
+
+    def _verify_storage(self) -> None:
+        if self.storage_type.signedness.data.name != "SIGNLESS":
+            raise VerifyException(f"storage type must be a signless integer, got {self.storage_type}")
+        check_storage(self.storage_width, self.is_signed, self.storage_min, self.storage_max)
+
+
+def _storage_params(
+    width: int, signed: bool, storage_min: int | None, storage_max: int | None
+) -> tuple[IntegerType, IntAttr, IntAttr, IntAttr]:
+    if not 0 < width <= MAX_STORAGE_BITS:
+        raise VerifyException(f"illegal storage type size: {width}")
+    low, high = default_storage_range(width, signed)
+    return (
+        IntegerType(width),
+        IntAttr(int(signed)),
+        IntAttr(low if storage_min is None else storage_min),
+        IntAttr(high if storage_max is None else storage_max),
+    )
+
+
+@irdl_attr_definition
+class AnyQuantizedType(StorageQuantizedType):
+    """`!quant.any<i8<-8:7>:f32>`: a storage type, optional bounds and expressed type, no parameters."""
+
+    name = "quant.any"
+
+    storage_type: IntegerType
+    signed: IntAttr
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+    expressed_type: Attribute
+
+    @staticmethod
+    def get(
+        width: int,
+        signed: bool = True,
+        expressed_type: Attribute | None = None,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> AnyQuantizedType:
+        return AnyQuantizedType(
+            *_storage_params(width, signed, storage_min, storage_max),
+            NoneAttr() if expressed_type is None else expressed_type,
+        )
+
+    def verify(self) -> None:
+        self._verify_storage()
+        if self.expressed is not None:
+            check_expressed_type(self.expressed_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return syntax.parse_any(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        syntax.print_any(self, printer)
+
+
+@irdl_attr_definition
+class UniformQuantizedType(StorageQuantizedType):
+    """`!quant.uniform<...>`: affine quantization `real = (stored - zero_point) * scale`.
+
+    `granularity` is "per_layer", "per_axis" or "sub_channel". Scales and zero
+    points are kept flat with their shape in `scales_shape`: () per-layer, (N,)
+    per-axis, the brace nesting for sub-channel.
+    """
+
+    name = "quant.uniform"
+
+    PER_LAYER: ClassVar[str] = "per_layer"
+    PER_AXIS: ClassVar[str] = "per_axis"
+    SUB_CHANNEL: ClassVar[str] = "sub_channel"
+
+    storage_type: IntegerType
+    signed: IntAttr
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+    expressed_type: Attribute
+    granularity: StringAttr
+    quantized_dimensions_attr: ArrayAttr[IntAttr]
+    block_sizes_attr: ArrayAttr[IntAttr]
+    scales_shape: ArrayAttr[IntAttr]
+    scales_attr: ArrayAttr[FloatData]
+    zero_points_attr: ArrayAttr[IntAttr]
+
+    # ----- constructors (same checks as the parser) -----
+
+    @staticmethod
+    def per_layer(
+        width: int,
+        signed: bool,
+        expressed_type: Attribute,
+        scale: float,
+        zero_point: int = 0,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> UniformQuantizedType:
+        return UniformQuantizedType._make(
+            width, signed, expressed_type, UniformQuantizedType.PER_LAYER, [], [], (), [scale], [zero_point],
+            storage_min, storage_max,
+        )  # fmt: skip
+
+    @staticmethod
+    def per_axis(
+        width: int,
+        signed: bool,
+        expressed_type: Attribute,
+        axis: int,
+        scales: Sequence[float],
+        zero_points: Sequence[int] | None = None,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> UniformQuantizedType:
+        zps = [0] * len(scales) if zero_points is None else list(zero_points)
+        if len(zps) != len(scales):
+            raise VerifyException(f"illegal number of scales and zeroPoints: {len(scales)}, {len(zps)}")
+        return UniformQuantizedType._make(
+            width, signed, expressed_type, UniformQuantizedType.PER_AXIS, [axis], [], (len(scales),),
+            list(scales), zps, storage_min, storage_max,
+        )  # fmt: skip
+
+    @staticmethod
+    def sub_channel(
+        width: int,
+        signed: bool,
+        expressed_type: Attribute,
+        block_info: Sequence[tuple[int, int]],
+        scales: np.ndarray | Sequence[float],
+        zero_points: np.ndarray | Sequence[int] | None = None,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> UniformQuantizedType:
+        scale_array = np.asarray(scales, dtype=np.float64)
+        zp_array = np.zeros(scale_array.shape, np.int64) if zero_points is None else np.asarray(zero_points)
+        if zp_array.shape != scale_array.shape:
+            raise VerifyException(
+                f"shape of scales and zeroPoints ({list(scale_array.shape)} vs {list(zp_array.shape)}) does not match"
+            )
+        check_expressed_type(expressed_type)
+        rounded = [round_to_float_type(float(s), expressed_type) for s in scale_array.flat]
+        return UniformQuantizedType._make(
+            width, signed, expressed_type, UniformQuantizedType.SUB_CHANNEL,
+            [axis for axis, _ in block_info], [block for _, block in block_info], scale_array.shape,
+            rounded, [int(z) for z in zp_array.flat], storage_min, storage_max,
+        )  # fmt: skip
+
+    @staticmethod
+    def _make(
+        width: int,
+        signed: bool,
+        expressed_type: Attribute,
+        granularity: str,
+        dims: Sequence[int],
+        blocks: Sequence[int],
+        shape: Sequence[int],
+        scales: Sequence[float],
+        zero_points: Sequence[int],
+        storage_min: int | None,
+        storage_max: int | None,
+    ) -> UniformQuantizedType:
+        return UniformQuantizedType(
+            *_storage_params(width, signed, storage_min, storage_max),
+            expressed_type,
+            StringAttr(granularity),
+            ArrayAttr(IntAttr(d) for d in dims),
+            ArrayAttr(IntAttr(b) for b in blocks),
+            ArrayAttr(IntAttr(n) for n in shape),
+            ArrayAttr(FloatData(float(s)) for s in scales),
+            ArrayAttr(IntAttr(int(z)) for z in zero_points),
+        )
+
+    # ----- accessors -----
+
+    @property
+    def is_per_layer(self) -> bool:
+        return self.granularity.data == self.PER_LAYER
+
+    @property
+    def is_per_axis(self) -> bool:
+        return self.granularity.data == self.PER_AXIS
+
+    @property
+    def is_sub_channel(self) -> bool:
+        return self.granularity.data == self.SUB_CHANNEL
+
+    @property
+    def quantized_dimension(self) -> int | None:
+        """The axis of a per-axis type, else None."""
+        return self.quantized_dimensions_attr.data[0].data if self.is_per_axis else None
+
+    @property
+    def quantized_dimensions(self) -> tuple[int, ...]:
+        """Axes with parameters: `(axis,)` per-axis, the block-info axes sub-channel, () per-layer."""
+        return tuple(d.data for d in self.quantized_dimensions_attr)
+
+    @property
+    def block_sizes(self) -> tuple[int, ...]:
+        """Block sizes of a sub-channel type, in block-info order (empty otherwise)."""
+        return tuple(b.data for b in self.block_sizes_attr)
+
+    @property
+    def block_size_info(self) -> tuple[tuple[int, int], ...]:
+        return tuple(zip(self.quantized_dimensions, self.block_sizes, strict=True))
+
+    @property
+    def scales(self) -> np.ndarray:
+        """Scales as float64, shaped () per-layer, (N,) per-axis, like the braces sub-channel."""
+        shape = tuple(n.data for n in self.scales_shape)
+        return np.array([s.data for s in self.scales_attr], dtype=np.float64).reshape(shape)
+
+    @property
+    def zero_points(self) -> np.ndarray:
+        """Zero points as int64, shaped like `scales`."""
+        shape = tuple(n.data for n in self.scales_shape)
+        return np.array([z.data for z in self.zero_points_attr], dtype=np.int64).reshape(shape)
+
+    @property
+    def scale(self) -> float:
+        """The scale of a per-layer type."""
+        if not self.is_per_layer:
+            raise ValueError(f"{self} is not per-layer")
+        return self.scales_attr.data[0].data
+
+    @property
+    def zero_point(self) -> int:
+        """The zero point of a per-layer type."""
+        if not self.is_per_layer:
+            raise ValueError(f"{self} is not per-layer")
+        return self.zero_points_attr.data[0].data
+
+    def block_sizes_for(self, shape: Sequence[int]) -> tuple[int, ...]:
+        """The block size along each dimension of a tensor of `shape`.
+
+        Per-layer: the whole tensor is one block. Per-axis: 1 on the axis, the
+        full dimension elsewhere. Sub-channel: the listed block sizes, the full
+        dimension on unlisted axes. Element `i` then uses `scales[i // block]`
+        once the scales are broadcast to the tensor's rank (see `scales_for`).
+        """
+        blocks = list(shape)
+        if self.is_per_axis:
+            blocks[self.quantized_dimensions[0]] = 1
+        for axis, block in self.block_size_info:
+            blocks[axis] = block
+        return tuple(blocks)
+
+    def scales_for(self, rank: int) -> tuple[np.ndarray, np.ndarray]:
+        """Scales and zero points reshaped to `rank` dimensions (1 where the parameter is shared)."""
+        scales, zero_points = self.scales, self.zero_points
+        if self.is_sub_channel:
+            return scales, zero_points
+        shape = [1] * rank
+        if self.is_per_axis:
+            shape[self.quantized_dimensions[0]] = scales.shape[0]
+        return scales.reshape(shape), zero_points.reshape(shape)
+
+    # ----- verification -----
+
+    def verify(self) -> None:
+        self._verify_storage()
+        check_expressed_type(self.expressed_type)
+        granularity = self.granularity.data
+        if granularity not in (self.PER_LAYER, self.PER_AXIS, self.SUB_CHANNEL):
+            raise VerifyException(f"unknown granularity {granularity!r}")
+        n_scales = len(self.scales_attr)
+        if n_scales != len(self.zero_points_attr):
+            raise VerifyException(
+                f"illegal number of scales and zeroPoints: {n_scales}, {len(self.zero_points_attr)}"
+            )
+        if int(np.prod([n.data for n in self.scales_shape])) != n_scales:
+            raise VerifyException("scales do not fill their shape")
+        for scale in self.scales_attr:
+            check_scale(scale.data, self.expressed_type)
+        for axis in self.quantized_dimensions:
+            if axis < 0:
+                raise VerifyException(f"illegal quantized dimension: {axis}")
+        if granularity == self.PER_LAYER and (n_scales != 1 or self.quantized_dimensions):
+            raise VerifyException("a per-layer type has exactly one scale and no axis")
+        if granularity == self.PER_AXIS and (n_scales == 0 or len(self.quantized_dimensions) != 1):
+            raise VerifyException("a per-axis type has one axis and at least one scale")
+        if granularity == self.SUB_CHANNEL:
+            self._verify_sub_channel()
+
+    def _verify_sub_channel(self) -> None:
+        if len(self.quantized_dimensions) != len(self.block_sizes):
+            raise VerifyException(
+                "number of quantized dimensions and block sizes "
+                f"({len(self.quantized_dimensions)} vs {len(self.block_sizes)}) does not match"
+            )
+        for block in self.block_sizes:
+            if block <= 0:
+                raise VerifyException(f"illegal block size: {block}")
+        # Deliberately stricter than upstream, which wraps out-of-range zero points.
+        low, high = default_storage_range(self.storage_width, self.is_signed)
+        for zp in self.zero_points_attr:
+            if not low <= zp.data <= high:
+                raise VerifyException(f"zero point {zp.data} out of storage type range [{low}, {high}]")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return syntax.parse_uniform(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        syntax.print_uniform(self, printer)
+
+
+@irdl_attr_definition
+class CalibratedQuantizedType(QuantizedType):
+    """`!quant.calibrated<f32<-1.0:1.0>>`: an expressed type and the observed range, no storage yet."""
+
+    name = "quant.calibrated"
+
+    expressed_type: Attribute
+    min_attr: FloatData
+    max_attr: FloatData
+
+    @staticmethod
+    def get(expressed_type: Attribute, min_value: float, max_value: float) -> CalibratedQuantizedType:
+        return CalibratedQuantizedType(expressed_type, FloatData(min_value), FloatData(max_value))
+
+    @property
+    def min(self) -> float:
+        return self.min_attr.data
+
+    @property
+    def max(self) -> float:
+        return self.max_attr.data
+
+    def verify(self) -> None:
+        check_expressed_type(self.expressed_type)
+        if not self.max > self.min:
+            raise VerifyException(f"illegal min and max: ({self.min:e}:{self.max:e})")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        return syntax.parse_calibrated(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        syntax.print_calibrated(self, printer)
+
+
+def storage_container_element(attr: Attribute) -> Attribute:
+    """The storage integer type that stands for `attr` if it is quantized, else `attr`."""
+    return attr.storage_type if isinstance(attr, StorageQuantizedType) else attr
