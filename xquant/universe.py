@@ -12,6 +12,10 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
+from xquant.dialects import xdsl_fixes
+
+xdsl_fixes.install()
+
 
 def _quant() -> Dialect:
     from xquant.dialects.quant import Quant
@@ -19,10 +23,25 @@ def _quant() -> Dialect:
     return Quant
 
 
+def _shape() -> Dialect:
+    from xquant.dialects.shape import Shape
+
+    return Shape
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _quant,
+    "shape": _shape,
 }
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+def _lower_quant_ops() -> type[ModulePass]:
+    from xquant.transforms.lower_quant_ops import LowerQuantOpsPass
+
+    return LowerQuantOpsPass
+
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "lower-quant-ops": _lower_quant_ops,
+}
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.tools.diagnostics import (
     LocatedModule,
     find_verify_error,
@@ -57,6 +58,8 @@ class XQuantOptMain(xDSLOptMain):
         located = self.located
         if located is None:
             return f"{name}: error: {err}\n"
+        if isinstance(err, OpDiagnostic):
+            return format_error(located.span_of(err.op), str(err), name)
         if (failure := find_verify_error(located)) is not None:
             op, message = failure
             return format_error(located.span_of(op), message, name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerType, Signedness, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, Signedness, TensorType, UnrankedTensorType
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
@@ -90,7 +90,7 @@ class _QuantCastOp(IRDLOperation):
         shape = container.get_shape()
         if axis >= len(shape):
             raise self._error("quantized dimension must be less than tensor rank")
-        if shape[axis] != -1 and shape[axis] != qtype.scales.size:
+        if shape[axis] != DYNAMIC_INDEX and shape[axis] != qtype.scales.size:
             raise self._error("quantized dimension size does not match number of scales")
 
     def _check_sub_channel(self, qtype: UniformQuantizedType, container: Attribute) -> None:
@@ -104,7 +104,7 @@ class _QuantCastOp(IRDLOperation):
         for axis, block in qtype.block_size_info:
             if axis >= rank:
                 raise self._error(f"quantized dimension {axis} must be less than tensor rank {rank}")
-            if shape[axis] != -1 and shape[axis] % block != 0:
+            if shape[axis] != DYNAMIC_INDEX and shape[axis] % block != 0:
                 raise self._error(
                     f"tensor dimension size {shape[axis]} at axis {axis} must be divisible by the "
                     f"corresponding block size {block}"
@@ -116,7 +116,7 @@ class _QuantCastOp(IRDLOperation):
             raise self._error(f"Rank of scales {len(scale_shape)} must match the rank of the tensor {rank}")
         blocks = dict(qtype.block_size_info)
         for axis, dim in enumerate(shape):
-            if axis in blocks and dim == -1:
+            if axis in blocks and dim == DYNAMIC_INDEX:
                 continue
             expected = dim // blocks[axis] if axis in blocks else 1
             if scale_shape[axis] != expected:

@@ -356,15 +356,33 @@ class UniformQuantizedType(StorageQuantizedType):
             blocks[axis] = block
         return tuple(blocks)
 
-    def scales_for(self, rank: int) -> tuple[np.ndarray, np.ndarray]:
-        """Scales and zero points reshaped to `rank` dimensions (1 where the parameter is shared)."""
+    def scales_for(self, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Scales and zero points with one dimension per dimension of a tensor of `shape`.
+
+        A dimension is 1 where the parameter is shared and the number of
+        blocks where it varies, so `scales[i // (shape // scales.shape)]` is
+        the scale of element `i`. For a sub-channel type on an unranked
+        tensor, the scale tensor may be given compactly (one dimension per
+        quantized axis, in increasing axis order, as seed 000 describes);
+        it is expanded here to the runtime rank.
+        """
         scales, zero_points = self.scales, self.zero_points
-        if self.is_sub_channel:
-            return scales, zero_points
-        shape = [1] * rank
+        rank = len(shape)
+        if self.is_per_layer:
+            return scales.reshape((1,) * rank), zero_points.reshape((1,) * rank)
+        full = [1] * rank
         if self.is_per_axis:
-            shape[self.quantized_dimensions[0]] = scales.shape[0]
-        return scales.reshape(shape), zero_points.reshape(shape)
+            full[self.quantized_dimensions[0]] = scales.shape[0]
+            return scales.reshape(full), zero_points.reshape(full)
+        if scales.ndim == rank:
+            return scales, zero_points
+        axes = sorted(set(self.quantized_dimensions))
+        compact = [scales.shape[a] for a in axes] if scales.ndim > max(axes, default=-1) else list(scales.shape)
+        if len(compact) != len(axes) or scales.size != int(np.prod(compact)) or max(axes, default=-1) >= rank:
+            raise ValueError(f"the scales of {self} do not fit a tensor of shape {list(shape)}")
+        for axis, count in zip(axes, compact, strict=True):
+            full[axis] = count
+        return scales.reshape(full), zero_points.reshape(full)
 
     # ----- verification -----
 

@@ -1,0 +1,68 @@
+"""Interpreter implementations of `quant.qcast`, `quant.dcast` and `quant.scast`.
+
+They call the numeric contract in `xquant.numerics.uniform` directly, so
+unlowered IR runs and is the reference the lowerings are compared against.
+A tensor of `!quant.uniform` holds its storage integers; `scast` is a view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+
+from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp, element_type
+from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
+from xquant.numerics import uniform
+from xquant.numerics.dtypes import storage_dtype
+
+
+def _uniform(op_name: str, attr: Any) -> UniformQuantizedType:
+    if not isinstance(attr, UniformQuantizedType):
+        raise ValueError(f"{op_name} can only run on !quant.uniform types, not {attr}")
+    return attr
+
+
+def _like_input(value: Any, result: np.ndarray) -> Any:
+    """Scalars stay numpy scalars; tensors stay arrays."""
+    return result[()] if np.ndim(value) == 0 and result.ndim == 0 else result
+
+
+@register_impls
+class QuantFunctions(InterpreterFunctions):
+    @impl(QuantizeCastOp)
+    def run_qcast(self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues) -> PythonValues:
+        qtype = _uniform(op.name, element_type(op.result.type))
+        return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
+
+    @impl(DequantizeCastOp)
+    def run_dcast(self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues) -> PythonValues:
+        qtype = _uniform(op.name, element_type(op.input.type))
+        return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
+
+    @impl(StorageCastOp)
+    def run_scast(self, interpreter: Interpreter, op: StorageCastOp, args: PythonValues) -> PythonValues:
+        # Both sides hold the same bits; only the signedness of the holder may change
+        # (`u8` storage is uint8, signless `i8` is int8).
+        in_elem, out_elem = element_type(op.input.type), element_type(op.result.type)
+        quantized = in_elem if isinstance(in_elem, StorageQuantizedType) else out_elem
+        assert isinstance(quantized, StorageQuantizedType)
+        width = quantized.storage_width
+        signed = quantized.is_signed if isinstance(out_elem, StorageQuantizedType) else True
+        return (_like_input(args[0], reinterpret(np.asarray(args[0]), width, signed)),)
+
+
+def reinterpret(value: np.ndarray, width: int, signed: bool) -> np.ndarray:
+    """The same `width` low bits, held as a signed (sign-extended) or unsigned integer."""
+    dtype = storage_dtype(width, signed)
+    if value.dtype == dtype:
+        return value
+    if width == dtype.itemsize * 8:
+        return value.view(dtype)
+    mask, half = (1 << width) - 1, 1 << (width - 1)
+    bits = value.astype(np.int64) & mask
+    return ((bits ^ half) - half if signed else bits).astype(dtype)
+
+
+FUNCTIONS: list[InterpreterFunctions] = [QuantFunctions()]

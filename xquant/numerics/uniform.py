@@ -1,0 +1,119 @@
+"""The numeric contract of `!quant.uniform`, on numpy arrays, for every granularity.
+
+    quantize(x)   = convert(rne(clamp(x / scale + zero_point, storage_min, storage_max)))
+    dequantize(q) = (q - zero_point) * scale
+    requantize(q) = quantize(dequantize(q, from), to)
+
+All arithmetic happens in the expressed type (f32 math for f32, f16 math for
+f16, ...), with the scale and zero point first converted to it, exactly as the
+lowered IR computes it. Clamping comes before rounding (StableHLO's rule). The
+float clamp bounds are the storage bounds rounded toward zero into the
+expressed type, so the clamped value always converts without overflow (this
+only matters where the expressed type cannot hold the bound, e.g. i32 in f32).
+NaN quantizes to storage 0; +-inf clamp to the bounds.
+
+Element `i` of a tensor uses the parameters at `i // block_size` along each
+dimension. Per-layer is one block; per-axis is block 1 on its axis and the
+full dimension elsewhere; sub-channel lists its blocks. The parameters are
+broadcast by reshaping, never by materializing a full-size scale array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.numerics.dtypes import numpy_dtype, storage_dtype
+
+
+def expressed_dtype(qtype: UniformQuantizedType) -> np.dtype:
+    """The numpy dtype that quantize/dequantize compute in."""
+    return numpy_dtype(qtype.expressed_type)
+
+
+def storage_numpy_dtype(qtype: UniformQuantizedType) -> np.dtype:
+    """The numpy dtype holding the storage integers (`i4` -> int8, `u8` -> uint8)."""
+    return storage_dtype(qtype.storage_width, qtype.is_signed)
+
+
+def clamp_bounds(qtype: UniformQuantizedType) -> tuple[np.generic, np.generic]:
+    """storage_min/max as expressed-type floats, rounded toward zero so they stay in range."""
+    dtype = expressed_dtype(qtype)
+    return _toward_zero(qtype.storage_min, dtype), _toward_zero(qtype.storage_max, dtype)
+
+
+def _toward_zero(value: int, dtype: np.dtype) -> np.generic:
+    with np.errstate(over="ignore"):
+        rounded = np.array(value, dtype=np.float64).astype(dtype)
+    while not np.isfinite(rounded) or abs(float(rounded)) > abs(value):
+        # Sign-magnitude encodings: one less in the bit pattern is one step toward zero.
+        bits_dtype = np.dtype(f"uint{dtype.itemsize * 8}")
+        rounded = (rounded.view(bits_dtype) - bits_dtype.type(1)).view(dtype)
+    return rounded[()]
+
+
+def broadcast_parameters(params: np.ndarray, shape: Sequence[int]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Prepare `params` (one entry per block) to broadcast against a tensor of `shape`.
+
+    Returns the parameters reshaped to interleaved (blocks, 1) dimensions and
+    the matching interleaved shape to view the tensor with: a tensor of shape
+    (8, 64) with parameters (8, 2) is viewed as (8, 1, 2, 32) against
+    parameters (8, 1, 2, 1). Both reshapes are views.
+    """
+    if params.ndim != len(shape):
+        raise ValueError(f"parameters of rank {params.ndim} for a tensor of rank {len(shape)}")
+    param_shape: list[int] = []
+    view_shape: list[int] = []
+    for dim, count in zip(shape, params.shape, strict=True):
+        if count == 0 or dim % count != 0:
+            raise ValueError(f"dimension {dim} is not a multiple of {count} parameters")
+        param_shape += [count, 1]
+        view_shape += [count, dim // count]
+    return params.reshape(param_shape), tuple(view_shape)
+
+
+def _parameters(qtype: UniformQuantizedType, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """Scales and zero points in the expressed type, broadcastable against the blocked view."""
+    dtype = expressed_dtype(qtype)
+    scales, zero_points = qtype.scales_for(shape)
+    blocks = qtype.block_sizes_for(shape)
+    for axis, (dim, count, block) in enumerate(zip(shape, scales.shape, blocks, strict=True)):
+        if count * block != dim:
+            raise ValueError(
+                f"dimension {axis} of size {dim} does not match {count} parameter(s) with block size {block}"
+            )
+    scales_b, view_shape = broadcast_parameters(scales.astype(dtype), shape)
+    zps_b, _ = broadcast_parameters(zero_points.astype(dtype), shape)
+    return scales_b, zps_b, view_shape
+
+
+def quantize(x: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
+    """Float values (any shape the type allows) to storage integers, by the contract above."""
+    dtype = expressed_dtype(qtype)
+    x = np.asarray(x, dtype=dtype)
+    scales, zero_points, view_shape = _parameters(qtype, x.shape)
+    low, high = clamp_bounds(qtype)
+    with np.errstate(all="ignore"):
+        scaled = x.reshape(view_shape) / scales + zero_points
+        clamped = np.minimum(np.maximum(scaled, low), high)
+        rounded = np.rint(clamped)
+    rounded = np.where(np.isnan(rounded), 0, rounded)
+    return rounded.astype(storage_numpy_dtype(qtype)).reshape(x.shape)
+
+
+def dequantize(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
+    """Storage integers to expressed-type floats: `(q - zero_point) * scale`."""
+    dtype = expressed_dtype(qtype)
+    q = np.asarray(q)
+    scales, zero_points, view_shape = _parameters(qtype, q.shape)
+    with np.errstate(all="ignore"):
+        values = (q.reshape(view_shape).astype(dtype) - zero_points) * scales
+    return values.astype(dtype).reshape(q.shape)
+
+
+def requantize(q: np.ndarray, from_type: UniformQuantizedType, to_type: UniformQuantizedType) -> np.ndarray:
+    """Storage integers of `from_type` to storage integers of `to_type` via the expressed values."""
+    values = dequantize(q, from_type)
+    return quantize(values.astype(expressed_dtype(to_type)), to_type)

@@ -1,0 +1,133 @@
+"""IR that computes the numeric contract of `xquant.numerics.uniform`, op for op.
+
+The lowerings of `quant.qcast`/`quant.dcast` (and of StableHLO's quantize and
+dequantize) build their scalar math here, so that every pass emits exactly
+the arithmetic the interpreter's reference computes:
+
+    quantize:   v = x / scale + zp ; v = min(max(v, lo), hi) ; v = roundeven(v) ;
+                v = isnan(v) ? 0 : v ; q = fptosi/fptoui(v)
+    dequantize: v = (sitofp/uitofp(q) - zp) * scale
+
+`lo`/`hi` are the storage bounds rounded toward zero into the expressed type
+(`xquant.numerics.uniform.clamp_bounds`). The `toward-zero` variant
+reproduces upstream MLIR's lowering: no rounding (fptosi truncates), an
+integer clamp only for explicit storage bounds, no NaN handling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.numerics.uniform import clamp_bounds
+
+
+class Rounding(Enum):
+    """How a lowering turns the scaled float into an integer."""
+
+    NEAREST_EVEN = "nearest-even"
+    """The project's contract: clamp in float, round half to even, NaN -> 0."""
+    TOWARD_ZERO = "toward-zero"
+    """Upstream MLIR's lowering: fptosi/fptoui truncation, integer clamp of explicit bounds only."""
+
+
+@dataclass
+class OpList:
+    """Ops built in order, to be inserted together."""
+
+    ops: list[Operation] = field(default_factory=list[Operation])
+
+    def add(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+
+def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
+    """An `arith.constant` scalar (float or integer)."""
+    if isinstance(type, IntegerType):
+        return ops.add(arith.ConstantOp(IntegerAttr(int(value), type, truncate_bits=True)))
+    return ops.add(arith.ConstantOp(FloatAttr(float(value), type)))  # pyright: ignore[reportArgumentType]
+
+
+def dense_constant(ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]) -> SSAValue:
+    """An `arith.constant dense<...>` tensor."""
+    return ops.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type, values)))  # pyright: ignore[reportArgumentType]
+
+
+@dataclass(frozen=True)
+class Params:
+    """The SSA values a quantize/dequantize body reads (scalars, or tensors in upstream's splat form)."""
+
+    scale: SSAValue
+    zero_point: SSAValue | None
+    """Float zero point (nearest-even) or storage-integer zero point (toward-zero); None when statically 0."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Clamp operands: float bounds and zero for nearest-even, integer bounds for toward-zero."""
+
+    low: SSAValue | None
+    high: SSAValue | None
+    zero: SSAValue | None = None
+
+
+def make_bounds(ops: OpList, qtype: UniformQuantizedType, rounding: Rounding, like: SSAValue | None = None) -> Bounds:
+    """The scalar constants the clamp needs (none for toward-zero without explicit bounds)."""
+    if rounding is Rounding.TOWARD_ZERO:
+        if not qtype.has_storage_bounds:
+            return Bounds(None, None)
+        storage = qtype.storage_type
+        return Bounds(scalar_constant(ops, qtype.storage_min, storage), scalar_constant(ops, qtype.storage_max, storage))
+    low, high = clamp_bounds(qtype)
+    expressed = qtype.expressed_type
+    return Bounds(
+        scalar_constant(ops, float(low), expressed),
+        scalar_constant(ops, float(high), expressed),
+        scalar_constant(ops, 0.0, expressed),
+    )
+
+
+def emit_quantize(
+    ops: OpList, x: SSAValue, params: Params, bounds: Bounds, qtype: UniformQuantizedType, rounding: Rounding,
+    result_type: Attribute,
+) -> SSAValue:  # fmt: skip
+    """Float `x` to storage integers of type `result_type` (iN, or a tensor of iN)."""
+    signed = qtype.is_signed
+    value = ops.add(arith.DivfOp(x, params.scale))
+    if rounding is Rounding.TOWARD_ZERO:
+        if params.zero_point is not None:
+            cast = arith.SIToFPOp if signed else arith.UIToFPOp
+            value = ops.add(arith.AddfOp(value, ops.add(cast(params.zero_point, x.type))))  # pyright: ignore[reportArgumentType]
+        stored = ops.add((arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type))  # pyright: ignore[reportArgumentType]
+        if bounds.low is None or bounds.high is None:
+            return stored
+        max_op, min_op = (arith.MaxSIOp, arith.MinSIOp) if signed else (arith.MaxUIOp, arith.MinUIOp)
+        return ops.add(min_op(ops.add(max_op(stored, bounds.low)), bounds.high))
+    assert bounds.low is not None and bounds.high is not None and bounds.zero is not None
+    if params.zero_point is not None:
+        value = ops.add(arith.AddfOp(value, params.zero_point))
+    value = ops.add(arith.MinimumfOp(ops.add(arith.MaximumfOp(value, bounds.low)), bounds.high))
+    value = ops.add(math.RoundEvenOp(value))
+    is_nan = ops.add(arith.CmpfOp(value, value, "uno"))
+    value = ops.add(arith.SelectOp(is_nan, bounds.zero, value))
+    return ops.add((arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type))  # pyright: ignore[reportArgumentType]
+
+
+def emit_dequantize(
+    ops: OpList, q: SSAValue, params: Params, qtype: UniformQuantizedType, rounding: Rounding, result_type: Attribute
+) -> SSAValue:
+    """Storage integers `q` to expressed floats of type `result_type`."""
+    cast = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp
+    value = ops.add(cast(q, result_type))  # pyright: ignore[reportArgumentType]
+    if params.zero_point is not None:
+        zero_point = params.zero_point
+        if rounding is Rounding.TOWARD_ZERO:
+            zero_point = ops.add(cast(zero_point, result_type))  # pyright: ignore[reportArgumentType]
+        value = ops.add(arith.SubfOp(value, zero_point))
+    return ops.add(arith.MulfOp(value, params.scale))
