@@ -40,8 +40,22 @@ def _lower_quant_ops() -> type[ModulePass]:
     return LowerQuantOpsPass
 
 
+def _strip_func_quant_types() -> type[ModulePass]:
+    from xquant.transforms.strip_func_quant_types import StripFuncQuantTypesPass
+
+    return StripFuncQuantTypesPass
+
+
+def _normalize_quant_types() -> type[ModulePass]:
+    from xquant.transforms.normalize_quant_types import NormalizeQuantTypesPass
+
+    return NormalizeQuantTypesPass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-quant-ops": _lower_quant_ops,
+    "strip-func-quant-types": _strip_func_quant_types,
+    "normalize-quant-types": _normalize_quant_types,
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)

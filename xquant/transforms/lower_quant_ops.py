@@ -14,9 +14,12 @@ through `quant.scast`, as upstream does. Every case is covered:
   with `A_i = block_i * scales_i` (seed 000, appendix case 2).
 
 `rounding=nearest-even` (default) emits the project's numeric contract;
-`rounding=toward-zero` reproduces upstream MLIR's lowering op for op
-(per-layer tensors through `tensor.splat`, fptosi truncation, integer clamp
-of explicit bounds only). See `xquant.transforms.quant_ir`.
+`rounding=toward-zero` reproduces upstream MLIR's arithmetic op for op
+(fptosi truncation, integer clamp of explicit bounds only; see
+`xquant.transforms.quant_ir`). One structural difference: upstream computes
+per-layer tensors with `tensor.splat` and arith on whole tensors, which
+xDSL's arith casts (scalar-only) cannot express, so per-layer tensors use a
+`linalg.generic` here too.
 """
 
 from __future__ import annotations
@@ -109,6 +112,10 @@ class _Lowering:
         zero_point = scalar_constant(ops, qtype.zero_point, self._zero_point_element())
         return Params(scale, zero_point if qtype.zero_point != 0 else None)
 
+    def _bounds(self, ops: OpList) -> Bounds:
+        """Clamp constants (quantize only)."""
+        return make_bounds(ops, self.qtype, self.rounding) if self.quantize else Bounds(None, None)
+
     def _body(self, bounds: Bounds) -> BodyFn:
         def body(ops: OpList, value: SSAValue, params: Params) -> SSAValue:
             result_type = _with_element(value.type, self.out_element)
@@ -126,9 +133,7 @@ class _Lowering:
             return self._unranked(ops, value)
         if not isinstance(container, TensorType):
             params = self._scalar_params(ops)
-            return self._body(make_bounds(ops, self.qtype, self.rounding))(ops, value, params)
-        if self.qtype.is_per_layer and self.rounding is Rounding.TOWARD_ZERO:
-            return self._splat(ops, value)
+            return self._body(self._bounds(ops))(ops, value, params)
         return self._ranked(ops, value, self._layout(container.get_shape()))
 
     # ----- ranked tensors -----
@@ -165,7 +170,7 @@ class _Lowering:
         assert isinstance(container, TensorType)
         shape = container.get_shape()
         rank = len(shape)
-        body_fn = self._body(make_bounds(ops, self.qtype, self.rounding))
+        body_fn = self._body(self._bounds(ops))
         inputs = [value]
         maps = [AffineMap.identity(rank)]
         scalar_params: Params | None = None
@@ -196,23 +201,6 @@ class _Lowering:
             [result_type],
         )
         return ops.add(generic)
-
-    def _splat(self, ops: OpList, value: SSAValue) -> SSAValue:
-        """Upstream's per-layer tensor form: splat every constant, arith on whole tensors."""
-        container = value.type
-        assert isinstance(container, TensorType)
-        shape = container.get_shape()
-        dynamic = [ops.add(tensor.DimOp(value, _index(ops, i))) for i, dim in enumerate(shape) if dim == DYNAMIC_INDEX]
-
-        def splat(scalar: SSAValue | None) -> SSAValue | None:
-            if scalar is None:
-                return None
-            return ops.add(tensor.SplatOp(scalar, dynamic, TensorType(scalar.type, shape)))
-
-        scalars = self._scalar_params(ops)
-        bounds = make_bounds(ops, self.qtype, self.rounding)
-        params = Params(splat(scalars.scale), splat(scalars.zero_point))  # pyright: ignore[reportArgumentType]
-        return self._body(Bounds(splat(bounds.low), splat(bounds.high)))(ops, value, params)
 
     # ----- unranked tensors -----
 

@@ -38,25 +38,25 @@ func.func private @per_axis_mixed() -> !quant.uniform<i8:f32:0, {1.0, 2.0:3}>
 // CHECK: @per_axis_tensor() -> tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {1.000000e+00,2.000000e+00,3.000000e+00}>>
 func.func private @per_axis_tensor() -> tensor<2x3x!quant.uniform<i8<-127:127>:f32:1, {1.0,2.0,3.0}>>
 
-// CHECK: @sub_channel() -> !quant.uniform<i8:f32:{0:1, 1:2}, {{2.000000e+00:10, 3.000000e+00:20}, {4.000000e+00:30, 5.000000e+00:40}}>
+// CHECK: @sub_channel() -> !quant.uniform<i8:f32:{0:1, 1:2}, {{[{][{]}}2.000000e+00:10, 3.000000e+00:20}, {4.000000e+00:30, 5.000000e+00:40{{[}][}]}}>
 func.func private @sub_channel() -> !quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:10, 3.0:20}, {4.0:30, 5.0:40}}>
-// CHECK: @sub_channel_u8() -> !quant.uniform<u8:f32:{0:1, 1:2}, {{2.000000e+00:120, 3.000000e+00:127}, {4.000000e+00, 5.000000e+00}}>
+// CHECK: @sub_channel_u8() -> !quant.uniform<u8:f32:{0:1, 1:2}, {{[{][{]}}2.000000e+00:120, 3.000000e+00:127}, {4.000000e+00, 5.000000e+00{{[}][}]}}>
 func.func private @sub_channel_u8() -> !quant.uniform<u8:f32:{0:1, 1:2}, {{2.0:120,3.0:127}, {4.0,5.0}}>
-// CHECK: @sub_channel_empty_info() -> !quant.uniform<i8:f32:{}, {{2.000000e+00}}>
+// CHECK: @sub_channel_empty_info() -> !quant.uniform<i8:f32:{}, {{[{][{]}}2.000000e+00{{[}][}]}}>
 func.func private @sub_channel_empty_info() -> !quant.uniform<i8:f32:{}, {{2.0}}>
 // CHECK: @sub_channel_flat() -> !quant.uniform<i8:f32:{0:1}, {2.000000e+00, 3.000000e+00}>
 func.func private @sub_channel_flat() -> !quant.uniform<i8:f32:{0:1}, {2.0, 3.0}>
-// CHECK: @sub_channel_order() -> !quant.uniform<i8:f32:{1:2, 0:1}, {{1.000000e+00, 2.000000e+00}}>
+// CHECK: @sub_channel_order() -> !quant.uniform<i8:f32:{1:2, 0:1}, {{[{][{]}}1.000000e+00, 2.000000e+00{{[}][}]}}>
 func.func private @sub_channel_order() -> !quant.uniform<i8:f32:{1:2, 0:1}, {{1.0, 2.0}}>
-// CHECK: @sub_channel_3d() -> !quant.uniform<i4:f16:{0:2, 2:4}, {{{1.000000e+00}, {2.000000e+00}}, {{3.000000e+00}, {4.000000e+00}}}>
+// CHECK: @sub_channel_3d() -> !quant.uniform<i4:f16:{0:2, 2:4}, {{[{][{][{]}}1.000000e+00}, {2.000000e+00{{[}][}]}}, {{[{][{]}}3.000000e+00}, {4.000000e+00{{[}][}][}]}}>
 func.func private @sub_channel_3d() -> !quant.uniform<i4:f16:{0:2, 2:4}, {{{1.0}, {2.0}}, {{3.0}, {4.0}}}>
 // Deliberate fixes of upstream: a negative zero point in range prints back unchanged,
 // an unsigned zero point above the signed maximum prints as written.
-// CHECK: @sub_channel_negative_zp() -> !quant.uniform<i8:f32:{0:1}, {{2.000000e+00:-1}, {3.000000e+00:1}}>
+// CHECK: @sub_channel_negative_zp() -> !quant.uniform<i8:f32:{0:1}, {{[{][{]}}2.000000e+00:-1}, {3.000000e+00:1{{[}][}]}}>
 func.func private @sub_channel_negative_zp() -> !quant.uniform<i8:f32:{0:1}, {{2.0:-1}, {3.0:1}}>
 // CHECK: @sub_channel_u8_high_zp() -> !quant.uniform<u8:f32:{0:1}, {2.000000e+00:200}>
 func.func private @sub_channel_u8_high_zp() -> !quant.uniform<u8:f32:{0:1}, {2.0:200}>
-// CHECK: @sub_channel_unranked() -> tensor<*x!quant.uniform<i8:f32:{1:2}, {{2.000000e+00, 3.000000e+00}}>>
+// CHECK: @sub_channel_unranked() -> tensor<*x!quant.uniform<i8:f32:{1:2}, {{[{][{]}}2.000000e+00, 3.000000e+00{{[}][}]}}>>
 func.func private @sub_channel_unranked() -> tensor<*x!quant.uniform<i8:f32:{1:2}, {{2.0, 3.0}}>>
 
 // CHECK: @any() -> !quant.any<i8<-8:7>:f32>

@@ -1,0 +1,67 @@
+"""`strip-func-quant-types`: storage integers instead of quantized types at function boundaries.
+
+`func.func` signatures (declarations too), `func.return` and `func.call` use
+the storage type (`!quant.uniform<u8:...>` -> `i8`, `tensor<4x!quant...>` ->
+`tensor<4xi8>`); `quant.scast` ops bridge to the unchanged bodies, and the
+scast pairs that cancel out are folded away. Calibrated types have no storage
+and stay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+
+from xquant.dialects.quant.ops import StorageCastOp, element_type
+from xquant.dialects.quant.types import StorageQuantizedType
+from xquant.transforms.signatures import convert_function_boundaries
+
+
+def storage_type_of(attr: Attribute) -> Attribute | None:
+    """The storage-integer counterpart of a quantized scalar or tensor type, else None."""
+    element = element_type(attr)
+    if not isinstance(element, StorageQuantizedType):
+        return None
+    if isinstance(attr, TensorType):
+        return TensorType(element.storage_type, attr.get_shape())
+    if isinstance(attr, UnrankedTensorType):
+        return UnrankedTensorType(element.storage_type)
+    return element.storage_type
+
+
+class FoldScastPair(RewritePattern):
+    """`scast(scast x) -> x` when `x` already has the result type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: StorageCastOp, rewriter: PatternRewriter) -> None:
+        if (folded := op.fold()) is None:
+            return
+        value = folded[0]
+        assert isinstance(value, SSAValue)
+        rewriter.replace_matched_op([], [value])
+
+
+@dataclass(frozen=True)
+class StripFuncQuantTypesPass(ModulePass):
+    """Replace quantized types in function signatures, calls and returns by their storage types."""
+
+    name = "strip-func-quant-types"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        created: list[Operation] = []
+
+        def scast(value: SSAValue, type: Attribute) -> Operation:
+            created.append(StorageCastOp(value, type))
+            return created[-1]
+
+        convert_function_boundaries(op, storage_type_of, scast)
+        PatternRewriteWalker(FoldScastPair()).rewrite_module(op)
+        for cast in created:
+            if cast.parent is not None and not cast.results[0].uses:
+                cast.detach()
+                cast.erase()
