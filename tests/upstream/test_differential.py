@@ -280,6 +280,12 @@ def summary() -> str:
         lines.append(f"--- {r.case.name} [{known_disagreement(r.case.text) or 'UNEXPLAINED'}]\n{r.case.text}")
         lines.append(f"  upstream: {r.upstream.status} {r.upstream.message} {r.upstream.types}")
         lines.append(f"  ours:     {r.ours.status} {r.ours.message} {r.ours.types}")
+    # Informational: both reject, but upstream's first error is not in ours.
+    for r in required:
+        if r.upstream.status == r.ours.status == "reject":
+            core = r.upstream.message.split("' op ", 1)[-1][:40]
+            if core not in r.ours.message:
+                lines.append(f"msg {r.case.name}: upstream {r.upstream.message!r} / ours {r.ours.message!r}")
     for r in deviating + [all_results[n] for n in crashes]:
         lines.append(f"~~~ {r.case.name} {sorted(r.features)}: upstream {r.upstream.status}, ours {r.ours.status}")
     return "\n".join(lines)
