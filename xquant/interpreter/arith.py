@@ -1,0 +1,478 @@
+"""Vectorized `arith` implementations: every op works on numpy scalars and whole arrays.
+
+Integer ops wrap at the type's width; signless integers are held signed and
+unsigned ops (divui, remui, ceildivui, maxui, minui, shrui, cmpi u*, extui,
+uitofp, fptoui) reinterpret the same bits as unsigned, for any width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Attribute, Operation
+
+from xquant.interpreter.common import (
+    as_value,
+    cast_float,
+    dtype_of,
+    finish,
+    int_info,
+    is_float_dtype,
+    is_ml_float,
+    signed_view,
+    unsigned_view,
+    wrap,
+)
+
+__all__ = ["ArithFunctions", "attribute_value", "dense_value"]
+
+
+# ---------------------------------------------------------------------------------------
+# constants
+
+
+def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """A dense int/float elements attribute as a numpy array of the element type's dtype."""
+    shape = attr.get_shape()
+    el = attr.get_element_type()
+    dt = dtype_of(el)
+    raw = attr.data.data
+    n = len(attr)
+    size = int(np.prod(shape)) if shape else 1
+    if dt.kind == "b":
+        arr = np.frombuffer(raw, dtype=np.int8, count=n) != 0
+    elif dt.itemsize == el.compile_time_size and dt.kind in "iuf" or (is_ml_float(dt) and el.compile_time_size == dt.itemsize):  # pyright: ignore
+        arr = np.frombuffer(raw, dtype=dt, count=n)
+        if dt.kind in "iu":
+            arr = wrap(arr, int_info(el))
+    else:
+        values = attr.get_values()
+        if dt.kind in "iu":
+            arr = wrap(np.array(values, dtype=np.int64), int_info(el))
+        else:
+            arr = cast_float(np.array(values, dtype=np.float64), dt)
+    if arr.size == 1 and size != 1:
+        arr = np.broadcast_to(arr.reshape(()), shape)
+    arr = np.array(arr.reshape(shape), copy=True)
+    arr.flags.writeable = False
+    return arr
+
+
+def attribute_value(attr: Attribute, typ: Attribute) -> Any:
+    """The interpreter value of a constant attribute of type `typ`."""
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return dense_value(attr)
+    dt = dtype_of(typ)
+    if isinstance(attr, IntegerAttr):
+        v = attr.value.data
+        if dt.kind == "b":
+            return np.bool_(v & 1)
+        return wrap(np.int64(v) if -(1 << 63) <= v < (1 << 63) else np.uint64(v), int_info(typ))
+    if isinstance(attr, FloatAttr):
+        return cast_float(np.float64(attr.value.data), dt)
+    raise NotImplementedError(f"arith.constant not implemented for {attr}")
+
+
+# ---------------------------------------------------------------------------------------
+# helpers
+
+_INFO_CACHE: dict[Operation, Any] = {}
+
+
+def _result_int(op: Operation):
+    return int_info(op.results[0].type)
+
+
+def _operand_int(op: Operation):
+    return int_info(op.operands[0].type)
+
+
+def _ints(op: Operation, args: PythonValues):
+    info = _operand_int(op)
+    dt = info.dtype
+    return info, [as_value(a, dt) for a in args]
+
+
+def _floats(op: Operation, args: PythonValues):
+    dt = dtype_of(op.operands[0].type)
+    return dt, [as_value(a, dt) for a in args]
+
+
+def _maxmin_zero_fix(a: Any, b: Any, r: Any, is_max: bool) -> Any:
+    """IEEE maximum/minimum order -0 < +0; numpy's maximum/fmax do not."""
+    for s in (a, b):
+        if type(s) is not np.ndarray and s != 0 and s == s:  # a non-zero scalar: no tie of zeros
+            return r
+    both = (a == 0) & (b == 0)
+    if not np.any(both):
+        return r
+    if is_max:
+        fixed = a + b  # +0 unless both are -0
+    else:
+        fixed = -((-a) + (-b))  # -0 unless both are +0
+    return finish(np.where(both, fixed, r))
+
+
+def _trunc_div(a: Any, b: Any) -> Any:
+    r = np.fmod(a, b)
+    return (a - r) // b
+
+
+_FLOAT_CONTAINERS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
+
+
+def _float_compute(x: Any) -> Any:
+    """ml_dtypes floats computed through float32 (exactly widened)."""
+    dt = x.dtype if hasattr(x, "dtype") else None
+    if dt is not None and dt not in _FLOAT_CONTAINERS:
+        return x.astype(np.float32)
+    return x
+
+
+def _to_float(x: Any, dt: np.dtype[Any]) -> Any:
+    return cast_float(x, dt)
+
+
+# cmpi predicates: 0 eq 1 ne 2 slt 3 sle 4 sgt 5 sge 6 ult 7 ule 8 ugt 9 uge
+_CMP = {
+    0: np.equal,
+    1: np.not_equal,
+    2: np.less,
+    3: np.less_equal,
+    4: np.greater,
+    5: np.greater_equal,
+}
+
+
+def cmpi(pred: int, a: Any, b: Any, info) -> Any:
+    if pred <= 1:
+        return _CMP[pred](a, b)
+    if pred <= 5:
+        return _CMP[pred](signed_view(a, info), signed_view(b, info))
+    return _CMP[pred - 4](unsigned_view(a, info), unsigned_view(b, info))
+
+
+def cmpf(pred: int, a: Any, b: Any) -> Any:
+    match pred:
+        case 0:
+            return np.zeros(np.broadcast(a, b).shape, dtype=bool) if np.ndim(a) or np.ndim(b) else np.False_
+        case 15:
+            return np.ones(np.broadcast(a, b).shape, dtype=bool) if np.ndim(a) or np.ndim(b) else np.True_
+        case 1:
+            return a == b
+        case 2:
+            return a > b
+        case 3:
+            return a >= b
+        case 4:
+            return a < b
+        case 5:
+            return a <= b
+        case 6:
+            return (a < b) | (a > b)
+        case 7:
+            return ~(np.isnan(a) | np.isnan(b))
+        case 8:
+            return (a == b) | np.isnan(a) | np.isnan(b)
+        case 9:
+            return ~(a <= b)
+        case 10:
+            return ~(a < b)
+        case 11:
+            return ~(a >= b)
+        case 12:
+            return ~(a > b)
+        case 13:
+            return a != b
+        case 14:
+            return np.isnan(a) | np.isnan(b)
+        case _:
+            raise ValueError(f"bad cmpf predicate {pred}")
+
+
+def int_to_float(x: Any, info, dt: np.dtype[Any], unsigned: bool) -> Any:
+    v = unsigned_view(x, info) if unsigned else signed_view(x, info)
+    if dt == np.float32 or dt == np.float64:
+        return finish(np.asarray(v).astype(dt)) if type(v) is not np.ndarray else v.astype(dt)
+    return cast_float(np.asarray(v).astype(np.float64) if type(v) is not np.ndarray else v.astype(np.float64), dt) if type(v) is np.ndarray else cast_float(np.asarray(v).astype(np.float64), dt)[()]
+
+
+def float_to_int(x: Any, info, unsigned: bool) -> Any:
+    """Truncate toward zero; out-of-range is poison in MLIR (here: wrapped C-cast bits)."""
+    v = _float_compute(x)
+    arr = np.asarray(v)
+    with np.errstate(invalid="ignore"):
+        if info.width == 1:
+            t = arr.astype(np.int64)
+            r = wrap(t, info)
+        elif unsigned:
+            t = np.trunc(arr).astype(np.float64)
+            t = np.where(t < 0, t + 2.0**64, t) if t.ndim else (t + 2.0**64 if t < 0 else t)
+            if info.width == 64:
+                u = np.asarray(t).astype(np.uint64)
+            else:
+                u = np.asarray(t).astype(np.uint64) & np.uint64(info.mask)
+            r = wrap(u.astype(np.int64) if info.width < 64 else u.view(np.int64), info)
+        elif info.natural:
+            r = arr.astype(info.dtype)
+        else:
+            r = wrap(arr.astype(np.int64), info)
+    return finish(np.asarray(r)) if type(x) is not np.ndarray else r
+
+
+def bitcast(x: Any, from_t: Attribute, to_t: Attribute) -> Any:
+    fdt, tdt = dtype_of(from_t), dtype_of(to_t)
+    arr = np.asarray(x)
+    if fdt.kind in "iub" and not is_float_dtype(fdt):
+        bits = unsigned_view(arr, int_info(from_t))
+        if not is_float_dtype(tdt) and fdt.itemsize == tdt.itemsize and int_info(from_t).natural:
+            r = arr.view(tdt) if arr.dtype.itemsize == tdt.itemsize else arr.astype(tdt)
+            return finish(r) if type(x) is not np.ndarray else r
+    else:
+        bits = arr.view(np.dtype(f"uint{fdt.itemsize * 8}"))
+    if is_float_dtype(tdt):
+        r = np.asarray(bits).astype(np.dtype(f"uint{tdt.itemsize * 8}")).view(tdt)
+    else:
+        r = wrap(np.asarray(bits).astype(np.uint64).view(np.int64), int_info(to_t)) if int_info(to_t).width < 64 else np.asarray(bits).astype(np.uint64).view(np.int64)
+    return finish(np.asarray(r)) if type(x) is not np.ndarray else r
+
+
+# ---------------------------------------------------------------------------------------
+# the implementations
+
+
+def _int_binary(fn: Callable[[Any, Any], Any], wraps: bool = True):
+    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        if info.width == 1:
+            a, b = a.astype(np.int8) if type(a) is np.ndarray else np.int8(a), b.astype(np.int8) if type(b) is np.ndarray else np.int8(b)
+            return (wrap(fn(a, b), info),)
+        r = fn(a, b)
+        return (r if info.natural else wrap(r, info),) if wraps else (r,)
+
+    return run
+
+
+def _signed_binary(fn: Callable[[Any, Any], Any]):
+    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        if info.width == 1 or info.unsigned_type:
+            return (wrap(fn(signed_view(a, info), signed_view(b, info)), info),)
+        r = fn(a, b)
+        return (r if info.natural else wrap(r, info),)
+
+    return run
+
+
+def _unsigned_binary(fn: Callable[[Any, Any], Any]):
+    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        return (wrap(fn(unsigned_view(a, info), unsigned_view(b, info)), info),)
+
+    return run
+
+
+def _float_binary(fn: Callable[[Any, Any], Any]):
+    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        dt = dtype_of(op.operands[0].type)
+        a, b = as_value(args[0], dt), as_value(args[1], dt)
+        return (fn(a, b),)
+
+    return run
+
+
+def _floor_div(a: Any, b: Any) -> Any:
+    return a // b
+
+
+def _ceil_div(a: Any, b: Any) -> Any:
+    q = a // b
+    return q + (a - q * b != 0).astype(q.dtype) if type(q) is np.ndarray else q + (a - q * b != 0)
+
+
+def _shift_left(a: Any, b: Any) -> Any:
+    return np.left_shift(a, b)
+
+
+def _maximumf(a: Any, b: Any) -> Any:
+    return _maxmin_zero_fix(a, b, np.maximum(a, b), True)
+
+
+def _minimumf(a: Any, b: Any) -> Any:
+    return _maxmin_zero_fix(a, b, np.minimum(a, b), False)
+
+
+def _maxnumf(a: Any, b: Any) -> Any:
+    return _maxmin_zero_fix(a, b, np.fmax(a, b), True)
+
+
+def _minnumf(a: Any, b: Any) -> Any:
+    return _maxmin_zero_fix(a, b, np.fmin(a, b), False)
+
+
+@register_impls
+class ArithFunctions(InterpreterFunctions):
+    """Replaces every xDSL arith implementation with a vectorized one."""
+
+    def __init__(self) -> None:
+        self._constants: dict[Operation, Any] = {}
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues) -> PythonValues:
+        try:
+            return (self._constants[op],)
+        except KeyError:
+            value = attribute_value(op.value, op.result.type)
+            self._constants[op] = value
+            return (value,)
+
+    run_addi = impl(arith.AddiOp)(_int_binary(np.add))
+    run_subi = impl(arith.SubiOp)(_int_binary(np.subtract))
+    run_muli = impl(arith.MuliOp)(_int_binary(np.multiply))
+    run_andi = impl(arith.AndIOp)(_int_binary(np.bitwise_and))
+    run_ori = impl(arith.OrIOp)(_int_binary(np.bitwise_or))
+    run_xori = impl(arith.XOrIOp)(_int_binary(np.bitwise_xor))
+    run_divsi = impl(arith.DivSIOp)(_signed_binary(_trunc_div))
+    run_remsi = impl(arith.RemSIOp)(_signed_binary(np.fmod))
+    run_floordivsi = impl(arith.FloorDivSIOp)(_signed_binary(_floor_div))
+    run_ceildivsi = impl(arith.CeilDivSIOp)(_signed_binary(_ceil_div))
+    run_maxsi = impl(arith.MaxSIOp)(_signed_binary(np.maximum))
+    run_minsi = impl(arith.MinSIOp)(_signed_binary(np.minimum))
+    run_divui = impl(arith.DivUIOp)(_unsigned_binary(_floor_div))
+    run_remui = impl(arith.RemUIOp)(_unsigned_binary(np.remainder))
+    run_ceildivui = impl(arith.CeilDivUIOp)(_unsigned_binary(_ceil_div))
+    run_maxui = impl(arith.MaxUIOp)(_unsigned_binary(np.maximum))
+    run_minui = impl(arith.MinUIOp)(_unsigned_binary(np.minimum))
+    run_addf = impl(arith.AddfOp)(_float_binary(np.add))
+    run_subf = impl(arith.SubfOp)(_float_binary(np.subtract))
+    run_mulf = impl(arith.MulfOp)(_float_binary(np.multiply))
+    run_divf = impl(arith.DivfOp)(_float_binary(np.divide))
+    run_maximumf = impl(arith.MaximumfOp)(_float_binary(_maximumf))
+    run_minimumf = impl(arith.MinimumfOp)(_float_binary(_minimumf))
+    run_maxnumf = impl(arith.MaxnumfOp)(_float_binary(_maxnumf))
+    run_minnumf = impl(arith.MinnumfOp)(_float_binary(_minnumf))
+
+    @impl(arith.ShLIOp)
+    def run_shli(self, interpreter: Interpreter, op: arith.ShLIOp, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        sh = unsigned_view(b, info)
+        if info.width == 1:
+            return (np.logical_and(a, sh == 0) if type(a) is np.ndarray or type(sh) is np.ndarray else np.bool_(bool(a) and sh == 0),)
+        big = sh >= info.width
+        sh = np.minimum(sh, info.width - 1).astype(info.dtype) if type(sh) is np.ndarray else info.dtype.type(min(int(sh), info.width - 1))
+        r = wrap(np.left_shift(a if info.dtype.itemsize == 8 else np.asarray(a).astype(np.int64), np.asarray(sh).astype(np.int64)), info)
+        r = np.where(big, np.zeros((), info.dtype), r) if np.any(big) else r
+        return (finish(np.asarray(r)) if type(a) is not np.ndarray and type(b) is not np.ndarray else r,)
+
+    @impl(arith.ShRSIOp)
+    def run_shrsi(self, interpreter: Interpreter, op: arith.ShRSIOp, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        sh = unsigned_view(b, info)
+        s = signed_view(a, info)
+        shc = np.minimum(np.asarray(sh).astype(np.int64), info.width - 1)
+        r = np.right_shift(np.asarray(s).astype(np.int64), shc)
+        out = wrap(r, info)
+        return (finish(np.asarray(out)) if type(a) is not np.ndarray and type(b) is not np.ndarray else out,)
+
+    @impl(arith.ShRUIOp)
+    def run_shrui(self, interpreter: Interpreter, op: arith.ShRUIOp, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        sh = np.asarray(unsigned_view(b, info)).astype(np.uint64)
+        u = np.asarray(unsigned_view(a, info)).astype(np.uint64)
+        big = sh >= info.width
+        r = np.right_shift(u, np.minimum(sh, np.uint64(63)))
+        if np.any(big):
+            r = np.where(big, np.uint64(0), r)
+        out = wrap(r.view(np.int64) if info.width == 64 else r.astype(np.int64), info)
+        return (finish(np.asarray(out)) if type(a) is not np.ndarray and type(b) is not np.ndarray else out,)
+
+    @impl(arith.NegfOp)
+    def run_negf(self, interpreter: Interpreter, op: arith.NegfOp, args: PythonValues) -> PythonValues:
+        dt = dtype_of(op.operands[0].type)
+        return (np.negative(as_value(args[0], dt)),)
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues) -> PythonValues:
+        info, (a, b) = _ints(op, args)
+        return (cmpi(op.predicate.value.data, a, b, info),)
+
+    @impl(arith.CmpfOp)
+    def run_cmpf(self, interpreter: Interpreter, op: arith.CmpfOp, args: PythonValues) -> PythonValues:
+        dt, (a, b) = _floats(op, args)
+        return (cmpf(op.predicate.value.data, a, b),)
+
+    @impl(arith.SelectOp)
+    def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues) -> PythonValues:
+        cond, a, b = args
+        dt = dtype_of(op.result.type)
+        if type(cond) is not np.ndarray:
+            return (as_value(a if cond else b, dt),)
+        return (np.where(cond, as_value(a, dt), as_value(b, dt)),)
+
+    @impl(arith.ExtFOp)
+    def run_extf(self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues) -> PythonValues:
+        return (cast_float(as_value(args[0], dtype_of(op.operands[0].type)), dtype_of(op.result.type)),)
+
+    @impl(arith.TruncFOp)
+    def run_truncf(self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues) -> PythonValues:
+        return (cast_float(as_value(args[0], dtype_of(op.operands[0].type)), dtype_of(op.result.type)),)
+
+    @impl(arith.ExtSIOp)
+    def run_extsi(self, interpreter: Interpreter, op: arith.ExtSIOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        v = signed_view(as_value(args[0], src.dtype), src)
+        return (wrap(v, _result_int(op)),)
+
+    @impl(arith.ExtUIOp)
+    def run_extui(self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        v = unsigned_view(as_value(args[0], src.dtype), src)
+        v = v.astype(np.int64) if type(v) is np.ndarray and v.dtype != np.uint64 else v
+        return (wrap(v, _result_int(op)),)
+
+    @impl(arith.TruncIOp)
+    def run_trunci(self, interpreter: Interpreter, op: arith.TruncIOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        v = as_value(args[0], src.dtype)
+        if src.width == 1:
+            v = v.astype(np.int8) if type(v) is np.ndarray else np.int8(v)
+        return (wrap(v, _result_int(op)),)
+
+    @impl(arith.IndexCastOp)
+    def run_index_cast(self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        v = signed_view(as_value(args[0], src.dtype), src)
+        return (wrap(v, _result_int(op)),)
+
+    @impl(arith.SIToFPOp)
+    def run_sitofp(self, interpreter: Interpreter, op: arith.SIToFPOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        return (int_to_float(as_value(args[0], src.dtype), src, dtype_of(op.result.type), False),)
+
+    @impl(arith.UIToFPOp)
+    def run_uitofp(self, interpreter: Interpreter, op: arith.UIToFPOp, args: PythonValues) -> PythonValues:
+        src = _operand_int(op)
+        return (int_to_float(as_value(args[0], src.dtype), src, dtype_of(op.result.type), True),)
+
+    @impl(arith.FPToSIOp)
+    def run_fptosi(self, interpreter: Interpreter, op: arith.FPToSIOp, args: PythonValues) -> PythonValues:
+        x = as_value(args[0], dtype_of(op.operands[0].type))
+        return (float_to_int(x, _result_int(op), False),)
+
+    @impl(arith.FPToUIOp)
+    def run_fptoui(self, interpreter: Interpreter, op: arith.FPToUIOp, args: PythonValues) -> PythonValues:
+        x = as_value(args[0], dtype_of(op.operands[0].type))
+        return (float_to_int(x, _result_int(op), True),)
+
+    @impl(arith.BitcastOp)
+    def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues) -> PythonValues:
+        x = as_value(args[0], dtype_of(op.operands[0].type))
+        return (bitcast(x, op.operands[0].type, op.result.type),)
+
+
+FUNCTIONS: list[InterpreterFunctions] = [ArithFunctions()]

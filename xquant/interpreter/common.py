@@ -1,0 +1,242 @@
+"""Shared helpers of the vectorized interpreter: element types, integer wrapping, float rounding.
+
+Values: a ranked tensor is a numpy array of `numpy_dtype(element_type)`;
+scalars are numpy scalars (Python ints and floats coming from xDSL's stock
+implementations are accepted everywhere). Signless integers are held signed
+and sign-extended (an `i4` lives in an int8 in [-8, 7]); `i1` is bool.
+Every helper here works on numpy scalars and arrays alike and never mutates
+its inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import IndexType, IntegerType, ShapedType, Signedness
+from xdsl.ir import Attribute
+
+from xquant.numerics.dtypes import numpy_dtype
+
+__all__ = [
+    "IntInfo",
+    "as_value",
+    "cast_float",
+    "dtype_of",
+    "element_type",
+    "finish",
+    "from_unsigned",
+    "int_info",
+    "is_float_dtype",
+    "signed_view",
+    "unsigned_view",
+    "wrap",
+]
+
+_NATURAL = (8, 16, 32, 64)
+_ML_FLOAT_KINDS = frozenset(
+    np.dtype(t)
+    for t in (
+        ml_dtypes.bfloat16,
+        ml_dtypes.float8_e4m3fn,
+        ml_dtypes.float8_e5m2,
+        ml_dtypes.float8_e4m3,
+        ml_dtypes.float8_e5m2fnuz,
+        ml_dtypes.float8_e4m3fnuz,
+        ml_dtypes.float8_e4m3b11fnuz,
+        ml_dtypes.float8_e3m4,
+        ml_dtypes.float8_e8m0fnu,
+        ml_dtypes.float6_e2m3fn,
+        ml_dtypes.float6_e3m2fn,
+        ml_dtypes.float4_e2m1fn,
+    )
+)
+_NP_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+
+
+def element_type(t: Attribute) -> Attribute:
+    """The element type of a shaped type, or the type itself."""
+    if isinstance(t, ShapedType):
+        return t.get_element_type()  # pyright: ignore
+    return t
+
+
+_DTYPE_CACHE: dict[Attribute, np.dtype[Any]] = {}
+
+
+def dtype_of(t: Attribute) -> np.dtype[Any]:
+    """numpy dtype of a (shaped or scalar) type, cached."""
+    try:
+        return _DTYPE_CACHE[t]
+    except KeyError:
+        dt = numpy_dtype(element_type(t))
+        _DTYPE_CACHE[t] = dt
+        return dt
+
+
+def is_float_dtype(dt: np.dtype[Any]) -> bool:
+    return dt in _NP_FLOATS or dt in _ML_FLOAT_KINDS
+
+
+def is_ml_float(dt: np.dtype[Any]) -> bool:
+    return dt in _ML_FLOAT_KINDS
+
+
+@dataclass(frozen=True)
+class IntInfo:
+    """How an integer type of `width` bits is held."""
+
+    width: int
+    dtype: np.dtype[Any]  # the holder (bool for i1, signed for signless)
+    unsigned_type: bool  # `ui8` etc.: the holder is already unsigned
+    natural: bool  # width is 8/16/32/64 (numpy wraps natively)
+    udtype: np.dtype[Any]  # unsigned container of the holder's size
+    mask: int
+    half: int
+
+
+_INT_CACHE: dict[Attribute, IntInfo] = {}
+
+
+def int_info(t: Attribute) -> IntInfo:
+    """Integer facts of a (shaped or scalar) integer or index type, cached."""
+    try:
+        return _INT_CACHE[t]
+    except KeyError:
+        pass
+    el = element_type(t)
+    if isinstance(el, IndexType):
+        width, unsigned = 64, False
+    elif isinstance(el, IntegerType):
+        width = el.width.data
+        unsigned = el.signedness.data == Signedness.UNSIGNED
+    else:
+        raise ValueError(f"expected an integer type, got {el}")
+    dt = numpy_dtype(el)
+    udt = np.dtype(np.uint8) if width == 1 else np.dtype(f"uint{dt.itemsize * 8}")
+    info = IntInfo(width, dt, unsigned, width in _NATURAL, udt, (1 << width) - 1, 1 << (width - 1))
+    _INT_CACHE[t] = info
+    return info
+
+
+def as_value(x: Any, dt: np.dtype[Any]) -> Any:
+    """`x` as a numpy value of dtype `dt` (arrays of that dtype pass through untouched)."""
+    if type(x) is np.ndarray:
+        return x if x.dtype == dt else x.astype(dt)
+    if isinstance(x, np.generic):
+        return x if x.dtype == dt else np.asarray(x).astype(dt)[()]
+    if dt.kind == "b":
+        return np.bool_(bool(x) and (int(x) & 1 == 1 if isinstance(x, int) else bool(x)))
+    if dt.kind in "iu" and isinstance(x, int):
+        info_bits = dt.itemsize * 8
+        x &= (1 << info_bits) - 1
+        if dt.kind == "i" and x >= 1 << (info_bits - 1):
+            x -= 1 << info_bits
+        return dt.type(x)
+    if dt.kind in "iu":
+        return np.asarray(x).astype(dt)[()]
+    return cast_float(np.float64(x), dt)
+
+
+def finish(x: Any) -> Any:
+    """0-d arrays become numpy scalars."""
+    if type(x) is np.ndarray and x.ndim == 0:
+        return x[()]
+    return x
+
+
+def signed_view(x: Any, info: IntInfo) -> Any:
+    """The signed value of the bits held in `x` (i1 true is -1)."""
+    if info.width == 1:
+        return -np.asarray(x, dtype=np.int8) if type(x) is np.ndarray else -np.int8(bool(x))
+    if info.unsigned_type:
+        if info.natural:
+            return np.asarray(x).astype(np.dtype(f"int{info.width}"))[()] if type(x) is not np.ndarray else x.astype(np.dtype(f"int{info.width}"))
+        s = (x.astype(np.int64) if type(x) is np.ndarray else np.int64(x))
+        return ((s & info.mask) ^ info.half) - info.half
+    return x
+
+
+def unsigned_view(x: Any, info: IntInfo) -> Any:
+    """The bits held in `x` read as an unsigned number (in an unsigned container)."""
+    if info.width == 1:
+        return x.astype(np.uint8) if type(x) is np.ndarray else np.uint8(bool(x))
+    if info.unsigned_type:
+        return x
+    if type(x) is np.ndarray:
+        u = x.astype(info.udtype)
+    else:
+        u = np.asarray(x).astype(info.udtype)[()]
+    if info.natural:
+        return u
+    return u & info.udtype.type(info.mask)
+
+
+def wrap(x: Any, info: IntInfo) -> Any:
+    """Integer value `x` (any integer dtype) reduced modulo 2**width into the holder of `info`."""
+    if info.width == 1:
+        r = (x & 1) != 0
+        return r
+    dt = info.dtype
+    if info.natural:
+        if type(x) is np.ndarray:
+            return x if x.dtype == dt else x.astype(dt)
+        return x if getattr(x, "dtype", None) == dt else np.asarray(x).astype(dt)[()]
+    if info.unsigned_type:
+        r = x & info.mask
+    else:
+        # Sign-extend the low `width` bits; compute in a container wide enough.
+        if type(x) is np.ndarray:
+            if x.dtype.itemsize < dt.itemsize or x.dtype.kind == "u" or x.dtype.kind == "b":
+                x = x.astype(np.int64)
+        else:
+            x = np.int64(x)
+        r = ((x & info.mask) ^ info.half) - info.half
+    if type(r) is np.ndarray:
+        return r if r.dtype == dt else r.astype(dt)
+    return np.asarray(r).astype(dt)[()]
+
+
+def from_unsigned(u: Any, info: IntInfo) -> Any:
+    """Unsigned bits `u` back into the holder of `info`."""
+    return wrap(u, info)
+
+
+def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
+    """float64 -> float32 rounding to odd, so a second RNE rounding to a narrower type is exact."""
+    r = x.astype(np.float32)
+    back = r.astype(np.float64)
+    finite = np.isfinite(x)
+    inexact = (back != x) & finite
+    if not inexact.any():
+        return r
+    bits = r.view(np.uint32).copy()
+    over = (np.abs(back) > np.abs(x)) & inexact
+    bits = bits - over.astype(np.uint32)
+    bits = bits | inexact.astype(np.uint32)
+    return bits.view(np.float32)
+
+
+def cast_float(x: Any, dt: np.dtype[Any]) -> Any:
+    """Round a float (or integer, exactly held) value to float dtype `dt` with one RNE rounding."""
+    arr = np.asarray(x)
+    if arr.dtype == dt:
+        return x
+    if dt in _ML_FLOAT_KINDS:
+        if arr.dtype.kind in "iub":
+            arr = arr.astype(np.float64)
+        if arr.dtype == np.float64:
+            arr = _round_to_odd_f32(arr)
+        elif arr.dtype != np.float32 and arr.dtype not in _ML_FLOAT_KINDS and arr.dtype != np.float16:
+            arr = arr.astype(np.float64)
+            arr = _round_to_odd_f32(arr)
+        elif arr.dtype in _ML_FLOAT_KINDS or arr.dtype == np.float16:
+            arr = arr.astype(np.float32)  # exact widening
+    elif dt == np.float16 and arr.dtype in _ML_FLOAT_KINDS:
+        arr = arr.astype(np.float32)
+    elif arr.dtype in _ML_FLOAT_KINDS:
+        arr = arr.astype(np.float32)
+    r = arr.astype(dt)
+    return r if type(x) is np.ndarray else r[()]

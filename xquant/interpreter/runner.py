@@ -1,0 +1,210 @@
+"""Run a function of a module on numpy values; read and write MLIR dense literals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.traits import SymbolTable
+
+from xquant.interpreter.common import as_value, dtype_of, element_type, is_float_dtype
+
+__all__ = ["check_argument", "format_dense_literal", "format_value", "load_dense_literal", "lookup_function", "run"]
+
+
+def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
+    """The `func.func` named `function_name` (ValueError if there is none)."""
+    op = SymbolTable.lookup_symbol(module, function_name)
+    if not isinstance(op, func.FuncOp):
+        names = [o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp)]
+        raise ValueError(f"no function named '{function_name}' in the module (functions: {', '.join(names) or 'none'})")
+    return op
+
+
+def _type_str(t: Attribute) -> str:
+    from xdsl.printer import Printer
+    import io
+
+    s = io.StringIO()
+    Printer(stream=s).print_attribute(t)
+    return s.getvalue()
+
+
+def _holder_dtype(t: Attribute) -> np.dtype[Any] | None:
+    try:
+        return dtype_of(t)
+    except (ValueError, TypeError):
+        return None
+
+
+def check_argument(value: Any, typ: Attribute, position: int) -> Any:
+    """`value` converted to the interpreter's representation of `typ`, or a ValueError
+    that names the argument, the expected type and what was given."""
+    where = f"argument #{position}"
+    expected = _type_str(typ)
+    if isinstance(typ, TensorType):
+        if isinstance(value, (list, tuple)):
+            dt = _holder_dtype(typ)
+            value = np.asarray(value, dtype=dt)
+        if not isinstance(value, np.ndarray):
+            raise ValueError(f"{where}: expected {expected}, got a scalar {type(value).__name__} ({value!r})")
+        shape = typ.get_shape()
+        if len(shape) != value.ndim or any(s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)):
+            raise ValueError(f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})")
+        dt = _holder_dtype(typ)
+        if dt is not None and value.dtype != dt:
+            raise ValueError(f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}")
+        return value
+    dt = _holder_dtype(typ)
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise ValueError(f"{where}: expected a scalar {expected}, got an array of shape {list(value.shape)}")
+        value = value[()]
+    if dt is None:
+        return value
+    if isinstance(value, (bool, np.bool_)) and dt.kind != "b" and not isinstance(typ, IntegerType):
+        raise ValueError(f"{where}: expected {expected}, got {value!r}")
+    if isinstance(typ, IntegerType | IndexType):
+        if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+            raise ValueError(f"{where}: expected an integer {expected}, got {value!r}")
+        if not isinstance(value, (int, np.integer, np.bool_, float, np.floating)):
+            raise ValueError(f"{where}: expected {expected}, got {type(value).__name__}")
+        iv = int(value)
+        width = 64 if isinstance(typ, IndexType) else typ.width.data
+        if not -(1 << (width - 1)) <= iv < (1 << width) and not (width == 1 and iv in (-1, 0, 1)):
+            raise ValueError(f"{where}: {iv} does not fit in {expected}")
+        return as_value(iv, dt)
+    if is_float_dtype(dt):
+        if not isinstance(value, (int, float, np.integer, np.floating)) and not hasattr(value, "dtype"):
+            raise ValueError(f"{where}: expected {expected}, got {type(value).__name__}")
+        return as_value(float(value), dt) if not isinstance(value, np.generic) or value.dtype != dt else value
+    return value
+
+
+def _result(value: Any, typ: Attribute) -> Any:
+    if isinstance(typ, TensorType):
+        arr = np.asarray(value)
+        dt = _holder_dtype(typ)
+        if dt is not None and arr.dtype != dt:
+            arr = arr.astype(dt)
+        return np.ascontiguousarray(arr)
+    dt = _holder_dtype(typ)
+    if dt is not None and not isinstance(value, np.ndarray):
+        return as_value(value, dt)
+    return value
+
+
+def run(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any) -> tuple[Any, ...]:
+    """Interpret `function_name` of a module (or module text) on numpy arrays / scalars.
+
+    Arguments are checked against the function type (shape and dtype); results are
+    numpy arrays (tensors) or numpy scalars.
+    """
+    from xquant import parse_module
+    from xquant.interpreter import make_interpreter
+
+    module = parse_module(module_or_text) if isinstance(module_or_text, str) else module_or_text
+    fn = lookup_function(module, function_name)
+    arg_types = fn.function_type.inputs.data
+    if len(args) != len(arg_types):
+        raise ValueError(f"function '{function_name}' takes {len(arg_types)} argument(s), got {len(args)}")
+    values = tuple(check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types)))
+    interpreter = make_interpreter(module)
+    with np.errstate(all="ignore"):
+        results = interpreter.call_op(fn, values)
+    return tuple(_result(v, t) for v, t in zip(results, fn.function_type.outputs.data))
+
+
+def load_dense_literal(text: str) -> Any:
+    """Parse an MLIR literal such as `dense<[1.0, 2.0]> : tensor<2xf32>` (or a scalar
+    `1.5 : f32`) into a numpy array (numpy scalar)."""
+    from xdsl.parser import Parser
+
+    from xquant import make_context
+    from xquant.interpreter.arith import attribute_value
+
+    parser = Parser(make_context(), text.strip(), "<literal>")
+    attr = parser.parse_attribute()
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    if parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+        parser.raise_error("unexpected text after the literal")
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return attribute_value(attr, attr.type)
+    if isinstance(attr, IntegerAttr | FloatAttr):
+        return attribute_value(attr, attr.type)
+    raise ValueError(f"not a dense int/float literal: {text!r}")
+
+
+def _format_element(v: Any, el: Attribute, dt: np.dtype[Any]) -> str:
+    if dt.kind == "b":
+        return "true" if bool(v) else "false"
+    if dt.kind in "iu":
+        return str(int(v))
+    from xquant.dialects.quant.float_format import format_float
+
+    return format_float(float(np.float64(np.asarray(v).astype(np.float64))), el)
+
+
+def format_value(value: Any, typ: Attribute) -> str:
+    """A result as MLIR prints it: tensors as dense literals, scalars as `v : type`."""
+    if isinstance(typ, TensorType):
+        return format_dense_literal(value, typ)
+    el = typ
+    dt = dtype_of(el)
+    return f"{_format_element(value, el, dt)} : {_type_str(typ)}"
+
+
+def format_dense_literal(value: Any, typ: Attribute | str) -> str:
+    """`value` printed as an MLIR dense literal of tensor type `typ`
+    (e.g. `dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>`), splats folded."""
+    if isinstance(typ, str):
+        from xdsl.parser import Parser
+
+        from xquant import make_context
+
+        typ = Parser(make_context(), typ).parse_type()
+    el = element_type(typ)
+    dt = dtype_of(el)
+    arr = np.asarray(value)
+    if arr.dtype != dt:
+        arr = arr.astype(dt)
+    if isinstance(typ, TensorType):
+        shape = tuple(s if s != DYNAMIC_INDEX else n for s, n in zip(typ.get_shape(), arr.shape))
+        typ = TensorType(el, shape)
+    type_text = _type_str(typ)
+    if arr.size == 0:
+        return f"dense<> : {type_text}"
+    cache: dict[bytes, str] = {}
+
+    def fmt(v: Any) -> str:
+        key = np.asarray(v).tobytes()
+        s = cache.get(key)
+        if s is None:
+            s = _format_element(v, el, dt)
+            cache[key] = s
+        return s
+
+    flat = arr.reshape(-1)
+    first = flat[:1].tobytes()
+    if arr.ndim == 0 or all(flat[i : i + 1].tobytes() == first for i in range(flat.size)):
+        return f"dense<{fmt(flat[0])}> : {type_text}"
+
+    def nest(a: np.ndarray) -> str:
+        if a.ndim == 1:
+            return "[" + ", ".join(fmt(v) for v in a) + "]"
+        return "[" + ", ".join(nest(sub) for sub in a) + "]"
+
+    return f"dense<{nest(arr)}> : {type_text}"
