@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, linalg, math, tensor
+from xdsl.dialects import arith, math, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -197,7 +198,7 @@ def _analyze_body(spec: StructuredSpec) -> None:
     for j, v in enumerate(yield_op.operands):
         owner = v.owner
         kind = COMBINER_KINDS.get(type(owner)) if isinstance(owner, Operation) else None
-        if kind is None or len(owner.results) != 1 or len(v.uses) != 1:
+        if kind is None or len(owner.results) != 1 or len(list(v.uses)) != 1:
             return
         assert isinstance(owner, Operation)
         a, b = owner.operands
