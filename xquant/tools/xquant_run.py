@@ -1,0 +1,172 @@
+"""`xquant-run`: interpret a function of an MLIR file on numpy values.
+
+    xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file]
+
+Each VALUE is a `.npy` file or an MLIR literal (`dense<[1.0, 2.0]> : tensor<2xf32>`,
+`3 : i32`). The pipeline (xdsl-opt `-p` syntax) is applied first; each result is
+printed as an MLIR literal on its own line. Bad input ends with a located
+`file:line:col: error: message` (or `error: message`) on stderr and exit code 1,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["main"]
+
+SPLIT_MARKER = "// -----"
+
+
+class ToolError(Exception):
+    """An error already formatted for the user."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="xquant-run", description="Interpret a function of an MLIR file on numpy values.")
+    p.add_argument("file", help="input .mlir file ('-' for stdin)")
+    p.add_argument("-p", "--passes", dest="pipeline", default="", help="pass pipeline to apply first (xdsl-opt -p syntax)")
+    p.add_argument("--function", default="main", help="function to run (default: main)")
+    p.add_argument("--arg", action="append", default=[], help="an argument: a .npy file or an MLIR dense literal")
+    p.add_argument("--split-input-file", action="store_true", help="run each '// -----' separated chunk on its own")
+    return p
+
+
+def _chunks(text: str, split: bool) -> list[str]:
+    """The chunks of `text`, each padded with newlines so line numbers stay those of the file."""
+    if not split:
+        return [text]
+    chunks: list[str] = []
+    current: list[str] = []
+    start_line = 0
+    for i, line in enumerate(text.splitlines(keepends=True)):
+        stripped = line.strip()
+        if stripped.startswith(SPLIT_MARKER) and set(stripped[2:].strip()) == {"-"}:
+            chunks.append("\n" * start_line + "".join(current))
+            current = []
+            start_line = i + 1
+            continue
+        current.append(line)
+    chunks.append("\n" * start_line + "".join(current))
+    return chunks
+
+
+def _load_arg(value: str) -> Any:
+    import numpy as np
+    from xdsl.utils.exceptions import ParseError
+
+    from xquant.interpreter.runner import load_dense_literal
+
+    if value.endswith(".npy") or (os.path.exists(value) and not value.lstrip().startswith("dense")):
+        try:
+            return np.load(value, allow_pickle=False)
+        except (OSError, ValueError) as err:
+            raise ToolError(f"error: cannot load --arg {value!r}: {err}\n") from err
+    try:
+        return load_dense_literal(value)
+    except ParseError as err:
+        raise ToolError(f"error: bad --arg {value!r}: {err.msg}\n") from err
+    except Exception as err:  # noqa: BLE001 - any failure to read a literal is user error
+        raise ToolError(f"error: bad --arg {value!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}\n") from err
+
+
+def _run_chunk(text: str, name: str, pipeline: str, function: str, args: list[Any]) -> list[str]:
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from xquant import apply_passes, make_context
+    from xquant.interpreter.runner import check_argument, format_value, lookup_function
+    from xquant.tools.diagnostics import find_verify_error, format_error, format_parse_error, parse_located
+
+    ctx = make_context()
+    try:
+        located = parse_located(ctx, text, name)
+    except ParseError as err:
+        raise ToolError(format_parse_error(err)) from err
+    failure = find_verify_error(located)
+    if failure is not None:
+        op, message = failure
+        raise ToolError(format_error(located.span_of(op), message, name))
+    module = located.module
+    if pipeline:
+        try:
+            apply_passes(module, pipeline, ctx)
+        except Exception as err:  # noqa: BLE001 - pass failures are reported, not raised
+            from xquant.transforms.diagnostics import OpDiagnostic
+
+            if isinstance(err, OpDiagnostic):
+                raise ToolError(format_error(located.span_of(err.op), str(err), name)) from err
+            if (failure := find_verify_error(located)) is not None:
+                op, message = failure
+                raise ToolError(format_error(located.span_of(op), message, name)) from err
+            first = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise ToolError(f"{name}: error: {first}\n") from err
+    try:
+        fn = lookup_function(module, function)
+    except ValueError as err:
+        raise ToolError(f"{name}: error: {err}\n") from err
+    arg_types = fn.function_type.inputs.data
+    if len(args) != len(arg_types):
+        raise ToolError(
+            format_error(located.span_of(fn), f"function '{function}' takes {len(arg_types)} argument(s), got {len(args)}", name)
+        )
+    try:
+        values = [check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types))]
+    except ValueError as err:
+        raise ToolError(format_error(located.span_of(fn), str(err), name)) from err
+    from xquant.interpreter.runner import run
+
+    try:
+        results = run(module, function, *values)
+    except DiagnosticException as err:
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ToolError(f"{name}: error: interpretation failed: {first}\n") from err
+    except Exception as err:  # noqa: BLE001 - never a traceback
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ToolError(f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n") from err
+    return [format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `xquant-run`; 0 on success, 1 on any bad input."""
+    try:
+        ns = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return 0 if exit_.code in (0, None) else 1
+    name = ns.file
+    try:
+        if name == "-":
+            text = sys.stdin.read()
+            name = "<stdin>"
+        else:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as err:
+        sys.stderr.write(f"error: cannot read {name}: {err.strerror if isinstance(err, OSError) else err}\n")
+        return 1
+    status = 0
+    try:
+        args = [_load_arg(a) for a in ns.arg]
+    except ToolError as err:
+        sys.stderr.write(str(err))
+        return 1
+    for k, chunk in enumerate(_chunks(text, ns.split_input_file)):
+        if k:
+            print(SPLIT_MARKER)
+        try:
+            lines = _run_chunk(chunk, name, ns.pipeline, ns.function, args)
+        except ToolError as err:
+            sys.stderr.write(str(err))
+            status = 1
+            continue
+        for line in lines:
+            print(line)
+    sys.stdout.flush()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
