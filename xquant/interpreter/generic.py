@@ -451,7 +451,7 @@ def _to_output(
         v = v.transpose(order)
     if v.dtype != out_dtype:
         v = v.astype(out_dtype)
-    return np.ascontiguousarray(v)
+    return np.asarray(v, order="C")
 
 
 def _run_sliced(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[Any], outs: Sequence[Any], sizes: list[int]) -> tuple[np.ndarray, ...]:

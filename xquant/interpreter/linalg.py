@@ -262,7 +262,7 @@ class LinalgFunctions(InterpreterFunctions):
         v = src
         for d in added:
             v = np.expand_dims(v, d)
-        out = np.ascontiguousarray(np.broadcast_to(v, init.shape))
+        out = np.array(np.broadcast_to(v, init.shape), order="C")
         if out.dtype != init.dtype:
             out = out.astype(init.dtype)
         return (out,) if op.result else ()

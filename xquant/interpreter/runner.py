@@ -99,7 +99,7 @@ def _result(value: Any, typ: Attribute) -> Any:
         dt = _holder_dtype(typ)
         if dt is not None and arr.dtype != dt:
             arr = arr.astype(dt)
-        return np.ascontiguousarray(arr)
+        return np.asarray(arr, order="C")
     dt = _holder_dtype(typ)
     if dt is not None and not isinstance(value, np.ndarray):
         return as_value(value, dt)

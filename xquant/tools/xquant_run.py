@@ -162,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(str(err))
             status = 1
             continue
+        except Exception as err:  # noqa: BLE001 - an internal error is a bug, but still no traceback
+            first = str(err).splitlines()[0] if str(err) else ""
+            sys.stderr.write(f"{name}: error: internal error: {type(err).__name__}: {first}\n")
+            status = 1
+            continue
         for line in lines:
             print(line)
     sys.stdout.flush()
