@@ -116,6 +116,7 @@ class StructuredSpec:
     outputs_ok: bool = True
     floordivs: dict[int, set[int]] = field(default_factory=dict[int, set[int]])
     compiled: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = field(default_factory=list)
+    steps: list[tuple[Operation, tuple[SSAValue, ...]]] | None = None
 
     @property
     def n_loops(self) -> int:
@@ -422,6 +423,44 @@ def _index_stack(interpreter: Interpreter) -> list[Sequence[Any]]:
     return interpreter.get_data(GenericFunctions, "index_stack", list)
 
 
+def _liveness(block: Any) -> list[tuple[Operation, tuple[SSAValue, ...]]]:
+    """For each op of a region-free block (yield excluded): the values that die after it."""
+    ops = [op for op in block.ops]
+    yield_op = ops[-1]
+    last: dict[SSAValue, int] = {}
+    for i, op in enumerate(ops[:-1]):
+        for v in op.operands:
+            last[v] = i
+    keep = set(yield_op.operands)
+    dies: list[list[SSAValue]] = [[] for _ in ops[:-1]]
+    for v, i in last.items():
+        if v not in keep and (v in block.args or (isinstance(v.owner, Operation) and v.owner.parent_block() is block)):
+            dies[i].append(v)
+    return [(op, tuple(d)) for op, d in zip(ops[:-1], dies)]
+
+
+def _run_vectorized_block(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[Any]) -> Sequence[Any]:
+    """Run a region-free body on arrays, dropping each value after its last use so that
+    numpy reuses the (cache-hot) memory of dead temporaries."""
+    assert spec.body is not None
+    block = spec.body.block
+    if spec.steps is None:
+        spec.steps = _liveness(block)
+    env: dict[SSAValue, Any] = dict(zip(block.args, values))
+    ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+    for op, dead in spec.steps:
+        inputs = tuple(env[v] if v in env else ctx[v] for v in op.operands)
+        results = interpreter.run_op(op, inputs)
+        for r, v in zip(op.results, results):
+            env[r] = v
+        del inputs, results
+        for v in dead:
+            env.pop(v, None)
+    yield_op = block.last_op
+    assert yield_op is not None
+    return tuple(env[v] if v in env else ctx[v] for v in yield_op.operands)
+
+
 def _run_body(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[Any], index: Sequence[Any]) -> Sequence[Any]:
     if spec.py_body is not None:
         return spec.py_body(*values)
@@ -429,6 +468,8 @@ def _run_body(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[A
     stack.append(index)
     try:
         assert spec.body is not None
+        if spec.vectorizable:
+            return _run_vectorized_block(interpreter, spec, values)
         return interpreter.run_ssacfg_region(spec.body, tuple(values), "linalg.generic")
     finally:
         stack.pop()
