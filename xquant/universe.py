@@ -29,9 +29,16 @@ def _shape() -> Dialect:
     return Shape
 
 
+def _mx_tensor() -> Dialect:
+    from xquant.dialects.mx_tensor import MxTensor
+
+    return MxTensor
+
+
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _quant,
     "shape": _shape,
+    "mx_tensor": _mx_tensor,
 }
 
 def _lower_quant_ops() -> type[ModulePass]:

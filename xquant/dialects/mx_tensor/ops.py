@@ -1,0 +1,508 @@
+"""The `mx_tensor` ops: build, take apart, quantize, dequantize and slice MX tensors.
+
+Messages carry MLIR's `'mx_tensor.op' op` prefix and name the dimension,
+operand or numbers that disagree. The numeric meaning of every op is in
+`xquant.numerics.mx`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Self
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.utils import DynamicIndexList, verify_dynamic_index_list
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from xquant.dialects.mx_tensor.slicing import check_offsets, plan_slice
+from xquant.dialects.mx_tensor.types import MxTensorType, type_width
+from xquant.numerics.mx import Algorithm, is_e8m0_scale_type
+
+__all__ = [
+    "ConstructOp",
+    "DeconstructOp",
+    "DequantizeOp",
+    "EmptyOp",
+    "ExtractSliceOp",
+    "InsertSliceOp",
+    "QuantizeOp",
+    "split_types",
+]
+
+_FLOAT_VALUE_TYPES = ("f16", "bf16", "f32")
+
+
+def _is_float_value_type(attr: Attribute) -> bool:
+    return str(attr) in _FLOAT_VALUE_TYPES
+
+
+def _error(op: Operation, message: str) -> VerifyException:
+    return VerifyException(f"'{op.name}' op {message}")
+
+
+def split_types(mx_type: MxTensorType, storage_types: ArrayAttr[Attribute] | None) -> list[Attribute]:
+    """The data tensor types a value of `mx_type` is taken apart into (split by `storage_types`)."""
+    if storage_types is None:
+        return list(mx_type.data.data)
+    return [TensorType(t, mx_type.get_shape()) for t in storage_types.data]
+
+
+def _check_storage_types(op: Operation, storage_types: ArrayAttr[Attribute], compute: Attribute) -> None:
+    for index, storage in enumerate(storage_types.data):
+        if not isinstance(storage, IntegerType) or storage.signedness.data != Signedness.SIGNLESS:
+            raise _error(op, f"storage type #{index} is {storage}; storage types must be signless integers")
+    widths = [type_width(t) for t in storage_types.data]
+    if sum(widths) != type_width(compute):
+        raise _error(
+            op,
+            f"storage widths {' + '.join(map(str, widths))} = {sum(widths)} do not add up to the "
+            f"{type_width(compute)} bits of {compute}",
+        )
+
+
+def _parse_mx_type(parser: Parser) -> MxTensorType:
+    pos = parser.pos
+    mx_type = parser.parse_type()
+    if not isinstance(mx_type, MxTensorType):
+        parser.raise_error(f"expected an !mx_tensor.tensor type, got {mx_type}", pos, parser.pos)
+    return mx_type
+
+
+@irdl_op_definition
+class EmptyOp(IRDLOperation):
+    """An MX tensor with unspecified contents: `%m = mx_tensor.empty : !mx_tensor.tensor<...>`."""
+
+    name = "mx_tensor.empty"
+
+    result = result_def(MxTensorType)
+    assembly_format = "attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: MxTensorType):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class ConstructOp(IRDLOperation):
+    """Bundle a scale tensor and data tensor(s) into an MX tensor (no numeric change).
+
+    `%m = mx_tensor.construct %scale, %data : !mx_tensor.tensor<...>`; the operand
+    types are the type's scale and data tensors, in order.
+    """
+
+    name = "mx_tensor.construct"
+
+    parts = var_operand_def(TensorType)
+    result = result_def(MxTensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, parts: Sequence[SSAValue | Operation], result_type: MxTensorType):
+        super().__init__(operands=[parts], result_types=[result_type])
+
+    def verify_(self) -> None:
+        mx_type = self.result.type
+        assert isinstance(mx_type, MxTensorType)
+        expected = [mx_type.scale, *mx_type.data.data]
+        if len(self.parts) != len(expected):
+            raise _error(
+                self, f"expected {len(expected)} operands (the scale and {len(expected) - 1} data tensor(s)), "
+                f"got {len(self.parts)}"
+            )  # fmt: skip
+        for index, (part, want) in enumerate(zip(self.parts, expected, strict=True)):
+            if part.type != want:
+                what = "the scale" if index == 0 else f"data tensor #{index - 1}"
+                raise _error(self, f"operand #{index} has type {part.type} but {what} of the result is {want}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        mx_type = _parse_mx_type(parser)
+        types = [mx_type.scale, *mx_type.data.data]
+        if len(unresolved) != len(types):
+            parser.raise_error(f"expected {len(types)} operands for {mx_type}, got {len(unresolved)}", pos, parser.pos)
+        op = cls(parser.resolve_operands(unresolved, types, pos), mx_type)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.parts, printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class DeconstructOp(IRDLOperation):
+    """Take an MX tensor apart into its scale tensor and data tensor(s).
+
+    `%s, %d = mx_tensor.deconstruct %m : !mx_tensor.tensor<...>`. With
+    `{storage_types = [i2, i4]}` the element bit patterns are returned split
+    into those integer tensors, most significant bits first, whatever the
+    type's own storage.
+    """
+
+    name = "mx_tensor.deconstruct"
+
+    input = operand_def(MxTensorType)
+    storage_types = opt_attr_def(ArrayAttr[Attribute])
+    parts = var_result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, storage_types: Sequence[Attribute] | None = None):
+        value = SSAValue.get(input)
+        mx_type = value.type
+        assert isinstance(mx_type, MxTensorType)
+        storage = ArrayAttr(storage_types) if storage_types is not None else None
+        super().__init__(
+            operands=[value],
+            result_types=[[mx_type.scale, *split_types(mx_type, storage)]],
+            attributes={"storage_types": storage} if storage is not None else {},
+        )
+
+    def verify_(self) -> None:
+        mx_type = self.input.type
+        assert isinstance(mx_type, MxTensorType)
+        if self.storage_types is not None:
+            _check_storage_types(self, self.storage_types, mx_type.compute_type)
+        expected = [mx_type.scale, *split_types(mx_type, self.storage_types)]
+        if len(self.parts) != len(expected):
+            raise _error(self, f"expected {len(expected)} results, got {len(self.parts)}")
+        for index, (part, want) in enumerate(zip(self.parts, expected, strict=True)):
+            if part.type != want:
+                raise _error(self, f"result #{index} has type {part.type} but expected {want}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        unresolved = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        mx_type = _parse_mx_type(parser)
+        storage = attributes.pop("storage_types", None)
+        if storage is not None and not isinstance(storage, ArrayAttr):
+            parser.raise_error("storage_types must be an array of integer types", pos, parser.pos)
+        value = parser.resolve_operand(unresolved, mx_type)
+        op = cls(value, list(storage.data) if storage is not None else None)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+
+
+@irdl_op_definition
+class QuantizeOp(IRDLOperation):
+    """Quantize a float tensor to an MX tensor (OCP MX v1.0 section 6.3).
+
+    Attributes `block_factor`, `scale_type`, `compute_type` and
+    `storage_types` restate the result type and must agree with it;
+    `algorithm` is `"floor"` (the spec, default) or `"rceil"` (the scale is
+    rounded up so the block maximum never saturates). The scale type must be
+    E8M0 (f8E8M0FNU, or an 8-bit integer holding the byte).
+    """
+
+    name = "mx_tensor.quantize"
+
+    input = operand_def(TensorType)
+    block_factor = opt_attr_def(ArrayAttr[IntegerAttr])
+    scale_type = opt_attr_def(Attribute)
+    compute_type = opt_attr_def(Attribute)
+    storage_types = opt_attr_def(ArrayAttr[Attribute])
+    algorithm = opt_attr_def(StringAttr)
+    result = result_def(MxTensorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: MxTensorType, algorithm: str = "floor"):
+        attributes: dict[str, Attribute] = {
+            "block_factor": ArrayAttr(IntegerAttr(b, i64) for b in result_type.block_shape),
+            "scale_type": result_type.scale_type,
+            "compute_type": result_type.compute_type,
+        }
+        if result_type.is_split:
+            attributes["storage_types"] = ArrayAttr(result_type.storage_types)
+        if algorithm != Algorithm.FLOOR.value:
+            attributes["algorithm"] = StringAttr(algorithm)
+        super().__init__(operands=[input], result_types=[result_type], attributes=attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        """`%x {attributes} : tensor<...> -> !mx_tensor.tensor<...>`."""
+        pos = parser.pos
+        unresolved = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        input_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = _parse_mx_type(parser)
+        op = cls.create(operands=[parser.resolve_operand(unresolved, input_type)], result_types=[result_type])
+        op.attributes |= attributes
+        del pos
+        return op
+
+    def print(self, printer: Printer) -> None:
+        """As parsed; `block_factor` prints as a plain integer list (`[256, 256]`), as in the design note."""
+        printer.print_string(" ")
+        printer.print_ssa_value(self.input)
+        if self.attributes:
+            printer.print_string(" {")
+            printer.print_list(self.attributes.items(), lambda item: self._print_attribute(printer, *item))
+            printer.print_string("}")
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @staticmethod
+    def _print_attribute(printer: Printer, name: str, value: Attribute) -> None:
+        printer.print_string(f"{name} = ")
+        if name == "block_factor" and isinstance(value, ArrayAttr):
+            entries = [a for a in value.data if isinstance(a, IntegerAttr)]  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
+            if len(entries) == len(value.data) and all(a.type == i64 for a in entries):  # pyright: ignore[reportUnknownMemberType]
+                printer.print_string("[" + ", ".join(str(a.value.data) for a in entries) + "]")  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+                return
+        printer.print_attribute(value)
+
+    @property
+    def algorithm_kind(self) -> Algorithm:
+        return Algorithm(self.algorithm.data) if self.algorithm is not None else Algorithm.FLOOR
+
+    def verify_(self) -> None:
+        input_type, mx_type = self.input.type, self.result.type
+        assert isinstance(input_type, TensorType) and isinstance(mx_type, MxTensorType)
+        if not _is_float_value_type(input_type.get_element_type()):
+            raise _error(self, f"input element type must be f16, bf16 or f32, got {input_type.get_element_type()}")
+        if input_type.get_shape() != mx_type.get_shape():
+            raise _error(
+                self, f"input shape {list(input_type.get_shape())} does not match the data shape "
+                f"{list(mx_type.get_shape())} of the result"
+            )  # fmt: skip
+        if not is_e8m0_scale_type(mx_type.scale_type):
+            raise _error(
+                self, f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
+                f"integer, got {mx_type.scale_type}"
+            )  # fmt: skip
+        if self.algorithm is not None and self.algorithm.data not in [a.value for a in Algorithm]:
+            raise _error(self, f'algorithm must be "floor" or "rceil", got "{self.algorithm.data}"')
+        self._check_restated(mx_type)
+
+    def _check_restated(self, mx_type: MxTensorType) -> None:
+        if self.block_factor is not None:
+            factors = [a.value.data for a in self.block_factor.data]
+            blocks = list(mx_type.block_shape)
+            if len(factors) != len(blocks):
+                raise _error(self, f"block_factor has {len(factors)} entries for data of rank {len(blocks)}")
+            for dim, (factor, block) in enumerate(zip(factors, blocks, strict=True)):
+                if factor != block:
+                    raise _error(
+                        self,
+                        f"block_factor {factors} does not match the result type's blocks {blocks} (dimension "
+                        f"{dim}: {mx_type.get_shape()[dim]} / {mx_type.scale_shape[dim]} = {block})",
+                    )
+        if self.scale_type is not None and self.scale_type != mx_type.scale_type:
+            raise _error(self, f"scale_type {self.scale_type} does not match the result's scale type {mx_type.scale_type}")
+        if self.compute_type is not None and self.compute_type != mx_type.compute_type:
+            raise _error(
+                self, f"compute_type {self.compute_type} does not match the result's compute type {mx_type.compute_type}"
+            )  # fmt: skip
+        storage = tuple(self.storage_types.data) if self.storage_types is not None else (mx_type.compute_type,)
+        if storage != mx_type.storage_types:
+            given = "[" + ", ".join(map(str, storage)) + "]"
+            actual = "[" + ", ".join(map(str, mx_type.storage_types)) + "]"
+            raise _error(self, f"storage_types {given} do not match the result's data storage {actual}")
+
+
+@irdl_op_definition
+class DequantizeOp(IRDLOperation):
+    """`decode(element) * scale` as a float tensor (computed in f32, rounded once to the result type).
+
+    `%y = mx_tensor.dequantize %m : !mx_tensor.tensor<...> -> tensor<...xf32>`; the
+    result is f32, f16 or bf16 with the data shape.
+    """
+
+    name = "mx_tensor.dequantize"
+
+    input = operand_def(MxTensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: TensorType[Attribute]):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        mx_type, result_type = self.input.type, self.result.type
+        assert isinstance(mx_type, MxTensorType) and isinstance(result_type, TensorType)
+        if not _is_float_value_type(result_type.get_element_type()):
+            raise _error(self, f"result element type must be f16, bf16 or f32, got {result_type.get_element_type()}")
+        if result_type.get_shape() != mx_type.get_shape():
+            raise _error(
+                self, f"result shape {list(result_type.get_shape())} does not match the data shape "
+                f"{list(mx_type.get_shape())}"
+            )  # fmt: skip
+
+
+class _SliceOp(IRDLOperation):
+    """Shared offsets/sizes/strides handling (as `tensor.extract_slice` / `insert_slice`)."""
+
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    custom_directives = (DynamicIndexList,)
+    traits = traits_def(Pure())
+
+    def _verify_lists(self) -> None:
+        for values, dynamic, what in (
+            (self.static_offsets, self.offsets, "offset"),
+            (self.static_sizes, self.sizes, "size"),
+            (self.static_strides, self.strides, "stride"),
+        ):
+            verify_dynamic_index_list(values.get_values(), dynamic, DYNAMIC_INDEX, f" in the {what} arguments")
+
+    def _verify_plan(self, source: MxTensorType, tile: MxTensorType, inserting: bool) -> None:
+        try:
+            plans = plan_slice(
+                source, tile, self.static_sizes.get_values(), self.static_strides.get_values(), inserting
+            )
+        except VerifyException as err:
+            raise _error(self, str(err)) from None
+        if (problem := check_offsets(plans, self.static_offsets.get_values(), source.get_shape())) is not None:
+            raise _error(self, problem)
+
+    @staticmethod
+    def _index_lists(offsets: Sequence[SSAValue | int], sizes: Sequence[int]) -> tuple[list[SSAValue], list[int]]:
+        dynamic = [o for o in offsets if isinstance(o, SSAValue)]
+        static = [DYNAMIC_INDEX if isinstance(o, SSAValue) else o for o in offsets]
+        del sizes
+        return dynamic, static
+
+
+@irdl_op_definition
+class ExtractSliceOp(_SliceOp):
+    """A tile of an MX tensor: the data slice and the scales that cover it.
+
+    `%t = mx_tensor.extract_slice %m[0, 32] [32, 32] [1, 1] : SRC to TILE`. A tile
+    smaller than a block has one scale per dimension, the (broadcast) scale of
+    the block it lies in; see `xquant.dialects.mx_tensor.slicing`.
+    """
+
+    name = "mx_tensor.extract_slice"
+
+    source = operand_def(MxTensorType)
+    result = result_def(MxTensorType)
+
+    assembly_format = (
+        "$source ``"
+        "custom<DynamicIndexList>($offsets, $static_offsets)"
+        "custom<DynamicIndexList>($sizes, $static_sizes)"
+        "custom<DynamicIndexList>($strides, $static_strides)"
+        "attr-dict `:` type($source) `to` type($result)"
+    )
+
+    def __init__(self, source: SSAValue | Operation, offsets: Sequence[SSAValue | int], result_type: MxTensorType):
+        dynamic, static = self._index_lists(offsets, result_type.get_shape())
+        rank = len(static)
+        super().__init__(
+            operands=[source, dynamic, [], []],
+            result_types=[result_type],
+            properties={
+                "static_offsets": DenseArrayBase.from_list(i64, static),
+                "static_sizes": DenseArrayBase.from_list(i64, result_type.get_shape()),
+                "static_strides": DenseArrayBase.from_list(i64, [1] * rank),
+            },
+        )
+
+    def verify_(self) -> None:
+        self._verify_lists()
+        source, tile = self.source.type, self.result.type
+        assert isinstance(source, MxTensorType) and isinstance(tile, MxTensorType)
+        self._verify_plan(source, tile, inserting=False)
+
+
+@irdl_op_definition
+class InsertSliceOp(_SliceOp):
+    """Write a tile into an MX tensor: its data and its scales (whole blocks only).
+
+    `%r = mx_tensor.insert_slice %t into %m[0, 256] [256, 256] [1, 1] : TILE into DEST`.
+    The tile must consist of whole destination blocks: a smaller tile would
+    change the scale of the rest of its block.
+    """
+
+    name = "mx_tensor.insert_slice"
+
+    DEST_TYPE: ClassVar = VarConstraint("DEST_TYPE", base(MxTensorType))
+
+    source = operand_def(MxTensorType)
+    dest = operand_def(DEST_TYPE)
+    result = result_def(DEST_TYPE)
+
+    assembly_format = (
+        "$source `into` $dest ``"
+        "custom<DynamicIndexList>($offsets, $static_offsets)"
+        "custom<DynamicIndexList>($sizes, $static_sizes)"
+        "custom<DynamicIndexList>($strides, $static_strides)"
+        "attr-dict `:` type($source) `into` type($dest)"
+    )
+
+    def __init__(self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | int]):
+        tile = SSAValue.get(source).type
+        dest_type = SSAValue.get(dest).type
+        assert isinstance(tile, MxTensorType)
+        dynamic, static = self._index_lists(offsets, tile.get_shape())
+        super().__init__(
+            operands=[source, dest, dynamic, [], []],
+            result_types=[dest_type],
+            properties={
+                "static_offsets": DenseArrayBase.from_list(i64, static),
+                "static_sizes": DenseArrayBase.from_list(i64, tile.get_shape()),
+                "static_strides": DenseArrayBase.from_list(i64, [1] * len(static)),
+            },
+        )
+
+    def verify_(self) -> None:
+        self._verify_lists()
+        tile, dest = self.source.type, self.dest.type
+        assert isinstance(tile, MxTensorType) and isinstance(dest, MxTensorType)
+        self._verify_plan(dest, tile, inserting=True)
