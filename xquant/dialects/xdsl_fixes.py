@@ -64,3 +64,163 @@ def install() -> None:
         if op.name == ReshapeOp.name:
             ops[index] = ReshapeOp
     tensor.ReshapeOp = ReshapeOp  # pyright: ignore[reportAttributeAccessIssue]
+    install_linalg_shaped_operands()
+
+
+# ---------------------------------------------------------------------------------------
+# linalg named ops on any shaped operand (for `!mx_tensor.tensor`), with MLIR's input casts
+#
+# MLIR's named ops read each operand's element type (`getElementTypeOrSelf`)
+# and cast every input to the output element type in their hidden body
+# (`cast_signed`). xDSL 0.74 only unwraps `tensor`/`memref` element types and
+# builds bodies without casts, so `linalg.add` of bf16 and f8E4M3FN tensors,
+# or of an `!mx_tensor.tensor` (a `ShapedType` whose element type is its
+# compute type), cannot be built or verified. The three changes below:
+#
+# 1. `NamedOperation.body_arg_types`: the element type of any `ShapedType`.
+# 2. The `verify_` of every named op (`irdl_op_definition` binds
+#    `LinalgStructuredOperation.verify_` into each class): block arguments of
+#    other shaped operands are checked against that element type, then xDSL's
+#    checks run unchanged (the argument is shown to them with the operand's own
+#    type, the "self" case they already accept, for the duration of the call).
+# 3. The hidden bodies of add/sub/mul/matmul cast their inputs to the output
+#    element type first (extf/truncf/sitofp/fptosi/extsi/trunci), as MLIR's do.
+#
+# What an `!mx_tensor.tensor` operand means numerically (its dequantized
+# values, and the `accumulator_type` attribute) is defined by the interpreter
+# (`xquant.interpreter.mx_tensor`) and by `mx-tensor-generalize`.
+
+from collections.abc import Callable, Sequence  # noqa: E402
+from typing import Any  # noqa: E402
+
+
+def _element_or_self(operand_type: Attribute) -> Attribute:
+    from xdsl.dialects.builtin import ShapedType
+
+    if isinstance(operand_type, ShapedType):
+        return operand_type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    return operand_type
+
+
+def _body_arg_types(operands: Sequence[SSAValue]) -> list[Attribute]:
+    return [_element_or_self(operand.type) for operand in operands]
+
+
+def _other_shaped(operand_type: Attribute) -> bool:
+    from xdsl.dialects.builtin import MemRefType, ShapedType
+
+    return isinstance(operand_type, ShapedType) and not isinstance(operand_type, TensorType | MemRefType)
+
+
+def _wrap_verify(original: Callable[[Any], None]) -> Callable[[Any], None]:
+    def verify_(self: Any) -> None:
+        args = self.body.block.args
+        shown: list[tuple[Any, Attribute]] = []
+        for index, (operand, arg) in enumerate(zip(self.operands, args, strict=False)):
+            if not _other_shaped(operand.type):
+                continue
+            element = _element_or_self(operand.type)
+            if arg.type != element:
+                raise VerifyException(
+                    f"expected type of bb argument #{index} ({arg.type}) to match element or self type of the "
+                    f"corresponding operand ({element})"
+                )
+            shown.append((arg, arg.type))
+            arg._type = operand.type  # pyright: ignore[reportPrivateUsage]
+        try:
+            original(self)
+        finally:
+            for arg, arg_type in shown:
+                arg._type = arg_type  # pyright: ignore[reportPrivateUsage]
+
+    verify_.__wrapped__ = original  # pyright: ignore[reportFunctionMemberAccess]
+    return verify_
+
+
+def _cast(value: SSAValue, target: Attribute) -> SSAValue:
+    """MLIR's `cast_signed` of a scalar block argument (built inside an implicit region)."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import AnyFloat, IntegerType
+
+    source = value.type
+    if source == target:
+        return value
+    source_float, target_float = isinstance(source, AnyFloat), isinstance(target, AnyFloat)
+    if source_float and target_float:
+        source_width, target_width = source.bitwidth, target.bitwidth  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+        if source_width == target_width:
+            return value
+        cast = arith.ExtFOp if source_width < target_width else arith.TruncFOp
+        return cast(value, target).result  # pyright: ignore[reportArgumentType]
+    if not source_float and target_float:
+        return arith.SIToFPOp(value, target).result  # pyright: ignore[reportArgumentType]
+    if source_float and isinstance(target, IntegerType):
+        return arith.FPToSIOp(value, target).result
+    if isinstance(source, IntegerType) and isinstance(target, IntegerType):
+        cast = arith.ExtSIOp if source.width.data < target.width.data else arith.TruncIOp
+        return cast(value, target).result
+    return value
+
+
+def _casting_region(kind: str) -> Callable[..., Any]:
+    """A `get_hidden_region` classmethod for add/sub/mul ("binary") or matmul ("matmul") with input casts."""
+    from xdsl.builder import Builder
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import AnyFloat
+    from xdsl.dialects.linalg.ops import AddOp, MulOp, SubOp, YieldOp
+
+    float_ops = {AddOp: arith.AddfOp, SubOp: arith.SubfOp, MulOp: arith.MulfOp}
+    int_ops = {AddOp: arith.AddiOp, SubOp: arith.SubiOp, MulOp: arith.MuliOp}
+
+    def get_hidden_region(cls: Any, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Any:
+        arg_types = _body_arg_types((*inputs, *outputs))
+        out = arg_types[-1]
+        is_float = isinstance(out, AnyFloat)
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[Any, ...]) -> None:
+            a, b = _cast(args[0], out), _cast(args[1], out)
+            if kind == "matmul":
+                mul, add = (arith.MulfOp, arith.AddfOp) if is_float else (arith.MuliOp, arith.AddiOp)
+                YieldOp(add(mul(a, b), args[2]))
+                return
+            YieldOp((float_ops if is_float else int_ops)[cls](a, b))
+
+        return hidden_region
+
+    return classmethod(get_hidden_region)
+
+
+def _named_verify(op_class: Any, structured_verify: Callable[[Any], None]) -> Callable[[Any], None]:
+    """What `irdl_op_definition` generates (the op definition's checks, then the custom verifier)."""
+    op_def = op_class.get_irdl_definition()
+
+    def verify_(self: Any) -> None:
+        op_def.verify(self)
+        structured_verify(self)
+
+    return verify_
+
+
+_LINALG_INSTALLED = False
+
+
+def install_linalg_shaped_operands() -> None:
+    """Apply the three linalg changes above (idempotent)."""
+    global _LINALG_INSTALLED
+    if _LINALG_INSTALLED:
+        return
+    from xdsl.dialects.linalg import abstract_ops
+    from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MulOp, SubOp
+
+    from xdsl.dialects.linalg import Linalg
+
+    abstract_ops.NamedOperation.body_arg_types = staticmethod(_body_arg_types)  # pyright: ignore[reportAttributeAccessIssue]
+    structured_verify = _wrap_verify(abstract_ops.LinalgStructuredOperation.verify_)
+    for op in Linalg.operations:
+        if issubclass(op, abstract_ops.NamedOperation):
+            op.verify_ = _named_verify(op, structured_verify)  # pyright: ignore[reportAttributeAccessIssue]
+    for op in (AddOp, SubOp, MulOp):
+        op.get_hidden_region = _casting_region("binary")  # pyright: ignore[reportAttributeAccessIssue]
+    MatmulOp.get_hidden_region = _casting_region("matmul")  # pyright: ignore[reportAttributeAccessIssue]
+    _LINALG_INSTALLED = True

@@ -27,7 +27,15 @@ from xquant.dialects.mx_tensor.types import MxTensorType
 
 MxTensor = Dialect(
     "mx_tensor",
-    [EmptyOp, ConstructOp, DeconstructOp, QuantizeOp, DequantizeOp, ExtractSliceOp, InsertSliceOp],
+    [
+        EmptyOp,
+        ConstructOp,
+        DeconstructOp,
+        QuantizeOp,
+        DequantizeOp,
+        ExtractSliceOp,
+        InsertSliceOp,
+    ],
     [MxTensorType],
 )
 

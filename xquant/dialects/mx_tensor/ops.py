@@ -69,17 +69,27 @@ def _error(op: Operation, message: str) -> VerifyException:
     return VerifyException(f"'{op.name}' op {message}")
 
 
-def split_types(mx_type: MxTensorType, storage_types: ArrayAttr[Attribute] | None) -> list[Attribute]:
+def split_types(
+    mx_type: MxTensorType, storage_types: ArrayAttr[Attribute] | None
+) -> list[Attribute]:
     """The data tensor types a value of `mx_type` is taken apart into (split by `storage_types`)."""
     if storage_types is None:
         return list(mx_type.data.data)
     return [TensorType(t, mx_type.get_shape()) for t in storage_types.data]
 
 
-def _check_storage_types(op: Operation, storage_types: ArrayAttr[Attribute], compute: Attribute) -> None:
+def _check_storage_types(
+    op: Operation, storage_types: ArrayAttr[Attribute], compute: Attribute
+) -> None:
     for index, storage in enumerate(storage_types.data):
-        if not isinstance(storage, IntegerType) or storage.signedness.data != Signedness.SIGNLESS:
-            raise _error(op, f"storage type #{index} is {storage}; storage types must be signless integers")
+        if (
+            not isinstance(storage, IntegerType)
+            or storage.signedness.data != Signedness.SIGNLESS
+        ):
+            raise _error(
+                op,
+                f"storage type #{index} is {storage}; storage types must be signless integers",
+            )
     widths = [type_width(t) for t in storage_types.data]
     if sum(widths) != type_width(compute):
         raise _error(
@@ -93,7 +103,9 @@ def _parse_mx_type(parser: Parser) -> MxTensorType:
     pos = parser.pos
     mx_type = parser.parse_type()
     if not isinstance(mx_type, MxTensorType):
-        parser.raise_error(f"expected an !mx_tensor.tensor type, got {mx_type}", pos, parser.pos)
+        parser.raise_error(
+            f"expected an !mx_tensor.tensor type, got {mx_type}", pos, parser.pos
+        )
     return mx_type
 
 
@@ -125,7 +137,9 @@ class ConstructOp(IRDLOperation):
     result = result_def(MxTensorType)
     traits = traits_def(Pure())
 
-    def __init__(self, parts: Sequence[SSAValue | Operation], result_type: MxTensorType):
+    def __init__(
+        self, parts: Sequence[SSAValue | Operation], result_type: MxTensorType
+    ):
         super().__init__(operands=[parts], result_types=[result_type])
 
     def verify_(self) -> None:
@@ -140,18 +154,27 @@ class ConstructOp(IRDLOperation):
         for index, (part, want) in enumerate(zip(self.parts, expected, strict=True)):
             if part.type != want:
                 what = "the scale" if index == 0 else f"data tensor #{index - 1}"
-                raise _error(self, f"operand #{index} has type {part.type} but {what} of the result is {want}")
+                raise _error(
+                    self,
+                    f"operand #{index} has type {part.type} but {what} of the result is {want}",
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         pos = parser.pos
-        unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         mx_type = _parse_mx_type(parser)
         types = [mx_type.scale, *mx_type.data.data]
         if len(unresolved) != len(types):
-            parser.raise_error(f"expected {len(types)} operands for {mx_type}, got {len(unresolved)}", pos, parser.pos)
+            parser.raise_error(
+                f"expected {len(types)} operands for {mx_type}, got {len(unresolved)}",
+                pos,
+                parser.pos,
+            )
         op = cls(parser.resolve_operands(unresolved, types, pos), mx_type)
         op.attributes |= attributes
         return op
@@ -181,7 +204,11 @@ class DeconstructOp(IRDLOperation):
     parts = var_result_def(TensorType)
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue | Operation, storage_types: Sequence[Attribute] | None = None):
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        storage_types: Sequence[Attribute] | None = None,
+    ):
         value = SSAValue.get(input)
         mx_type = value.type
         assert isinstance(mx_type, MxTensorType)
@@ -199,10 +226,14 @@ class DeconstructOp(IRDLOperation):
             _check_storage_types(self, self.storage_types, mx_type.compute_type)
         expected = [mx_type.scale, *split_types(mx_type, self.storage_types)]
         if len(self.parts) != len(expected):
-            raise _error(self, f"expected {len(expected)} results, got {len(self.parts)}")
+            raise _error(
+                self, f"expected {len(expected)} results, got {len(self.parts)}"
+            )
         for index, (part, want) in enumerate(zip(self.parts, expected, strict=True)):
             if part.type != want:
-                raise _error(self, f"result #{index} has type {part.type} but expected {want}")
+                raise _error(
+                    self, f"result #{index} has type {part.type} but expected {want}"
+                )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -213,7 +244,9 @@ class DeconstructOp(IRDLOperation):
         mx_type = _parse_mx_type(parser)
         storage = attributes.pop("storage_types", None)
         if storage is not None and not isinstance(storage, ArrayAttr):
-            parser.raise_error("storage_types must be an array of integer types", pos, parser.pos)
+            parser.raise_error(
+                "storage_types must be an array of integer types", pos, parser.pos
+            )
         value = parser.resolve_operand(unresolved, mx_type)
         op = cls(value, list(storage.data) if storage is not None else None)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
         op.attributes |= attributes
@@ -250,9 +283,16 @@ class QuantizeOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue | Operation, result_type: MxTensorType, algorithm: str = "floor"):
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        result_type: MxTensorType,
+        algorithm: str = "floor",
+    ):
         attributes: dict[str, Attribute] = {
-            "block_factor": ArrayAttr(IntegerAttr(b, i64) for b in result_type.block_shape),
+            "block_factor": ArrayAttr(
+                IntegerAttr(b, i64) for b in result_type.block_shape
+            ),
             "scale_type": result_type.scale_type,
             "compute_type": result_type.compute_type,
         }
@@ -260,7 +300,9 @@ class QuantizeOp(IRDLOperation):
             attributes["storage_types"] = ArrayAttr(result_type.storage_types)
         if algorithm != Algorithm.FLOOR.value:
             attributes["algorithm"] = StringAttr(algorithm)
-        super().__init__(operands=[input], result_types=[result_type], attributes=attributes)
+        super().__init__(
+            operands=[input], result_types=[result_type], attributes=attributes
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -272,7 +314,10 @@ class QuantizeOp(IRDLOperation):
         input_type = parser.parse_type()
         parser.parse_punctuation("->")
         result_type = _parse_mx_type(parser)
-        op = cls.create(operands=[parser.resolve_operand(unresolved, input_type)], result_types=[result_type])
+        op = cls.create(
+            operands=[parser.resolve_operand(unresolved, input_type)],
+            result_types=[result_type],
+        )
         op.attributes |= attributes
         del pos
         return op
@@ -283,7 +328,10 @@ class QuantizeOp(IRDLOperation):
         printer.print_ssa_value(self.input)
         if self.attributes:
             printer.print_string(" {")
-            printer.print_list(self.attributes.items(), lambda item: self._print_attribute(printer, *item))
+            printer.print_list(
+                self.attributes.items(),
+                lambda item: self._print_attribute(printer, *item),
+            )
             printer.print_string("}")
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
@@ -296,19 +344,28 @@ class QuantizeOp(IRDLOperation):
         if name == "block_factor" and isinstance(value, ArrayAttr):
             entries = [a for a in value.data if isinstance(a, IntegerAttr)]  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
             if len(entries) == len(value.data) and all(a.type == i64 for a in entries):  # pyright: ignore[reportUnknownMemberType]
-                printer.print_string("[" + ", ".join(str(a.value.data) for a in entries) + "]")  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+                printer.print_string(
+                    "[" + ", ".join(str(a.value.data) for a in entries) + "]"
+                )  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
                 return
         printer.print_attribute(value)
 
     @property
     def algorithm_kind(self) -> Algorithm:
-        return Algorithm(self.algorithm.data) if self.algorithm is not None else Algorithm.FLOOR
+        return (
+            Algorithm(self.algorithm.data)
+            if self.algorithm is not None
+            else Algorithm.FLOOR
+        )
 
     def verify_(self) -> None:
         input_type, mx_type = self.input.type, self.result.type
         assert isinstance(input_type, TensorType) and isinstance(mx_type, MxTensorType)
         if not _is_float_value_type(input_type.get_element_type()):
-            raise _error(self, f"input element type must be f16, bf16 or f32, got {input_type.get_element_type()}")
+            raise _error(
+                self,
+                f"input element type must be f16, bf16 or f32, got {input_type.get_element_type()}",
+            )
         if input_type.get_shape() != mx_type.get_shape():
             raise _error(
                 self, f"input shape {list(input_type.get_shape())} does not match the data shape "
@@ -319,8 +376,13 @@ class QuantizeOp(IRDLOperation):
                 self, f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
                 f"integer, got {mx_type.scale_type}"
             )  # fmt: skip
-        if self.algorithm is not None and self.algorithm.data not in [a.value for a in Algorithm]:
-            raise _error(self, f'algorithm must be "floor" or "rceil", got "{self.algorithm.data}"')
+        if self.algorithm is not None and self.algorithm.data not in [
+            a.value for a in Algorithm
+        ]:
+            raise _error(
+                self,
+                f'algorithm must be "floor" or "rceil", got "{self.algorithm.data}"',
+            )
         self._check_restated(mx_type)
 
     def _check_restated(self, mx_type: MxTensorType) -> None:
@@ -328,7 +390,10 @@ class QuantizeOp(IRDLOperation):
             factors = [a.value.data for a in self.block_factor.data]
             blocks = list(mx_type.block_shape)
             if len(factors) != len(blocks):
-                raise _error(self, f"block_factor has {len(factors)} entries for data of rank {len(blocks)}")
+                raise _error(
+                    self,
+                    f"block_factor has {len(factors)} entries for data of rank {len(blocks)}",
+                )
             for dim, (factor, block) in enumerate(zip(factors, blocks, strict=True)):
                 if factor != block:
                     raise _error(
@@ -337,16 +402,26 @@ class QuantizeOp(IRDLOperation):
                         f"{dim}: {mx_type.get_shape()[dim]} / {mx_type.scale_shape[dim]} = {block})",
                     )
         if self.scale_type is not None and self.scale_type != mx_type.scale_type:
-            raise _error(self, f"scale_type {self.scale_type} does not match the result's scale type {mx_type.scale_type}")
+            raise _error(
+                self,
+                f"scale_type {self.scale_type} does not match the result's scale type {mx_type.scale_type}",
+            )
         if self.compute_type is not None and self.compute_type != mx_type.compute_type:
             raise _error(
                 self, f"compute_type {self.compute_type} does not match the result's compute type {mx_type.compute_type}"
             )  # fmt: skip
-        storage = tuple(self.storage_types.data) if self.storage_types is not None else (mx_type.compute_type,)
+        storage = (
+            tuple(self.storage_types.data)
+            if self.storage_types is not None
+            else (mx_type.compute_type,)
+        )
         if storage != mx_type.storage_types:
             given = "[" + ", ".join(map(str, storage)) + "]"
             actual = "[" + ", ".join(map(str, mx_type.storage_types)) + "]"
-            raise _error(self, f"storage_types {given} do not match the result's data storage {actual}")
+            raise _error(
+                self,
+                f"storage_types {given} do not match the result's data storage {actual}",
+            )
 
 
 @irdl_op_definition
@@ -371,7 +446,10 @@ class DequantizeOp(IRDLOperation):
         mx_type, result_type = self.input.type, self.result.type
         assert isinstance(mx_type, MxTensorType) and isinstance(result_type, TensorType)
         if not _is_float_value_type(result_type.get_element_type()):
-            raise _error(self, f"result element type must be f16, bf16 or f32, got {result_type.get_element_type()}")
+            raise _error(
+                self,
+                f"result element type must be f16, bf16 or f32, got {result_type.get_element_type()}",
+            )
         if result_type.get_shape() != mx_type.get_shape():
             raise _error(
                 self, f"result shape {list(result_type.get_shape())} does not match the data shape "
@@ -399,20 +477,34 @@ class _SliceOp(IRDLOperation):
             (self.static_sizes, self.sizes, "size"),
             (self.static_strides, self.strides, "stride"),
         ):
-            verify_dynamic_index_list(values.get_values(), dynamic, DYNAMIC_INDEX, f" in the {what} arguments")
+            verify_dynamic_index_list(
+                values.get_values(), dynamic, DYNAMIC_INDEX, f" in the {what} arguments"
+            )
 
-    def _verify_plan(self, source: MxTensorType, tile: MxTensorType, inserting: bool) -> None:
+    def _verify_plan(
+        self, source: MxTensorType, tile: MxTensorType, inserting: bool
+    ) -> None:
         try:
             plans = plan_slice(
-                source, tile, self.static_sizes.get_values(), self.static_strides.get_values(), inserting
+                source,
+                tile,
+                self.static_sizes.get_values(),
+                self.static_strides.get_values(),
+                inserting,
             )
         except VerifyException as err:
             raise _error(self, str(err)) from None
-        if (problem := check_offsets(plans, self.static_offsets.get_values(), source.get_shape())) is not None:
+        if (
+            problem := check_offsets(
+                plans, self.static_offsets.get_values(), source.get_shape()
+            )
+        ) is not None:
             raise _error(self, problem)
 
     @staticmethod
-    def _index_lists(offsets: Sequence[SSAValue | int], sizes: Sequence[int]) -> tuple[list[SSAValue], list[int]]:
+    def _index_lists(
+        offsets: Sequence[SSAValue | int], sizes: Sequence[int]
+    ) -> tuple[list[SSAValue], list[int]]:
         dynamic = [o for o in offsets if isinstance(o, SSAValue)]
         static = [DYNAMIC_INDEX if isinstance(o, SSAValue) else o for o in offsets]
         del sizes
@@ -441,7 +533,12 @@ class ExtractSliceOp(_SliceOp):
         "attr-dict `:` type($source) `to` type($result)"
     )
 
-    def __init__(self, source: SSAValue | Operation, offsets: Sequence[SSAValue | int], result_type: MxTensorType):
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        offsets: Sequence[SSAValue | int],
+        result_type: MxTensorType,
+    ):
         dynamic, static = self._index_lists(offsets, result_type.get_shape())
         rank = len(static)
         super().__init__(
@@ -486,7 +583,12 @@ class InsertSliceOp(_SliceOp):
         "attr-dict `:` type($source) `into` type($dest)"
     )
 
-    def __init__(self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets: Sequence[SSAValue | int]):
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        dest: SSAValue | Operation,
+        offsets: Sequence[SSAValue | int],
+    ):
         tile = SSAValue.get(source).type
         dest_type = SSAValue.get(dest).type
         assert isinstance(tile, MxTensorType)

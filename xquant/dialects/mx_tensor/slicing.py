@@ -49,9 +49,7 @@ class DimSlice:
     def offset_error(self, offset: int, data_size: int) -> str | None:
         """Why `offset` is not allowed, or None."""
         if offset < 0 or offset + self.size > data_size:
-            return (
-                f"dimension {self.dim}: slice [{offset}, {offset + self.size}) is out of bounds of size {data_size}"
-            )
+            return f"dimension {self.dim}: slice [{offset}, {offset + self.size}) is out of bounds of size {data_size}"
         if not self.broadcast and offset % self.block != 0:
             return f"dimension {self.dim}: offset {offset} is not a multiple of the block size {self.block}"
         if self.broadcast and offset % self.size != 0:
@@ -75,20 +73,28 @@ def plan_slice(
     """The per-dimension plan of a slice, or a VerifyException saying which dimension cannot work."""
     rank = source.get_num_dims()
     if len(sizes) != rank or len(strides) != rank:
-        raise VerifyException(f"expected {rank} sizes and strides, got {len(sizes)} and {len(strides)}")
+        raise VerifyException(
+            f"expected {rank} sizes and strides, got {len(sizes)} and {len(strides)}"
+        )
     if tile.get_num_dims() != rank:
-        raise VerifyException(f"the tile has rank {tile.get_num_dims()} but the source has rank {rank}")
+        raise VerifyException(
+            f"the tile has rank {tile.get_num_dims()} but the source has rank {rank}"
+        )
     if tile.with_shapes(tile.scale_shape, source.get_shape()) != source.with_shapes(
         tile.scale_shape, source.get_shape()
     ):
-        raise VerifyException("the tile and the source must have the same scale, storage and compute types")
+        raise VerifyException(
+            "the tile and the source must have the same scale, storage and compute types"
+        )
     plans: list[DimSlice] = []
     for dim in range(rank):
         size, stride = sizes[dim], strides[dim]
         if size == DYNAMIC_INDEX or stride == DYNAMIC_INDEX:
             raise VerifyException(f"dimension {dim}: sizes and strides must be static")
         if stride != 1:
-            raise VerifyException(f"dimension {dim}: stride {stride} is not supported; MX slices have unit strides")
+            raise VerifyException(
+                f"dimension {dim}: stride {stride} is not supported; MX slices have unit strides"
+            )
         if tile.get_shape()[dim] != size:
             raise VerifyException(
                 f"dimension {dim}: the tile has data size {tile.get_shape()[dim]} but the slice size is {size}"
@@ -112,7 +118,9 @@ def plan_slice(
     return plans
 
 
-def check_offsets(plans: Sequence[DimSlice], offsets: Sequence[int], data_shape: Sequence[int]) -> str | None:
+def check_offsets(
+    plans: Sequence[DimSlice], offsets: Sequence[int], data_shape: Sequence[int]
+) -> str | None:
     """The first problem with known offsets (DYNAMIC_INDEX entries are skipped), or None."""
     for plan, offset, data_size in zip(plans, offsets, data_shape, strict=True):
         if offset == DYNAMIC_INDEX:

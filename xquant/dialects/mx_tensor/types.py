@@ -46,7 +46,9 @@ __all__ = [
     "type_width",
 ]
 
-COMPUTE_TYPE_NAMES = "f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN, i8, bf16, f16 or f32"
+COMPUTE_TYPE_NAMES = (
+    "f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN, i8, bf16, f16 or f32"
+)
 
 _COMPUTE_FLOATS: tuple[type[Attribute], ...] = (
     builtin.Float8E4M3FNType,
@@ -97,7 +99,11 @@ def _shape_text(shape: Sequence[int]) -> str:
     return "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) or "scalar"
 
 
-def check_parts(scale: TensorType[Attribute], data: Sequence[TensorType[Attribute]], compute: Attribute) -> None:
+def check_parts(
+    scale: TensorType[Attribute],
+    data: Sequence[TensorType[Attribute]],
+    compute: Attribute,
+) -> None:
     """Every rule of the type; the message names the part, dimension and numbers that disagree."""
     scale_type = scale.get_element_type()
     if not is_scale_type(scale_type):
@@ -105,7 +111,9 @@ def check_parts(scale: TensorType[Attribute], data: Sequence[TensorType[Attribut
             f"scale element type must be f8E8M0FNU, an 8-bit integer or a float, got {scale_type}"
         )
     if not is_compute_type(compute):
-        raise VerifyException(f"compute type must be {COMPUTE_TYPE_NAMES}, got {compute}")
+        raise VerifyException(
+            f"compute type must be {COMPUTE_TYPE_NAMES}, got {compute}"
+        )
     if not data:
         raise VerifyException("expected at least one data tensor")
     scale_shape = scale.get_shape()
@@ -113,19 +121,25 @@ def check_parts(scale: TensorType[Attribute], data: Sequence[TensorType[Attribut
         raise VerifyException(f"scale shape {_shape_text(scale_shape)} must be static")
     for dim, count in enumerate(scale_shape):
         if count == 0:
-            raise VerifyException(f"scale dimension {dim} has size 0; every dimension needs at least one scale")
+            raise VerifyException(
+                f"scale dimension {dim} has size 0; every dimension needs at least one scale"
+            )
     data_shape = data[0].get_shape()
     for index, part in enumerate(data):
         shape = part.get_shape()
         if DYNAMIC_INDEX in shape:
-            raise VerifyException(f"data tensor #{index} shape {_shape_text(shape)} must be static")
+            raise VerifyException(
+                f"data tensor #{index} shape {_shape_text(shape)} must be static"
+            )
         if shape != data_shape:
             raise VerifyException(
                 f"data tensor #{index} has shape {_shape_text(shape)} but data tensor #0 has shape "
                 f"{_shape_text(data_shape)}"
             )
     if len(scale_shape) != len(data_shape):
-        raise VerifyException(f"scale has rank {len(scale_shape)} but the data has rank {len(data_shape)}")
+        raise VerifyException(
+            f"scale has rank {len(scale_shape)} but the data has rank {len(data_shape)}"
+        )
     for dim, (size, count) in enumerate(zip(data_shape, scale_shape, strict=True)):
         if size % count != 0:
             raise VerifyException(
@@ -179,7 +193,9 @@ class MxTensorType(ParametrizedAttribute, TypeAttribute, ShapedType):
         """Build from shapes and element types (split storage when `storage_types` is given)."""
         storage = list(storage_types) if storage_types else [compute_type]
         return MxTensorType(
-            TensorType(scale_type, scale_shape), [TensorType(t, data_shape) for t in storage], compute_type
+            TensorType(scale_type, scale_shape),
+            [TensorType(t, data_shape) for t in storage],
+            compute_type,
         )
 
     def verify(self) -> None:
@@ -217,12 +233,21 @@ class MxTensorType(ParametrizedAttribute, TypeAttribute, ShapedType):
 
     @property
     def block_shape(self) -> tuple[int, ...]:
-        return tuple(size // count for size, count in zip(self.get_shape(), self.scale_shape, strict=True))
+        return tuple(
+            size // count
+            for size, count in zip(self.get_shape(), self.scale_shape, strict=True)
+        )
 
-    def with_shapes(self, scale_shape: Sequence[int], data_shape: Sequence[int]) -> MxTensorType:
+    def with_shapes(
+        self, scale_shape: Sequence[int], data_shape: Sequence[int]
+    ) -> MxTensorType:
         """The same element types with other scale and data shapes."""
         return MxTensorType.of(
-            scale_shape, self.scale_type, data_shape, self.compute_type, self.storage_types if self.is_split else None
+            scale_shape,
+            self.scale_type,
+            data_shape,
+            self.compute_type,
+            self.storage_types if self.is_split else None,
         )
 
     # ----- syntax -----
@@ -248,7 +273,9 @@ class MxTensorType(ParametrizedAttribute, TypeAttribute, ShapedType):
                 _print_part(printer, self.data.data[0])
                 return
             with printer.in_square_brackets():
-                printer.print_list(self.data.data, lambda part: _print_part(printer, part))
+                printer.print_list(
+                    self.data.data, lambda part: _print_part(printer, part)
+                )
             printer.print_string(" x ")
             printer.print_attribute(self.compute_type)
 
@@ -292,7 +319,9 @@ def _parse_data(parser: AttrParser) -> tuple[list[TensorType[Attribute]], Attrib
     if parser.parse_optional_keyword("x") is not None:
         return parts, parser.parse_type()
     if len(parts) > 1:
-        parser.raise_error("expected 'x' and the compute type after several data tensors")
+        parser.raise_error(
+            "expected 'x' and the compute type after several data tensors"
+        )
     return parts, parts[0].get_element_type()
 
 
