@@ -66,3 +66,26 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
+
+
+# Hexadecimal float elements in dense literals (StableHLO test data uses them).
+from xquant.dialects import dense_literals  # noqa: E402
+
+dense_literals.install()
+
+
+def _stablehlo() -> Dialect:
+    from xquant.dialects.stablehlo import StableHLO
+
+    return StableHLO
+
+
+def _check() -> Dialect:
+    from xquant.dialects.check import Check
+
+    return Check
+
+
+# xDSL 0.74 defines neither `stablehlo` nor `check`, so there is no clash in the multiverse.
+DIALECTS["stablehlo"] = _stablehlo
+DIALECTS["check"] = _check

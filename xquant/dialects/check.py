@@ -1,0 +1,259 @@
+"""The `check` dialect that StableHLO's interpreter tests use (stablehlo/tests/CheckOps.td).
+
+    check.expect_eq %a, %b : tensor<2xi8>                       exact
+    check.expect_eq_const %a, dense<[10, 10]> : tensor<2xi8>    exact, against a literal
+    check.expect_almost_eq %a, %b : tensor<2xf32>               |a - b| <= tolerance (default 1e-4)
+    check.expect_almost_eq_const %a, dense<[4.0, 15.0]> : tensor<2xf32>
+    check.expect_close %a, %b, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
+
+The tolerance of the almost-equal checks is an optional `tolerance` property
+(`{tolerance = 1.000000e-03 : f64}`; `, tolerance = 1.0e-3` also parses).
+The interpreter (`xquant.interpreter.stablehlo`) records every check it runs;
+a failed check names the first mismatching element and both values.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    f64,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+DEFAULT_TOLERANCE = 1e-4
+"""Absolute tolerance of `expect_almost_eq[_const]` and of `@check.eq` on floats."""
+
+
+def _type_text(t: Attribute) -> str:
+    from xquant.dialects.stablehlo.quantization import type_text
+
+    return type_text(t)
+
+
+def _parse_tolerance(parser: Parser, properties: dict[str, Attribute]) -> None:
+    if parser.parse_optional_punctuation(",") is None:
+        return
+    parser.parse_keyword("tolerance")
+    parser.parse_punctuation("=")
+    properties["tolerance"] = FloatAttr(float(parser.parse_number()), f64)
+
+
+def _attributes(
+    parser: Parser, properties: dict[str, Attribute], names: set[str]
+) -> dict[str, Attribute]:
+    attributes = dict(parser.parse_optional_attr_dict())
+    for name in names:
+        if name in attributes:
+            properties[name] = attributes.pop(name)
+    return attributes
+
+
+def _print_properties(printer: Printer, op: IRDLOperation, skip: set[str]) -> None:
+    entries = {k: v for k, v in op.properties.items() if k not in skip}
+    entries.update(op.attributes)
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)
+
+
+class CheckBinaryOp(IRDLOperation):
+    """`check.<op> %lhs, %rhs attr-dict : T`: compare two tensors of one type."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+
+    PROPERTY_NAMES: ClassVar[set[str]] = set()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        _parse_tolerance(parser, properties)
+        attributes = _attributes(parser, properties, cls.PROPERTY_NAMES)
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        operands = parser.resolve_operands(
+            [lhs, rhs], [value_type, value_type], parser.pos
+        )
+        return cls.create(
+            operands=operands, properties=properties, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_properties(printer, self, set())
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+
+    def verify_(self) -> None:
+        if self.lhs.type != self.rhs.type:
+            raise VerifyException(
+                f"requires all operands to have the same type, got {_type_text(self.lhs.type)} "
+                f"and {_type_text(self.rhs.type)}"
+            )
+
+
+class CheckConstOp(IRDLOperation):
+    """`check.<op>_const %lhs, dense<...> : T`: compare a tensor with a literal of its type."""
+
+    lhs = operand_def(TensorType)
+    value = prop_def(DenseIntOrFPElementsAttr)
+
+    PROPERTY_NAMES: ClassVar[set[str]] = {"value"}
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        start = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("expected a dense elements literal", start, parser.pos)
+        properties: dict[str, Attribute] = {"value": value}
+        _parse_tolerance(parser, properties)
+        attributes = _attributes(parser, properties, cls.PROPERTY_NAMES)
+        (operand,) = parser.resolve_operands([lhs], [value.type], parser.pos)
+        return cls.create(
+            operands=[operand], properties=properties, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_attribute(self.value)
+        _print_properties(printer, self, {"value"})
+
+    def verify_(self) -> None:
+        if self.lhs.type != self.value.type:
+            raise VerifyException(
+                f"requires all operands to have the same type, got {_type_text(self.lhs.type)} "
+                f"and {_type_text(self.value.type)}"
+            )
+
+
+@irdl_op_definition
+class ExpectEqOp(CheckBinaryOp):
+    """Exact equality (bitwise for floats, so NaN equals NaN)."""
+
+    name = "check.expect_eq"
+
+
+@irdl_op_definition
+class ExpectEqConstOp(CheckConstOp):
+    """Exact equality with a literal."""
+
+    name = "check.expect_eq_const"
+
+
+@irdl_op_definition
+class ExpectAlmostEqOp(CheckBinaryOp):
+    """`|lhs - rhs| <= tolerance` element-wise (NaN equals NaN, infinities must match)."""
+
+    name = "check.expect_almost_eq"
+    tolerance = opt_prop_def(FloatAttr)
+    PROPERTY_NAMES: ClassVar[set[str]] = {"tolerance"}
+
+
+@irdl_op_definition
+class ExpectAlmostEqConstOp(CheckConstOp):
+    """`|lhs - value| <= tolerance` element-wise, against a literal."""
+
+    name = "check.expect_almost_eq_const"
+    tolerance = opt_prop_def(FloatAttr)
+    PROPERTY_NAMES: ClassVar[set[str]] = {"value", "tolerance"}
+
+
+@irdl_op_definition
+class ExpectCloseOp(IRDLOperation):
+    """At most `max_ulp_difference` (default 3) units in the last place apart."""
+
+    name = "check.expect_close"
+
+    actual = operand_def(TensorType)
+    expected = operand_def(TensorType)
+    min_ulp_difference = opt_prop_def(IntegerAttr)
+    max_ulp_difference = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        actual = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        expected = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("max_ulp_difference")
+            parser.parse_punctuation("=")
+            properties["max_ulp_difference"] = IntegerAttr(
+                parser.parse_integer(allow_boolean=False), i64
+            )
+        attributes = _attributes(
+            parser, properties, {"min_ulp_difference", "max_ulp_difference"}
+        )
+        parser.parse_punctuation(":")
+        actual_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        expected_type = parser.parse_type()
+        operands = parser.resolve_operands(
+            [actual, expected], [actual_type, expected_type], parser.pos
+        )
+        return cls.create(
+            operands=operands, properties=properties, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f", max_ulp_difference = {self.max_ulps}")
+        _print_properties(printer, self, {"max_ulp_difference"})
+        printer.print_string(" : ")
+        printer.print_list(self.operand_types, printer.print_attribute)
+
+    @property
+    def max_ulps(self) -> int:
+        return (
+            3 if self.max_ulp_difference is None else self.max_ulp_difference.value.data
+        )
+
+
+Check = Dialect(
+    "check",
+    [
+        ExpectEqOp,
+        ExpectEqConstOp,
+        ExpectAlmostEqOp,
+        ExpectAlmostEqConstOp,
+        ExpectCloseOp,
+    ],
+    [],
+)
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "Check",
+    "ExpectAlmostEqConstOp",
+    "ExpectAlmostEqOp",
+    "ExpectCloseOp",
+    "ExpectEqConstOp",
+    "ExpectEqOp",
+]

@@ -1,0 +1,474 @@
+"""StableHLO's attributes: enums and the dimension-number structs of dot, gather and convolution.
+
+Each prints exactly as `stablehlo-opt` prints it:
+
+- `#stablehlo<precision HIGH>`, `#stablehlo<comparison_direction LT>`, `#stablehlo<comparison_type FLOAT>`
+- `#stablehlo.dot<lhs_batching_dimensions = [0], ..., rhs_contracting_dimensions = [1]>`
+  (empty lists are left out)
+- `#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>`
+  (empty lists and a zero `index_vector_dim` are left out)
+- `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (also read: the `raw` form)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
+
+
+def int_array(values: Sequence[int]) -> ArrayAttr[IntAttr]:
+    """An `ArrayAttr` of `IntAttr` (the parameter form of a dimension list)."""
+    return ArrayAttr(IntAttr(v) for v in values)
+
+
+def ints(values: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+    """The Python ints of a dimension-list parameter."""
+    return tuple(v.data for v in values)
+
+
+def parse_int_list(parser: AttrParser) -> list[int]:
+    """`[1, 2, 3]` (possibly empty)."""
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def print_int_list(printer: Printer, values: Sequence[int]) -> None:
+    printer.print_string("[" + ", ".join(str(v) for v in values) + "]")
+
+
+class Precision(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<precision HIGH>`: the precision of one dot/convolution operand."""
+
+    name = "stablehlo.precision"
+
+
+class ComparisonDirection(StrEnum):
+    EQ = "EQ"
+    NE = "NE"
+    GE = "GE"
+    GT = "GT"
+    LE = "LE"
+    LT = "LT"
+
+
+@irdl_attr_definition
+class ComparisonDirectionAttr(
+    EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute
+):
+    """`#stablehlo<comparison_direction LT>`."""
+
+    name = "stablehlo.comparison_direction"
+
+
+class ComparisonType(StrEnum):
+    NOTYPE = "NOTYPE"
+    FLOAT = "FLOAT"
+    TOTALORDER = "TOTALORDER"
+    SIGNED = "SIGNED"
+    UNSIGNED = "UNSIGNED"
+
+
+@irdl_attr_definition
+class ComparisonTypeAttr(EnumAttribute[ComparisonType], SpacedOpaqueSyntaxAttribute):
+    """`#stablehlo<comparison_type FLOAT>`."""
+
+    name = "stablehlo.comparison_type"
+
+
+def _parse_struct(
+    parser: AttrParser, fields: dict[str, Callable[[], object]], name: str
+) -> dict[str, object]:
+    """`<key = value, ...>` with keys from `fields` in any order, each at most once."""
+    values: dict[str, object] = {}
+
+    def parse_entry() -> None:
+        start = parser.pos
+        key = parser.parse_identifier()
+        if key not in fields:
+            parser.raise_error(f"unknown field '{key}' in #{name}", start, parser.pos)
+        if key in values:
+            parser.raise_error(f"duplicate field '{key}' in #{name}", start, parser.pos)
+        parser.parse_punctuation("=")
+        values[key] = fields[key]()
+
+    parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+    return values
+
+
+def _print_struct(
+    printer: Printer, entries: Sequence[tuple[str, Sequence[int] | int | None]]
+) -> None:
+    parts: list[str] = []
+    for key, value in entries:
+        if value is None:
+            continue
+        if isinstance(value, int):
+            parts.append(f"{key} = {value}")
+            continue
+        if value:
+            parts.append(f"{key} = [{', '.join(str(v) for v in value)}]")
+    printer.print_string("<" + ", ".join(parts) + ">")
+
+
+@irdl_attr_definition
+class DotDimensionNumbersAttr(ParametrizedAttribute):
+    """`#stablehlo.dot<...>`: which lhs/rhs dimensions are batch and which are contracted."""
+
+    name = "stablehlo.dot"
+
+    lhs_batching_dimensions: ArrayAttr[IntAttr]
+    rhs_batching_dimensions: ArrayAttr[IntAttr]
+    lhs_contracting_dimensions: ArrayAttr[IntAttr]
+    rhs_contracting_dimensions: ArrayAttr[IntAttr]
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "lhs_batching_dimensions",
+        "rhs_batching_dimensions",
+        "lhs_contracting_dimensions",
+        "rhs_contracting_dimensions",
+    )
+
+    @staticmethod
+    def get(
+        lhs_batching: Sequence[int],
+        rhs_batching: Sequence[int],
+        lhs_contracting: Sequence[int],
+        rhs_contracting: Sequence[int],
+    ) -> DotDimensionNumbersAttr:
+        return DotDimensionNumbersAttr(
+            int_array(lhs_batching),
+            int_array(rhs_batching),
+            int_array(lhs_contracting),
+            int_array(rhs_contracting),
+        )
+
+    @property
+    def lhs_batching(self) -> tuple[int, ...]:
+        return ints(self.lhs_batching_dimensions)
+
+    @property
+    def rhs_batching(self) -> tuple[int, ...]:
+        return ints(self.rhs_batching_dimensions)
+
+    @property
+    def lhs_contracting(self) -> tuple[int, ...]:
+        return ints(self.lhs_contracting_dimensions)
+
+    @property
+    def rhs_contracting(self) -> tuple[int, ...]:
+        return ints(self.rhs_contracting_dimensions)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        values = _parse_struct(
+            parser, {f: lambda: parse_int_list(parser) for f in cls._FIELDS}, cls.name
+        )
+        return [int_array(values.get(f, [])) for f in cls._FIELDS]  # pyright: ignore[reportArgumentType]
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_struct(printer, [(f, ints(getattr(self, f))) for f in self._FIELDS])
+
+
+@irdl_attr_definition
+class GatherDimensionNumbersAttr(ParametrizedAttribute):
+    """`#stablehlo.gather<...>`: how start indices and slices map to the result of a gather."""
+
+    name = "stablehlo.gather"
+
+    offset_dims_attr: ArrayAttr[IntAttr]
+    collapsed_slice_dims_attr: ArrayAttr[IntAttr]
+    operand_batching_dims_attr: ArrayAttr[IntAttr]
+    start_indices_batching_dims_attr: ArrayAttr[IntAttr]
+    start_index_map_attr: ArrayAttr[IntAttr]
+    index_vector_dim_attr: IntAttr
+
+    _LISTS: ClassVar[tuple[str, ...]] = (
+        "offset_dims",
+        "collapsed_slice_dims",
+        "operand_batching_dims",
+        "start_indices_batching_dims",
+        "start_index_map",
+    )
+
+    @staticmethod
+    def get(
+        offset_dims: Sequence[int] = (),
+        collapsed_slice_dims: Sequence[int] = (),
+        operand_batching_dims: Sequence[int] = (),
+        start_indices_batching_dims: Sequence[int] = (),
+        start_index_map: Sequence[int] = (),
+        index_vector_dim: int = 0,
+    ) -> GatherDimensionNumbersAttr:
+        return GatherDimensionNumbersAttr(
+            int_array(offset_dims),
+            int_array(collapsed_slice_dims),
+            int_array(operand_batching_dims),
+            int_array(start_indices_batching_dims),
+            int_array(start_index_map),
+            IntAttr(index_vector_dim),
+        )
+
+    @property
+    def offset_dims(self) -> tuple[int, ...]:
+        return ints(self.offset_dims_attr)
+
+    @property
+    def collapsed_slice_dims(self) -> tuple[int, ...]:
+        return ints(self.collapsed_slice_dims_attr)
+
+    @property
+    def operand_batching_dims(self) -> tuple[int, ...]:
+        return ints(self.operand_batching_dims_attr)
+
+    @property
+    def start_indices_batching_dims(self) -> tuple[int, ...]:
+        return ints(self.start_indices_batching_dims_attr)
+
+    @property
+    def start_index_map(self) -> tuple[int, ...]:
+        return ints(self.start_index_map_attr)
+
+    @property
+    def index_vector_dim(self) -> int:
+        return self.index_vector_dim_attr.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        fields: dict[str, Callable[[], object]] = {
+            f: lambda: parse_int_list(parser) for f in cls._LISTS
+        }
+        fields["index_vector_dim"] = lambda: parser.parse_integer(allow_boolean=False)
+        values = _parse_struct(parser, fields, cls.name)
+        lists: list[Attribute] = [int_array(values.get(f, [])) for f in cls._LISTS]  # pyright: ignore[reportArgumentType]
+        return [*lists, IntAttr(values.get("index_vector_dim", 0))]  # pyright: ignore[reportArgumentType]
+
+    def print_parameters(self, printer: Printer) -> None:
+        entries: list[tuple[str, Sequence[int] | int | None]] = [
+            (f, getattr(self, f)) for f in self._LISTS
+        ]
+        entries.append(("index_vector_dim", self.index_vector_dim or None))
+        _print_struct(printer, entries)
+
+
+@irdl_attr_definition
+class ConvDimensionNumbersAttr(ParametrizedAttribute):
+    """`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`: the layout of a convolution.
+
+    Input: `b` batch, `f` feature, digits spatial. Kernel: `i` input feature,
+    `o` output feature, digits spatial. Output: like the input.
+    """
+
+    name = "stablehlo.conv"
+
+    input_batch_dimension: IntAttr
+    input_feature_dimension: IntAttr
+    input_spatial_dimensions: ArrayAttr[IntAttr]
+    kernel_input_feature_dimension: IntAttr
+    kernel_output_feature_dimension: IntAttr
+    kernel_spatial_dimensions: ArrayAttr[IntAttr]
+    output_batch_dimension: IntAttr
+    output_feature_dimension: IntAttr
+    output_spatial_dimensions: ArrayAttr[IntAttr]
+
+    @staticmethod
+    def get(
+        input_layout: tuple[int, int, Sequence[int]],
+        kernel_layout: tuple[int, int, Sequence[int]],
+        output_layout: tuple[int, int, Sequence[int]],
+    ) -> ConvDimensionNumbersAttr:
+        """Each layout is (batch or input-feature, feature or output-feature, spatial dims)."""
+        return ConvDimensionNumbersAttr(
+            IntAttr(input_layout[0]), IntAttr(input_layout[1]), int_array(input_layout[2]),
+            IntAttr(kernel_layout[0]), IntAttr(kernel_layout[1]), int_array(kernel_layout[2]),
+            IntAttr(output_layout[0]), IntAttr(output_layout[1]), int_array(output_layout[2]),
+        )  # fmt: skip
+
+    @property
+    def input_spatial(self) -> tuple[int, ...]:
+        return ints(self.input_spatial_dimensions)
+
+    @property
+    def kernel_spatial(self) -> tuple[int, ...]:
+        return ints(self.kernel_spatial_dimensions)
+
+    @property
+    def output_spatial(self) -> tuple[int, ...]:
+        return ints(self.output_spatial_dimensions)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return parse_conv_layouts(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.layout_text()}>")
+
+    def layout_text(self) -> str:
+        """`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`."""
+        return (
+            _layout_text(
+                self.input_batch_dimension.data,
+                self.input_feature_dimension.data,
+                self.input_spatial,
+                "b",
+                "f",
+            )
+            + "x"
+            + _layout_text(
+                self.kernel_input_feature_dimension.data,
+                self.kernel_output_feature_dimension.data,
+                self.kernel_spatial,
+                "i",
+                "o",
+            )  # fmt: skip
+            + "->"
+            + _layout_text(
+                self.output_batch_dimension.data,
+                self.output_feature_dimension.data,
+                self.output_spatial,
+                "b",
+                "f",
+            )
+        )
+
+
+def _layout_text(
+    first: int, second: int, spatial: Sequence[int], first_name: str, second_name: str
+) -> str:
+    names = [""] * (len(spatial) + 2)
+    names[first] = first_name
+    names[second] = second_name
+    for index, dim in enumerate(spatial):
+        names[dim] = str(index)
+    return "[" + ", ".join(names) + "]"
+
+
+def _parse_layout_entries(
+    parser: AttrParser, first_name: str, second_name: str
+) -> tuple[int, int, list[int]]:
+    """`[b, 0, 1, f]` -> (index of b, index of f, [index of spatial 0, index of spatial 1])."""
+    start = parser.pos
+    entries: list[str] = []
+
+    def parse_entry() -> None:
+        if (ident := parser.parse_optional_identifier()) is not None:
+            entries.append(ident)
+            return
+        entries.append(
+            str(parser.parse_integer(allow_boolean=False, allow_negative=False))
+        )
+
+    parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_entry)
+    end = parser.pos
+    if entries.count(first_name) != 1 or entries.count(second_name) != 1:
+        parser.raise_error(
+            f"expected exactly one '{first_name}' and one '{second_name}' dimension in the layout",
+            start,
+            end,
+        )
+    spatial_names = [e for e in entries if e not in (first_name, second_name)]
+    if sorted(spatial_names) != [str(i) for i in range(len(spatial_names))] or any(
+        not e.isdigit() for e in spatial_names
+    ):
+        parser.raise_error(
+            "expected spatial dimensions 0..N-1, each exactly once", start, end
+        )
+    spatial = [entries.index(str(i)) for i in range(len(spatial_names))]
+    return entries.index(first_name), entries.index(second_name), spatial
+
+
+def parse_conv_layouts(parser: AttrParser) -> list[Attribute]:
+    """`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (or `raw key = value, ...`) as parameters."""
+    if parser.parse_optional_keyword("raw") is not None:
+        return _parse_raw_conv(parser)
+    input_layout = _parse_layout_entries(parser, "b", "f")
+    parser.parse_keyword("x")
+    kernel_layout = _parse_layout_entries(parser, "i", "o")
+    parser.parse_punctuation("->")
+    output_layout = _parse_layout_entries(parser, "b", "f")
+    if not len(input_layout[2]) == len(kernel_layout[2]) == len(output_layout[2]):
+        parser.raise_error(
+            "input, kernel and output must have the same number of spatial dimensions"
+        )
+    attr = ConvDimensionNumbersAttr.get(input_layout, kernel_layout, output_layout)
+    return list(attr.parameters)
+
+
+def _parse_raw_conv(parser: AttrParser) -> list[Attribute]:
+    scalar_fields = (
+        "input_batch_dimension", "input_feature_dimension", "kernel_input_feature_dimension",
+        "kernel_output_feature_dimension", "output_batch_dimension", "output_feature_dimension",
+    )  # fmt: skip
+    list_fields = (
+        "input_spatial_dimensions",
+        "kernel_spatial_dimensions",
+        "output_spatial_dimensions",
+    )
+    values: dict[str, object] = {}
+
+    def parse_entry() -> None:
+        key = parser.parse_identifier()
+        parser.parse_punctuation("=")
+        values[key] = (
+            parse_int_list(parser)
+            if key in list_fields
+            else parser.parse_integer(allow_boolean=False)
+        )
+
+    parser.parse_optional_undelimited_comma_separated_list(
+        lambda: parse_entry(), parse_entry
+    )
+    missing = [f for f in (*scalar_fields, *list_fields) if f not in values]
+    if missing:
+        parser.raise_error(f"missing field '{missing[0]}' in #stablehlo.conv")
+
+    def scalar(key: str) -> int:
+        return values[key]  # pyright: ignore[reportReturnType]
+
+    def spatial(key: str) -> list[int]:
+        return values[key]  # pyright: ignore[reportReturnType]
+
+    attr = ConvDimensionNumbersAttr.get(
+        (
+            scalar("input_batch_dimension"),
+            scalar("input_feature_dimension"),
+            spatial("input_spatial_dimensions"),
+        ),
+        (
+            scalar("kernel_input_feature_dimension"),
+            scalar("kernel_output_feature_dimension"),
+            spatial("kernel_spatial_dimensions"),
+        ),
+        (
+            scalar("output_batch_dimension"),
+            scalar("output_feature_dimension"),
+            spatial("output_spatial_dimensions"),
+        ),
+    )
+    return list(attr.parameters)
+
+
+ATTRIBUTES: list[type[Attribute]] = [
+    PrecisionAttr,
+    ComparisonDirectionAttr,
+    ComparisonTypeAttr,
+    DotDimensionNumbersAttr,
+    GatherDimensionNumbersAttr,
+    ConvDimensionNumbersAttr,
+]

@@ -1,0 +1,189 @@
+"""`stablehlo.constant` and `stablehlo.custom_call`.
+
+    %c = stablehlo.constant dense<[1.0, 0x7F800000]> : tensor<2xf32>
+    %q = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 2.0:15>>
+    %r = stablehlo.custom_call @check.eq(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
+
+A quantized constant holds its storage integers, so its `value` has the
+storage type and upstream prints it in the generic-property form (second
+line); both forms parse, and each prints as upstream prints it.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.syntax import (
+    parse_function_type,
+    parse_optional_attributes,
+    split_properties,
+)
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A tensor constant. For a quantized result, `value` holds the storage integers."""
+
+    name = "stablehlo.constant"
+
+    value = prop_def(DenseIntOrFPElementsAttr)
+    output = result_def(TensorType)
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(
+        self, value: DenseIntOrFPElementsAttr, result_type: Attribute | None = None
+    ):
+        super().__init__(
+            properties={"value": value},
+            result_types=[value.type if result_type is None else result_type],
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        if parser.parse_optional_punctuation("(") is not None:
+            parser.parse_punctuation(")")
+            properties = parser.parse_optional_properties_dict()
+            extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+            properties.update(extra)
+            parser.parse_punctuation(":")
+            function_type = parse_function_type(parser, 0, 1)
+            return cls.create(
+                properties=properties,
+                attributes=attributes,
+                result_types=list(function_type.outputs.data),
+            )
+        attributes = parse_optional_attributes(parser)
+        start = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            parser.raise_error("expected a dense elements attribute", start, parser.pos)
+        return cls.create(
+            properties={"value": value},
+            attributes=attributes,
+            result_types=[value.type],
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.value.type != self.output.type:
+            printer.print_string("() <")
+            printer.print_attr_dict(self.properties)
+            printer.print_string(">")
+            if self.attributes:
+                printer.print_string(" ")
+                printer.print_attr_dict(self.attributes)
+            printer.print_string(" : ")
+            printer.print_function_type((), self.result_types)
+            return
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+
+    def verify_(self) -> None:
+        value_type, result_type = self.value.type, self.output.type
+        if value_type == result_type:
+            return
+        assert isinstance(result_type, TensorType)
+        result_q = q.quantized(result_type)
+        storage = None if result_q is None else IntegerType(result_q.storage_width)
+        if (
+            result_q is None
+            or not isinstance(value_type, TensorType)
+            or value_type.get_shape() != result_type.get_shape()
+            or value_type.get_element_type() != storage
+        ):
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(value_type)} are incompatible with return type(s) of operation "
+                f"{q.type_text(result_type)}"
+            )
+
+
+@irdl_op_definition
+class CustomCallOp(IRDLOperation):
+    """A call to an external target, e.g. StableHLO's test checks `@check.eq`, `@check.expect_almost_eq`."""
+
+    name = "stablehlo.custom_call"
+
+    inputs = var_operand_def()
+    outputs = var_result_def()
+    call_target_name = prop_def(StringAttr)
+    has_side_effect = opt_prop_def(BoolAttr)
+    backend_config = opt_prop_def(Attribute)
+    api_version = opt_prop_def(IntegerAttr)
+    called_computations = opt_prop_def(Attribute)
+    operand_layouts = opt_prop_def(Attribute)
+    result_layouts = opt_prop_def(Attribute)
+    output_operand_aliases = opt_prop_def(Attribute)
+
+    def __init__(
+        self, target: str, inputs: list[SSAValue], result_types: list[Attribute]
+    ):
+        super().__init__(
+            operands=[inputs],
+            result_types=[result_types],
+            properties={"call_target_name": StringAttr(target)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        target = parser.parse_symbol_name()
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        properties, attributes = split_properties(
+            cls, parse_optional_attributes(parser)
+        )
+        properties["call_target_name"] = target
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, len(operands), None)
+        resolved = parser.resolve_operands(
+            operands, function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=resolved,
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.call_target_name.data)
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(")")
+        extra = {k: v for k, v in self.properties.items() if k != "call_target_name"}
+        extra.update(self.attributes)
+        if extra:
+            printer.print_string(" ")
+            printer.print_attr_dict(extra)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+CONSTANT_OPS: list[type[IRDLOperation]] = [ConstantOp, CustomCallOp]

@@ -1,0 +1,502 @@
+"""`stablehlo.dot_general` and `stablehlo.convolution`, including their quantized and hybrid forms.
+
+    %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2, 1] x [1, 2]
+           : (tensor<1x3x4x!quant.uniform<i8:f32, 0.0039>>, tensor<1x4x3x!quant.uniform<i8:f32, 0.0039>>)
+           -> tensor<1x!quant.uniform<i32:f32, 1.5E-5>>
+    %1 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+           window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+           {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (Tx, Tk) -> R
+
+Quantized semantics: dequantize both operands, compute in the expressed
+type, quantize into the result type. Hybrid (float lhs, quantized rhs, float
+result): only the rhs is dequantized (weight-only quantization).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.attributes import (
+    ConvDimensionNumbersAttr,
+    DotDimensionNumbersAttr,
+    Precision,
+    PrecisionAttr,
+    parse_conv_layouts,
+)
+from xquant.dialects.stablehlo.reductions import padding_pairs
+from xquant.dialects.stablehlo.syntax import (
+    array_values,
+    format_dims,
+    i64_array,
+    parse_function_type,
+    parse_optional_attributes,
+    split_properties,
+)
+
+
+def _parse_precision(parser: Parser) -> ArrayAttr[PrecisionAttr]:
+    """`[DEFAULT, HIGH]` (or `[#stablehlo<precision DEFAULT>, ...]`)."""
+
+    def parse_one() -> PrecisionAttr:
+        if (value := parser.parse_optional_str_enum(Precision)) is not None:
+            return PrecisionAttr(value)
+        attr = parser.parse_attribute()
+        if not isinstance(attr, PrecisionAttr):
+            parser.raise_error("expected a precision (DEFAULT, HIGH or HIGHEST)")
+        return attr
+
+    return ArrayAttr(
+        parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_one)
+    )
+
+
+def _precision_text(precision: ArrayAttr[PrecisionAttr]) -> str:
+    return "[" + ", ".join(p.data.value for p in precision) + "]"
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _result_mismatch(expected: Sequence[int], result: Attribute) -> VerifyException:
+    return VerifyException(
+        f"inferred shape '[{', '.join(map(str, expected))}]' is incompatible with return type of operation "
+        f"{q.type_text(result)}"
+    )
+
+
+@irdl_op_definition
+class DotGeneralOp(IRDLOperation):
+    """Batched contraction: result dims are batch dims, then lhs free dims, then rhs free dims."""
+
+    name = "stablehlo.dot_general"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
+    precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
+    algorithm = opt_prop_def(Attribute)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        numbers: DotDimensionNumbersAttr,
+        result_type: Attribute,
+    ):
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[result_type],
+            properties={"dot_dimension_numbers": numbers},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        lists: dict[str, tuple[list[int], list[int]]] = {
+            "batching_dims": ([], []),
+            "contracting_dims": ([], []),
+        }
+        properties: dict[str, Attribute] = {}
+        while parser.parse_optional_punctuation(",") is not None:
+            start = parser.pos
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            if key == "precision":
+                properties["precision_config"] = _parse_precision(parser)
+                continue
+            if key not in lists:
+                parser.raise_error(
+                    f"unexpected keyword '{key}' in dot_general", start, parser.pos
+                )
+            left = _int_list(parser)
+            parser.parse_keyword("x")
+            lists[key] = (left, _int_list(parser))
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        properties["dot_dimension_numbers"] = DotDimensionNumbersAttr.get(
+            lists["batching_dims"][0], lists["batching_dims"][1],
+            lists["contracting_dims"][0], lists["contracting_dims"][1],
+        )  # fmt: skip
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, 2, 1)
+        operands = parser.resolve_operands(
+            [lhs, rhs], function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=operands,
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        numbers = self.dot_dimension_numbers
+        if numbers.lhs_batching or numbers.rhs_batching:
+            printer.print_string(
+                f", batching_dims = {format_dims(numbers.lhs_batching)} x {format_dims(numbers.rhs_batching)}"
+            )
+        printer.print_string(
+            f", contracting_dims = {format_dims(numbers.lhs_contracting)} x {format_dims(numbers.rhs_contracting)}"
+        )
+        if self.precision_config is not None:
+            printer.print_string(
+                f", precision = {_precision_text(self.precision_config)}"
+            )
+        extra = {
+            k: v
+            for k, v in self.properties.items()
+            if k not in ("dot_dimension_numbers", "precision_config")
+        }
+        extra.update(self.attributes)
+        if extra:
+            printer.print_string(" ")
+            printer.print_attr_dict(extra)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
+        numbers = self.dot_dimension_numbers
+        lhs_shape, rhs_shape = _shape(lhs_type), _shape(rhs_type)
+        _verify_dims(lhs_shape, numbers.lhs_batching, numbers.lhs_contracting, "lhs")
+        _verify_dims(rhs_shape, numbers.rhs_batching, numbers.rhs_contracting, "rhs")
+        if len(numbers.lhs_batching) != len(numbers.rhs_batching):
+            raise VerifyException(
+                "lhs and rhs should have the same number of batching dimensions"
+            )
+        if len(numbers.lhs_contracting) != len(numbers.rhs_contracting):
+            raise VerifyException(
+                "lhs and rhs should have the same number of contracting dimensions"
+            )
+        for left, right in zip(numbers.lhs_batching, numbers.rhs_batching, strict=True):
+            if lhs_shape[left] != rhs_shape[right]:
+                raise VerifyException("batching dimension sizes must match for lhs/rhs")
+        for left, right in zip(
+            numbers.lhs_contracting, numbers.rhs_contracting, strict=True
+        ):
+            if lhs_shape[left] != rhs_shape[right]:
+                raise VerifyException(
+                    "contracting dimension sizes must match for lhs/rhs"
+                )
+        expected = [lhs_shape[d] for d in numbers.lhs_batching]
+        expected += [
+            d
+            for i, d in enumerate(lhs_shape)
+            if i not in (*numbers.lhs_batching, *numbers.lhs_contracting)
+        ]
+        expected += [
+            d
+            for i, d in enumerate(rhs_shape)
+            if i not in (*numbers.rhs_batching, *numbers.rhs_contracting)
+        ]
+        if list(_shape(result_type)) != expected:
+            raise _result_mismatch(expected, result_type)
+        self.verify_quantization()
+
+    def verify_quantization(self) -> None:
+        lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
+        if not any(q.is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
+            if q.element_type(lhs_type) != q.element_type(rhs_type):
+                raise VerifyException(
+                    "expects lhs and rhs to have the same element type"
+                )
+            return
+        q.verify_per_tensor_lhs(lhs_type)
+        q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
+        q.verify_rhs_zero_points(rhs_type)
+        rhs_q = q.quantized(rhs_type)
+        if rhs_q is not None and rhs_q.is_per_axis:
+            if rhs_q.quantized_dimension in self.dot_dimension_numbers.rhs_contracting:
+                raise VerifyException(
+                    "Quantization dimension of rhs should not be in the contracting dimension of rhs"
+                )
+
+
+def _int_list(parser: Parser) -> list[int]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def _verify_dims(
+    shape: Sequence[int], batching: Sequence[int], contracting: Sequence[int], side: str
+) -> None:
+    dims = [*batching, *contracting]
+    if len(set(dims)) != len(dims):
+        raise VerifyException(
+            f"has duplicated dimension from {side}_batching_dimensions and {side}_contracting_dimensions"
+        )
+    for dim in dims:
+        if not 0 <= dim < len(shape):
+            raise VerifyException(
+                f"{side}_batching_dimensions and {side}_contracting_dimensions must be in range [0, {len(shape)}), "
+                f"got {dim}"
+            )
+
+
+@irdl_op_definition
+class ConvolutionOp(IRDLOperation):
+    """N-d convolution with strides, padding, lhs (transposed) and rhs (atrous) dilation and groups."""
+
+    name = "stablehlo.convolution"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    window_strides = opt_prop_def(DenseArrayBase)
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    lhs_dilation = opt_prop_def(DenseArrayBase)
+    rhs_dilation = opt_prop_def(DenseArrayBase)
+    window_reversal = opt_prop_def(DenseArrayBase)
+    dimension_numbers = prop_def(ConvDimensionNumbersAttr)
+    feature_group_count = prop_def(IntegerAttr)
+    batch_group_count = prop_def(IntegerAttr)
+    precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
+    traits = traits_def(Pure())
+
+    _WINDOW_KEYS: ClassVar[dict[str, str]] = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation", "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}  # fmt: skip
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_keyword("dim_numbers")
+        parser.parse_punctuation("=")
+        numbers = ConvDimensionNumbersAttr(*parse_conv_layouts(parser))
+        properties: dict[str, Attribute] = {"dimension_numbers": numbers}
+        parser.parse_punctuation(",")
+        parser.parse_keyword("window")
+        parser.parse_punctuation("=")
+        parser.parse_comma_separated_list(
+            parser.Delimiter.BRACES, lambda: _parse_window_entry(parser, properties)
+        )
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, 2, 1)
+        resolved = parser.resolve_operands(
+            operands, function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=resolved,
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(
+            f") dim_numbers = {self.dimension_numbers.layout_text()}, window = {{"
+        )
+        entries: list[str] = []
+        if self.window_strides is not None:
+            entries.append(f"stride = {format_dims(array_values(self.window_strides))}")
+        if self.padding is not None:
+            pairs = padding_pairs(self.padding, 0)
+            entries.append(
+                "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs) + "]"
+            )
+        if self.lhs_dilation is not None:
+            entries.append(
+                f"lhs_dilate = {format_dims(array_values(self.lhs_dilation))}"
+            )
+        if self.rhs_dilation is not None:
+            entries.append(
+                f"rhs_dilate = {format_dims(array_values(self.rhs_dilation))}"
+            )
+        if self.window_reversal is not None:
+            flags = ", ".join(
+                "true" if v else "false" for v in array_values(self.window_reversal)
+            )
+            entries.append(f"reverse = [{flags}]")
+        printer.print_string(", ".join(entries) + "}")
+        skip = {"dimension_numbers", *self._WINDOW_KEYS.values()}
+        extra = {k: v for k, v in self.properties.items() if k not in skip}
+        extra.update(self.attributes)
+        if extra:
+            printer.print_string(" ")
+            printer.print_attr_dict(extra)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def window(
+        self,
+    ) -> tuple[list[int], list[tuple[int, int]], list[int], list[int], list[bool]]:
+        """(strides, padding, lhs dilation, rhs dilation, reversal), defaults filled in."""
+        rank = len(self.dimension_numbers.input_spatial)
+        strides = list(array_values(self.window_strides)) or [1] * rank
+        padding = padding_pairs(self.padding, rank)
+        lhs_dilation = list(array_values(self.lhs_dilation)) or [1] * rank
+        rhs_dilation = list(array_values(self.rhs_dilation)) or [1] * rank
+        reversal = [bool(v) for v in array_values(self.window_reversal)] or [
+            False
+        ] * rank
+        return strides, padding, lhs_dilation, rhs_dilation, reversal
+
+    def verify_(self) -> None:
+        numbers = self.dimension_numbers
+        lhs_shape, rhs_shape = _shape(self.lhs.type), _shape(self.rhs.type)
+        spatial = len(numbers.input_spatial)
+        if len(lhs_shape) != spatial + 2 or len(rhs_shape) != spatial + 2:
+            raise VerifyException(
+                f"expects convolution arguments to have {spatial + 2} dimensions. Got: {len(lhs_shape)}"
+            )
+        groups, batch_groups = (
+            self.feature_group_count.value.data,
+            self.batch_group_count.value.data,
+        )
+        if groups <= 0 or batch_groups <= 0:
+            raise VerifyException(
+                "expects feature_group_count and batch_group_count to be positive"
+            )
+        strides, padding, lhs_dilation, rhs_dilation, _ = self.window()
+        for name, values in (
+            ("window_strides", strides),
+            ("lhs_dilation", lhs_dilation),
+            ("rhs_dilation", rhs_dilation),
+        ):
+            if len(values) != spatial or any(v <= 0 for v in values):
+                raise VerifyException(
+                    f"expects {name} to have {spatial} positive values"
+                )
+        if len(padding) != spatial:
+            raise VerifyException(f"expects padding to have {spatial} entries")
+        if (
+            lhs_shape[numbers.input_feature_dimension.data]
+            != rhs_shape[numbers.kernel_input_feature_dimension.data] * groups
+        ):
+            raise VerifyException(
+                "expects input feature dimension "
+                f"({lhs_shape[numbers.input_feature_dimension.data]}) / feature_group_count = kernel input feature "
+                f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]})."
+            )
+        expected = convolution_result_shape(self, lhs_shape, rhs_shape)
+        if list(_shape(self.result.type)) != expected:
+            raise _result_mismatch(expected, self.result.type)
+        self.verify_quantization()
+
+    def verify_quantization(self) -> None:
+        lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
+        if not any(q.is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
+            return
+        q.verify_per_tensor_lhs(lhs_type)
+        q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
+        numbers = self.dimension_numbers
+        rhs_q, result_q = q.quantized(rhs_type), q.quantized(result_type)
+        if rhs_q is not None and rhs_q.is_per_axis:
+            if (
+                rhs_q.quantized_dimension
+                != numbers.kernel_output_feature_dimension.data
+            ):
+                raise VerifyException(
+                    "quantization dimension of rhs should be same with kernel_output_feature_dimension"
+                )
+        if result_q is not None and result_q.is_per_axis:
+            if result_q.quantized_dimension != numbers.output_feature_dimension.data:
+                raise VerifyException(
+                    "quantization dimension of result should be same with output_feature_dimension"
+                )
+
+
+def convolution_result_shape(
+    op: ConvolutionOp, lhs_shape: Sequence[int], rhs_shape: Sequence[int]
+) -> list[int]:
+    """The spec's convolution result shape (convolution_c13 and following)."""
+    numbers = op.dimension_numbers
+    strides, padding, lhs_dilation, rhs_dilation, _ = op.window()
+    result = [0] * len(lhs_shape)
+    result[numbers.output_batch_dimension.data] = (
+        lhs_shape[numbers.input_batch_dimension.data] // op.batch_group_count.value.data
+    )
+    result[numbers.output_feature_dimension.data] = rhs_shape[
+        numbers.kernel_output_feature_dimension.data
+    ]
+    for i, (in_dim, k_dim, out_dim) in enumerate(
+        zip(
+            numbers.input_spatial,
+            numbers.kernel_spatial,
+            numbers.output_spatial,
+            strict=True,
+        )
+    ):
+        size = lhs_shape[in_dim]
+        dilated = 0 if size == 0 else (size - 1) * lhs_dilation[i] + 1
+        padded = dilated + padding[i][0] + padding[i][1]
+        window = (rhs_shape[k_dim] - 1) * rhs_dilation[i] + 1
+        result[out_dim] = 0 if padded < window else (padded - window) // strides[i] + 1
+    return result
+
+
+def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> None:
+    start = parser.pos
+    key = parser.parse_identifier()
+    parser.parse_punctuation("=")
+    if key not in ConvolutionOp._WINDOW_KEYS:  # pyright: ignore[reportPrivateUsage]
+        parser.raise_error(
+            f"unexpected keyword '{key}' in convolution window", start, parser.pos
+        )
+    if key == "pad":
+        pairs = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE,
+            lambda: parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: parser.parse_integer(allow_boolean=False),
+            ),
+        )
+        if any(len(p) != 2 for p in pairs):
+            parser.raise_error("expected [low, high] padding pairs", start, parser.pos)
+        flat = [v for p in pairs for v in p]
+        properties["padding"] = DenseIntOrFPElementsAttr.from_list(
+            TensorType(i64, [len(pairs), 2]), flat
+        )
+        return
+    if key == "reverse":
+        flags = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_boolean
+        )
+        properties["window_reversal"] = DenseArrayBase.from_list(
+            i1, [int(f) for f in flags]
+        )
+        return
+    properties[ConvolutionOp._WINDOW_KEYS[key]] = i64_array(_int_list(parser))  # pyright: ignore[reportPrivateUsage]
+
+
+DOT_CONV_OPS: list[type[IRDLOperation]] = [DotGeneralOp, ConvolutionOp]

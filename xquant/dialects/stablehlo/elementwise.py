@@ -1,0 +1,594 @@
+"""StableHLO's element-wise ops: unary and binary arithmetic, clamp, compare, select, convert.
+
+Pretty syntax (`custom<SameOperandsAndResultType>`):
+
+    %0 = stablehlo.add %a, %b : tensor<4xf32>
+    %1 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.1>>, ...) -> tensor<4x!quant.uniform<...>>
+    %2 = stablehlo.negate %x : tensor<4xf32>
+
+On quantized operands every op here means dequantize -> float op -> quantize
+into the result type (the spec's `dequantize_op_quantize`), so operands and
+result may have different scales and zero points. Only `add` accepts per-axis
+types (add_c5..c7); the others are per-tensor only.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.attributes import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+)
+from xquant.dialects.stablehlo.syntax import (
+    parse_function_type,
+    parse_operand_list,
+    parse_optional_attributes,
+    parse_same_operands_and_result_type,
+    print_extra_attributes,
+    print_operands,
+    print_same_operands_and_result_type,
+    split_properties,
+)
+
+
+def verify_same_shapes(types: list[Attribute]) -> None:
+    """SameOperandsAndResultShape."""
+    shapes = {tuple(t.get_shape()) for t in types if isinstance(t, TensorType)}
+    if len(shapes) > 1:
+        raise VerifyException("requires the same shape for all operands and results")
+
+
+class ElementwiseOp(IRDLOperation):
+    """Base of the element-wise ops: shared syntax and the quantization checks.
+
+    `PER_AXIS_ALLOWED` is true only for ops whose spec Inputs table admits
+    per-axis quantized tensors.
+    """
+
+    PER_AXIS_ALLOWED: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parse_operand_list(parser)
+        attributes = parse_optional_attributes(parser)
+        parser.parse_punctuation(":")
+        operand_types, result_type = parse_same_operands_and_result_type(
+            parser, len(operands)
+        )
+        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
+        properties, attributes = split_properties(cls, attributes)
+        return cls.create(
+            operands=resolved,
+            result_types=[result_type],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_extra_attributes(printer, self)
+        print_same_operands_and_result_type(
+            printer, self.operand_types, self.result_types[0]
+        )
+
+    def verify_(self) -> None:
+        types = [*self.operand_types, *self.result_types]
+        verify_same_shapes(types)
+        q.verify_quantization_granularity(self.name, types, self.PER_AXIS_ALLOWED)
+        if not any(q.is_quantized(t) for t in types):
+            self.verify_element_types()
+            return
+        self.verify_quantized()
+
+    def verify_element_types(self) -> None:
+        """Non-quantized operands and result share one element type (overridden where not)."""
+        elements = {
+            q.element_type(t) for t in (*self.operand_types, *self.result_types)
+        }
+        if len(elements) > 1:
+            raise VerifyException(
+                "requires compatible element types for all operands and results"
+            )
+
+    def verify_quantized(self) -> None:
+        q.verify_compatible_element_types([*self.operand_types, *self.result_types])
+
+
+class UnaryElementwiseOp(ElementwiseOp):
+    """`stablehlo.<op> %x : T`."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute | None = None):
+        super().__init__(
+            operands=[operand],
+            result_types=[operand.type if result_type is None else result_type],
+        )
+
+
+class BinaryElementwiseOp(ElementwiseOp):
+    """`stablehlo.<op> %lhs, %rhs : T`."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None
+    ):
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[lhs.type if result_type is None else result_type],
+        )
+
+
+@irdl_op_definition
+class AddOp(BinaryElementwiseOp):
+    """`lhs + rhs`. The one arithmetic op that also takes per-axis quantized tensors (add_c2..c7)."""
+
+    name = "stablehlo.add"
+    PER_AXIS_ALLOWED: ClassVar[bool] = True
+
+    def verify_quantized(self) -> None:
+        q.verify_binary_quantization(self.lhs.type, self.rhs.type, self.result.type)
+
+
+@irdl_op_definition
+class SubtractOp(BinaryElementwiseOp):
+    """`lhs - rhs`."""
+
+    name = "stablehlo.subtract"
+
+
+@irdl_op_definition
+class MultiplyOp(BinaryElementwiseOp):
+    """`lhs * rhs` (logical and for booleans)."""
+
+    name = "stablehlo.multiply"
+
+
+@irdl_op_definition
+class DivideOp(BinaryElementwiseOp):
+    """`lhs / rhs` (integer division truncates toward zero)."""
+
+    name = "stablehlo.divide"
+
+
+@irdl_op_definition
+class MaximumOp(BinaryElementwiseOp):
+    """Element-wise maximum (NaN propagates)."""
+
+    name = "stablehlo.maximum"
+
+
+@irdl_op_definition
+class MinimumOp(BinaryElementwiseOp):
+    """Element-wise minimum (NaN propagates)."""
+
+    name = "stablehlo.minimum"
+
+
+@irdl_op_definition
+class PowerOp(BinaryElementwiseOp):
+    """`lhs ** rhs`."""
+
+    name = "stablehlo.power"
+
+
+@irdl_op_definition
+class NegateOp(UnaryElementwiseOp):
+    """`-x`."""
+
+    name = "stablehlo.negate"
+
+
+@irdl_op_definition
+class AbsOp(UnaryElementwiseOp):
+    """`|x|`."""
+
+    name = "stablehlo.abs"
+
+
+@irdl_op_definition
+class SignOp(UnaryElementwiseOp):
+    """-1, 0 or 1 (NaN stays NaN, signed zeros keep their sign)."""
+
+    name = "stablehlo.sign"
+
+
+@irdl_op_definition
+class CeilOp(UnaryElementwiseOp):
+    name = "stablehlo.ceil"
+
+
+@irdl_op_definition
+class FloorOp(UnaryElementwiseOp):
+    name = "stablehlo.floor"
+
+
+@irdl_op_definition
+class RoundNearestAfzOp(UnaryElementwiseOp):
+    """Round to nearest, ties away from zero."""
+
+    name = "stablehlo.round_nearest_afz"
+
+
+@irdl_op_definition
+class RoundNearestEvenOp(UnaryElementwiseOp):
+    """Round to nearest, ties to even."""
+
+    name = "stablehlo.round_nearest_even"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryElementwiseOp):
+    name = "stablehlo.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryElementwiseOp):
+    name = "stablehlo.rsqrt"
+
+
+@irdl_op_definition
+class CbrtOp(UnaryElementwiseOp):
+    name = "stablehlo.cbrt"
+
+
+@irdl_op_definition
+class ExpOp(UnaryElementwiseOp):
+    name = "stablehlo.exponential"
+
+
+@irdl_op_definition
+class Expm1Op(UnaryElementwiseOp):
+    name = "stablehlo.exponential_minus_one"
+
+
+@irdl_op_definition
+class LogOp(UnaryElementwiseOp):
+    name = "stablehlo.log"
+
+
+@irdl_op_definition
+class Log1pOp(UnaryElementwiseOp):
+    name = "stablehlo.log_plus_one"
+
+
+@irdl_op_definition
+class LogisticOp(UnaryElementwiseOp):
+    """`1 / (1 + exp(-x))`."""
+
+    name = "stablehlo.logistic"
+
+
+@irdl_op_definition
+class TanhOp(UnaryElementwiseOp):
+    name = "stablehlo.tanh"
+
+
+@irdl_op_definition
+class SineOp(UnaryElementwiseOp):
+    name = "stablehlo.sine"
+
+
+@irdl_op_definition
+class CosineOp(UnaryElementwiseOp):
+    name = "stablehlo.cosine"
+
+
+@irdl_op_definition
+class ClampOp(ElementwiseOp):
+    """`clamp(min, operand, max)`; min and max are scalars (rank 0) or shaped like the operand."""
+
+    name = "stablehlo.clamp"
+
+    min = operand_def(TensorType)
+    operand = operand_def(TensorType)
+    max = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        operand_type = self.operand.type
+        assert isinstance(operand_type, TensorType)
+        for name, bound in (("min", self.min.type), ("max", self.max.type)):
+            assert isinstance(bound, TensorType)
+            if bound.get_shape() and bound.get_shape() != operand_type.get_shape():
+                raise VerifyException(
+                    f"{name} shape [{', '.join(map(str, bound.get_shape()))}] is not scalar and does not match "
+                    f"operand shape [{', '.join(map(str, operand_type.get_shape()))}]"
+                )
+        types = [*self.operand_types, *self.result_types]
+        q.verify_quantization_granularity(self.name, types, False)
+        if any(q.is_quantized(t) for t in types):
+            q.verify_compatible_element_types(types)
+        elif len({q.element_type(t) for t in types}) > 1:
+            raise VerifyException(
+                "requires compatible element types for all operands and results"
+            )
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """`stablehlo.compare  LT, %a, %b,  FLOAT : (T, T) -> tensor<...xi1>`.
+
+    Quantized operands compare by their dequantized values (`dequantize_compare`).
+    """
+
+    name = "stablehlo.compare"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    comparison_direction = prop_def(ComparisonDirectionAttr)
+    compare_type = opt_prop_def(ComparisonTypeAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        direction = parser.parse_str_enum(ComparisonDirection)
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {
+            "comparison_direction": ComparisonDirectionAttr(direction)
+        }
+        if parser.parse_optional_punctuation(",") is not None:
+            properties["compare_type"] = ComparisonTypeAttr(
+                parser.parse_str_enum(ComparisonType)
+            )
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, 2)
+        operands = parser.resolve_operands(
+            [lhs, rhs], function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=operands,
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f"  {self.comparison_direction.data.value}, ")
+        print_operands(printer, self.operands)
+        if self.compare_type is not None:
+            printer.print_string(f",  {self.compare_type.data.value}")
+        print_extra_attributes(printer, self, ("comparison_direction", "compare_type"))
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        verify_same_shapes([self.lhs.type, self.rhs.type, self.result.type])
+        q.verify_quantization_granularity(
+            self.name, [self.lhs.type, self.rhs.type], False
+        )
+        result_element = q.element_type(self.result.type)
+        if not (
+            isinstance(result_element, IntegerType) and result_element.width.data == 1
+        ):
+            raise VerifyException(
+                f"result #0 must be ranked tensor of bool values, but got {q.type_text(self.result.type)}"
+            )
+        if not q.compatible_element_types(
+            q.element_type(self.lhs.type), q.element_type(self.rhs.type)
+        ):
+            raise VerifyException("requires compatible element types for all operands")
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`stablehlo.select %pred, %on_true, %on_false : tensor<2xi1>, tensor<2xf32>`.
+
+    `pred` is a rank-0 or same-shaped i1 tensor. On quantized values it is
+    `dequantize_select_quantize`.
+    """
+
+    name = "stablehlo.select"
+
+    pred = operand_def(TensorType)
+    on_true = operand_def(TensorType)
+    on_false = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parse_operand_list(parser)
+        attributes = parse_optional_attributes(parser)
+        parser.parse_punctuation(":")
+        if (function_type := parser.parse_optional_function_type()) is not None:
+            operand_types, result_types = (
+                list(function_type.inputs.data),
+                list(function_type.outputs.data),
+            )
+        else:
+            pred_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            value_type = parser.parse_type()
+            operand_types, result_types = (
+                [pred_type, value_type, value_type],
+                [value_type],
+            )
+        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
+        return cls.create(
+            operands=resolved, result_types=result_types, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_extra_attributes(printer, self)
+        printer.print_string(" : ")
+        if self.on_true.type == self.on_false.type == self.result.type:
+            printer.print_attribute(self.pred.type)
+            printer.print_string(", ")
+            printer.print_attribute(self.result.type)
+            return
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        pred_type = self.pred.type
+        assert isinstance(pred_type, TensorType)
+        pred_element = pred_type.get_element_type()
+        if not (isinstance(pred_element, IntegerType) and pred_element.width.data == 1):
+            raise VerifyException(
+                f"operand #0 must be ranked tensor of bool values, but got {q.type_text(pred_type)}"
+            )
+        value_types = [self.on_true.type, self.on_false.type, self.result.type]
+        verify_same_shapes(value_types)
+        if pred_type.get_shape():
+            verify_same_shapes([pred_type, *value_types])
+        q.verify_quantization_granularity(self.name, value_types, False)
+        if not all(
+            q.compatible_element_types(
+                q.element_type(value_types[0]), q.element_type(t)
+            )
+            for t in value_types
+        ):
+            raise VerifyException(
+                "requires compatible element types for all operands and results"
+            )
+
+
+@irdl_op_definition
+class ConvertOp(UnaryElementwiseOp):
+    """Element type conversion between non-quantized types (use uniform_quantize for quantized ones)."""
+
+    name = "stablehlo.convert"
+
+    def verify_(self) -> None:
+        verify_same_shapes([self.operand.type, self.result.type])
+        for index, t in enumerate((self.operand.type, self.result.type)):
+            if q.is_quantized(t):
+                kind = "operand" if index == 0 else "result"
+                raise VerifyException(
+                    f"{kind} #0 must be ranked tensor of non-quantized values, but got {q.type_text(t)}"
+                )
+
+
+@irdl_op_definition
+class BitcastConvertOp(UnaryElementwiseOp):
+    """Reinterpret the bits; a quantized tensor's bits are its storage integers."""
+
+    name = "stablehlo.bitcast_convert"
+    PER_AXIS_ALLOWED: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        assert isinstance(operand_type, TensorType) and isinstance(
+            result_type, TensorType
+        )
+        operand_bits = _bit_width(q.element_type(operand_type))
+        result_bits = _bit_width(q.element_type(result_type))
+        operand_shape, result_shape = (
+            list(operand_type.get_shape()),
+            list(result_type.get_shape()),
+        )
+        if operand_bits == result_bits and operand_shape != result_shape:
+            raise VerifyException(
+                "operand and result shapes must match except for the innermost dimension of the shape with the "
+                "smaller element type"
+            )
+
+
+def _bit_width(t: Attribute) -> int:
+    from xdsl.dialects.builtin import AnyFloat
+
+    from xquant.dialects.quant.types import UniformQuantizedType
+
+    if isinstance(t, UniformQuantizedType):
+        return t.storage_width
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    return 0
+
+
+UNARY_OPS: list[type[UnaryElementwiseOp]] = [
+    NegateOp, AbsOp, SignOp, CeilOp, FloorOp, RoundNearestAfzOp, RoundNearestEvenOp, SqrtOp, RsqrtOp, CbrtOp,
+    ExpOp, Expm1Op, LogOp, Log1pOp, LogisticOp, TanhOp, SineOp, CosineOp,
+]  # fmt: skip
+BINARY_OPS: list[type[BinaryElementwiseOp]] = [
+    AddOp,
+    SubtractOp,
+    MultiplyOp,
+    DivideOp,
+    MaximumOp,
+    MinimumOp,
+    PowerOp,
+]
+
+ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
+    *UNARY_OPS, *BINARY_OPS, ClampOp, CompareOp, SelectOp, ConvertOp, BitcastConvertOp,
+]  # fmt: skip
+
+__all__ = [
+    "BINARY_OPS",
+    "ELEMENTWISE_OPS",
+    "UNARY_OPS",
+    "AbsOp",
+    "AddOp",
+    "BinaryElementwiseOp",
+    "BitcastConvertOp",
+    "CbrtOp",
+    "CeilOp",
+    "ClampOp",
+    "CompareOp",
+    "ComparisonDirection",
+    "ConvertOp",
+    "CosineOp",
+    "DivideOp",
+    "ElementwiseOp",
+    "ExpOp",
+    "Expm1Op",
+    "FloorOp",
+    "Log1pOp",
+    "LogOp",
+    "LogisticOp",
+    "MaximumOp",
+    "MinimumOp",
+    "MultiplyOp",
+    "NegateOp",
+    "PowerOp",
+    "RoundNearestAfzOp",
+    "RoundNearestEvenOp",
+    "RsqrtOp",
+    "SelectOp",
+    "SignOp",
+    "SineOp",
+    "SqrtOp",
+    "SubtractOp",
+    "TanhOp",
+    "UnaryElementwiseOp",
+]

@@ -1,0 +1,129 @@
+"""`stablehlo.uniform_quantize` and `stablehlo.uniform_dequantize`.
+
+    %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+    %r = stablehlo.uniform_quantize %q : (tensor<2x!quant.uniform<...>>) -> tensor<2x!quant.uniform<...>>
+    %f = stablehlo.uniform_dequantize %q : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>) -> tensor<2xf32>
+
+Float -> quantized is `quantize`; quantized -> quantized is a requantize
+(`quantize(dequantize(x))`); both per-tensor and per-axis. The numbers are
+`xquant.numerics.uniform`'s.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import AnyFloat, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.syntax import (
+    parse_optional_attributes,
+    parse_same_operands_and_result_type,
+    print_extra_attributes,
+    print_same_operands_and_result_type,
+)
+
+
+class QuantizationConversionOp(IRDLOperation):
+    """Shared syntax: `$operand attr-dict : custom<SameOperandsAndResultType>`."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        attributes = parse_optional_attributes(parser)
+        parser.parse_punctuation(":")
+        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
+        (resolved,) = parser.resolve_operands([operand], operand_types, parser.pos)
+        return cls.create(
+            operands=[resolved], result_types=[result_type], attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        print_extra_attributes(printer, self)
+        print_same_operands_and_result_type(
+            printer, self.operand_types, self.result.type
+        )
+
+    def verify_shapes(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        assert isinstance(operand_type, TensorType) and isinstance(
+            result_type, TensorType
+        )
+        if operand_type.get_shape() != result_type.get_shape():
+            raise VerifyException(
+                "requires the same shape for all operands and results"
+            )
+
+
+@irdl_op_definition
+class UniformQuantizeOp(QuantizationConversionOp):
+    """Quantize floats, or requantize quantized values, into the result's `!quant.uniform` type."""
+
+    name = "stablehlo.uniform_quantize"
+
+    def verify_(self) -> None:
+        self.verify_shapes()
+        operand_element = q.element_type(self.operand.type)
+        result_q = q.quantized(self.result.type)
+        if result_q is None:
+            raise VerifyException(
+                f"result #0 must be ranked tensor of quantized values, but got {q.type_text(self.result.type)}"
+            )
+        operand_q = q.quantized(self.operand.type)
+        if operand_q is None and not isinstance(operand_element, AnyFloat):
+            raise VerifyException(
+                "operand #0 must be ranked tensor of floating-point or quantized values, "
+                f"but got {q.type_text(self.operand.type)}"
+            )
+        expected = operand_element if operand_q is None else operand_q.expressed_type
+        if result_q.expressed_type != expected:
+            raise VerifyException(
+                f"Expressed type of result expected to be {q.type_text(expected)}, "
+                f"but got {q.type_text(result_q.expressed_type)}"
+            )
+
+
+@irdl_op_definition
+class UniformDequantizeOp(QuantizationConversionOp):
+    """Dequantize into the operand's expressed type: `(q - zero_point) * scale`."""
+
+    name = "stablehlo.uniform_dequantize"
+
+    def verify_(self) -> None:
+        self.verify_shapes()
+        operand_q = q.quantized(self.operand.type)
+        if operand_q is None:
+            raise VerifyException(
+                f"operand #0 must be ranked tensor of quantized values, but got {q.type_text(self.operand.type)}"
+            )
+        result_type = self.result.type
+        assert isinstance(result_type, TensorType)
+        if result_type.get_element_type() != operand_q.expressed_type:
+            inferred = TensorType(operand_q.expressed_type, result_type.get_shape())
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(inferred)} are incompatible with return type(s) of operation "
+                f"{q.type_text(result_type)}"
+            )
+
+
+QUANTIZE_OPS: list[type[IRDLOperation]] = [UniformQuantizeOp, UniformDequantizeOp]

@@ -1,0 +1,518 @@
+"""Shape and data-movement ops: reshape, transpose, broadcast_in_dim, concatenate, slice, iota, gather.
+
+    %0 = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<6xf32>
+    %1 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %2 = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+    %3 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<1xf32>, tensor<2xf32>) -> tensor<3xf32>
+    %4 = stablehlo.slice %x [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>
+    %5 = stablehlo.iota dim = 0 : tensor<4xi32>
+    %6 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<...>, slice_sizes = array<i64: ...>}> : ...
+
+They move storage integers unchanged, so on quantized tensors the result has
+the operand's scale and zero point (`baseline_element_type` equality); a
+per-axis axis must follow the data (reshape_c3, transpose_c4, broadcast_in_dim_c6).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from typing_extensions import Self
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
+from xquant.dialects.stablehlo.syntax import (
+    array_values,
+    format_dims,
+    i64_array,
+    parse_dims,
+    parse_function_type,
+    parse_operand_list,
+    parse_optional_attributes,
+    print_extra_attributes,
+    split_properties,
+)
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _same_element_type(operand: Attribute, result: Attribute) -> None:
+    """Non-quantized element types must be equal (quantized ones are checked by the quantization rules)."""
+    if q.is_quantized(operand) or q.is_quantized(result):
+        if q.is_quantized(operand) != q.is_quantized(
+            result
+        ) or not q.compatible_element_types(
+            q.element_type(operand), q.element_type(result)
+        ):
+            raise VerifyException(
+                "requires the same element type for all operands and results"
+            )
+        return
+    if q.element_type(operand) != q.element_type(result):
+        raise VerifyException(
+            "requires the same element type for all operands and results"
+        )
+
+
+class UnaryShapeOp(IRDLOperation):
+    """`stablehlo.<op> %x[, KEY = [..]] : (T) -> R`; KEY names the one dimension-list property."""
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    DIMS_KEYWORD: ClassVar[str | None] = None
+    DIMS_PROPERTY: ClassVar[str | None] = None
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if cls.DIMS_KEYWORD is not None and cls.DIMS_PROPERTY is not None:
+            parser.parse_punctuation(",")
+            properties[cls.DIMS_PROPERTY] = i64_array(
+                parse_dims(parser, cls.DIMS_KEYWORD)
+            )
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, 1, 1)
+        (resolved,) = parser.resolve_operands(
+            [operand], function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=[resolved],
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        elided: list[str] = []
+        if self.DIMS_KEYWORD is not None and self.DIMS_PROPERTY is not None:
+            values = array_values(self.properties.get(self.DIMS_PROPERTY))  # pyright: ignore[reportArgumentType]
+            printer.print_string(f", {self.DIMS_KEYWORD} = {format_dims(values)}")
+            elided.append(self.DIMS_PROPERTY)
+        print_extra_attributes(printer, self, elided)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class ReshapeOp(UnaryShapeOp):
+    """Same elements in row-major order, new shape."""
+
+    name = "stablehlo.reshape"
+
+    def __init__(self, operand: SSAValue, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
+        _same_element_type(operand_type, result_type)
+        operand_count, result_count = (
+            math.prod(_shape(operand_type)),
+            math.prod(_shape(result_type)),
+        )
+        if operand_count != result_count:
+            raise VerifyException(
+                f"number of output elements ({result_count}) doesn't match expected number of elements "
+                f"({operand_count})"
+            )
+        q.verify_reshape_quantization(operand_type, result_type)
+
+
+@irdl_op_definition
+class TransposeOp(UnaryShapeOp):
+    """`result[i] = operand[permute(i)]`: result dimension d is operand dimension permutation[d]."""
+
+    name = "stablehlo.transpose"
+    permutation = prop_def(DenseArrayBase)
+    DIMS_KEYWORD: ClassVar[str | None] = "dims"
+    DIMS_PROPERTY: ClassVar[str | None] = "permutation"
+
+    def __init__(
+        self, operand: SSAValue, permutation: Sequence[int], result_type: Attribute
+    ):
+        super().__init__(
+            operands=[operand],
+            result_types=[result_type],
+            properties={"permutation": i64_array(permutation)},
+        )
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return array_values(self.permutation)
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
+        _same_element_type(operand_type, result_type)
+        shape, perm = _shape(operand_type), self.dims
+        if sorted(perm) != list(range(len(shape))):
+            raise VerifyException(
+                f"Permutation {format_dims(perm)} is not a permutation of the operand dimensions "
+                f"(rank {len(shape)})"
+            )
+        expected = tuple(shape[p] for p in perm)
+        if _shape(result_type) != expected:
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are incompatible "
+                f"with return type(s) of operation {q.type_text(result_type)}"
+            )
+        q.verify_transpose_quantization(operand_type, result_type, perm)
+
+
+@irdl_op_definition
+class BroadcastInDimOp(UnaryShapeOp):
+    """Operand dimension i becomes result dimension broadcast_dimensions[i]; size-1 dims expand."""
+
+    name = "stablehlo.broadcast_in_dim"
+    broadcast_dimensions = prop_def(DenseArrayBase)
+    DIMS_KEYWORD: ClassVar[str | None] = "dims"
+    DIMS_PROPERTY: ClassVar[str | None] = "broadcast_dimensions"
+
+    def __init__(
+        self, operand: SSAValue, dimensions: Sequence[int], result_type: Attribute
+    ):
+        super().__init__(
+            operands=[operand],
+            result_types=[result_type],
+            properties={"broadcast_dimensions": i64_array(dimensions)},
+        )
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return array_values(self.broadcast_dimensions)
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
+        _same_element_type(operand_type, result_type)
+        shape, result_shape, dims = _shape(operand_type), _shape(result_type), self.dims
+        if len(dims) != len(shape):
+            raise VerifyException(
+                f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(shape)})"
+            )
+        for i, d in enumerate(dims):
+            if not 0 <= d < len(result_shape):
+                raise VerifyException(
+                    f"broadcast_dimensions contains invalid value {d} for result with rank {len(result_shape)}"
+                )
+            if shape[i] != 1 and shape[i] != result_shape[d]:
+                raise VerifyException(
+                    f"size of operand dimension {i} ({shape[i]}) is not equal to 1 or size of result dimension "
+                    f"{d} ({result_shape[d]})"
+                )
+        q.verify_broadcast_quantization(operand_type, result_type, dims)
+
+
+@irdl_op_definition
+class ConcatenateOp(IRDLOperation):
+    """Join inputs along `dimension`."""
+
+    name = "stablehlo.concatenate"
+
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parse_operand_list(parser)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dimension = parser.parse_integer(allow_boolean=False)
+        properties, attributes = split_properties(
+            cls, parse_optional_attributes(parser)
+        )
+        properties["dimension"] = IntegerAttr(dimension, i64)
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, len(operands), 1)
+        resolved = parser.resolve_operands(
+            operands, function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=resolved,
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(f", dim = {self.dimension.value.data}")
+        print_extra_attributes(printer, self, ["dimension"])
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        types = [*self.operand_types, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        for t in self.operand_types:
+            if q.element_type(t) != q.element_type(self.result.type):
+                raise VerifyException(
+                    "requires the same element type for all operands and results"
+                )
+        shapes = [_shape(t) for t in self.operand_types]
+        dim = self.dimension.value.data
+        rank = len(shapes[0]) if shapes else 0
+        if not 0 <= dim < rank:
+            raise VerifyException(
+                f"dimension {dim} is out-of-bounds for input rank {rank}"
+            )
+        for shape in shapes:
+            if len(shape) != rank or any(
+                a != b for i, (a, b) in enumerate(zip(shape, shapes[0])) if i != dim
+            ):
+                raise VerifyException(
+                    "shapes of operands must match except along the concatenation dimension"
+                )
+        expected = list(shapes[0])
+        expected[dim] = sum(s[dim] for s in shapes)
+        if list(_shape(self.result.type)) != expected:
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
+                f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """`operand[start:limit:stride]` per dimension."""
+
+    name = "stablehlo.slice"
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    start_indices = prop_def(DenseArrayBase)
+    limit_indices = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        starts: list[int] = []
+        limits: list[int] = []
+        strides: list[int] = []
+
+        def parse_range() -> None:
+            starts.append(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(":")
+            limits.append(parser.parse_integer(allow_boolean=False))
+            stride = 1
+            if parser.parse_optional_punctuation(":") is not None:
+                stride = parser.parse_integer(allow_boolean=False)
+            strides.append(stride)
+
+        parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
+        properties, attributes = split_properties(
+            cls, parse_optional_attributes(parser)
+        )
+        properties.update(
+            start_indices=i64_array(starts),
+            limit_indices=i64_array(limits),
+            strides=i64_array(strides),
+        )
+        parser.parse_punctuation(":")
+        function_type = parse_function_type(parser, 1, 1)
+        (resolved,) = parser.resolve_operands(
+            [operand], function_type.inputs.data, parser.pos
+        )
+        return cls.create(
+            operands=[resolved],
+            result_types=list(function_type.outputs.data),
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        ranges = [
+            f"{s}:{l}" + (f":{st}" if st != 1 else "")
+            for s, l, st in zip(
+                array_values(self.start_indices),
+                array_values(self.limit_indices),
+                array_values(self.strides),
+            )
+        ]
+        printer.print_string(" [" + ", ".join(ranges) + "]")
+        print_extra_attributes(
+            printer, self, ["start_indices", "limit_indices", "strides"]
+        )
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], False)
+        if q.element_type(operand_type) != q.element_type(result_type):
+            raise VerifyException(
+                "requires the same element type for all operands and results"
+            )
+        shape = _shape(operand_type)
+        starts, limits, strides = (
+            array_values(a)
+            for a in (self.start_indices, self.limit_indices, self.strides)
+        )
+        if not len(starts) == len(limits) == len(strides) == len(shape):
+            raise VerifyException(
+                "the number of start, limit and stride indices must equal the operand rank"
+            )
+        expected: list[int] = []
+        for dim, (start, limit, stride) in enumerate(zip(starts, limits, strides)):
+            if not 0 <= start <= limit <= shape[dim] or stride <= 0:
+                raise VerifyException(
+                    f"invalid slice {start}:{limit}:{stride} of dimension {dim} with size {shape[dim]}"
+                )
+            expected.append(-(-(limit - start) // stride))
+        if list(_shape(result_type)) != expected:
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
+                f"incompatible with return type(s) of operation {q.type_text(result_type)}"
+            )
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """`result[i] = i[iota_dimension]` (quantized: the storage is the index, as upstream)."""
+
+    name = "stablehlo.iota"
+
+    iota_dimension = prop_def(IntegerAttr)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dimension = parser.parse_integer(allow_boolean=False)
+        properties, attributes = split_properties(
+            cls, parse_optional_attributes(parser)
+        )
+        properties["iota_dimension"] = IntegerAttr(dimension, i64)
+        parser.parse_punctuation(":")
+        result_type = parser.parse_type()
+        return cls.create(
+            result_types=[result_type], properties=properties, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" dim = {self.iota_dimension.value.data}")
+        print_extra_attributes(printer, self, ["iota_dimension"])
+        printer.print_string(" : ")
+        printer.print_attribute(self.output.type)
+
+    def verify_(self) -> None:
+        shape = _shape(self.output.type)
+        q.verify_quantization_granularity(self.name, [self.output.type], False)
+        dim = self.iota_dimension.value.data
+        if not 0 <= dim < len(shape):
+            raise VerifyException(
+                f"iota dimension cannot go beyond the output rank or be negative."
+            )
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """Slices of `operand` at the `start_indices` (spec "gather"); generic syntax only, as upstream."""
+
+    name = "stablehlo.gather"
+
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    result = result_def(TensorType)
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    slice_sizes = prop_def(DenseArrayBase)
+    indices_are_sorted = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return array_values(self.slice_sizes)
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], False)
+        if q.element_type(operand_type) != q.element_type(result_type):
+            raise VerifyException(
+                "requires the same element type for operand and result"
+            )
+        shape, sizes = _shape(operand_type), self.sizes
+        if len(sizes) != len(shape):
+            raise VerifyException(
+                f"slice_sizes size ({len(sizes)}) not equal to (implied) operand rank ({len(shape)})"
+            )
+        for dim, (size, bound) in enumerate(zip(sizes, shape)):
+            if not 0 <= size <= bound:
+                raise VerifyException(
+                    f"slice size ({size}) is out of bounds for operand dimension ({bound}) at index {dim}"
+                )
+        numbers = self.dimension_numbers
+        for dim in numbers.collapsed_slice_dims:
+            if sizes[dim] > 1:
+                raise VerifyException(
+                    f"slice_sizes collapsed dimension {dim} should <= 1 but got {sizes[dim]}"
+                )
+        expected = gather_result_shape(_shape(self.start_indices.type), numbers, sizes)
+        if list(_shape(result_type)) != expected:
+            raise VerifyException(
+                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
+                f"incompatible with return type(s) of operation {q.type_text(result_type)}"
+            )
+
+
+def gather_result_shape(
+    indices_shape: Sequence[int],
+    numbers: GatherDimensionNumbersAttr,
+    slice_sizes: Sequence[int],
+) -> list[int]:
+    """The shape the spec's gather produces: batch dims of the indices interleaved with the offset dims."""
+    batch_shape = [
+        d for i, d in enumerate(indices_shape) if i != numbers.index_vector_dim
+    ]
+    dropped = set(numbers.collapsed_slice_dims) | set(numbers.operand_batching_dims)
+    offset_sizes = [s for i, s in enumerate(slice_sizes) if i not in dropped]
+    rank = len(batch_shape) + len(offset_sizes)
+    result: list[int] = []
+    batch_iter, offset_iter = iter(batch_shape), iter(offset_sizes)
+    for dim in range(rank):
+        result.append(
+            next(offset_iter) if dim in numbers.offset_dims else next(batch_iter)
+        )
+    return result
+
+
+STRUCTURAL_OPS: list[type[IRDLOperation]] = [
+    ReshapeOp, TransposeOp, BroadcastInDimOp, ConcatenateOp, SliceOp, IotaOp, GatherOp,
+]  # fmt: skip

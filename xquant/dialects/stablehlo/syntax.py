@@ -1,0 +1,132 @@
+"""The pieces of StableHLO's pretty syntax that many ops share.
+
+- `custom<SameOperandsAndResultType>`: `: T` when every operand and the result
+  have type T, else a function type `: (T1, T2) -> T3`.
+- the attribute dictionary of a pretty op holds the op's properties too
+  (`{feature_group_count = 1 : i64}`); `split_properties` sorts them out.
+- `dims = [0, 1]`-style integer lists and `[a:b:c, ...]` slice ranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """`%a, %b, ...` (at least one)."""
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+
+
+def parse_same_operands_and_result_type(
+    parser: Parser, operand_count: int
+) -> tuple[list[Attribute], Attribute]:
+    """After the `:`, either one type for everything or a function type."""
+    start = parser.pos
+    if (function_type := parser.parse_optional_function_type()) is not None:
+        inputs, outputs = function_type.inputs.data, function_type.outputs.data
+        if len(inputs) != operand_count or len(outputs) != 1:
+            parser.raise_error(
+                f"expected a function type with {operand_count} input(s) and 1 result",
+                start,
+                parser.pos,
+            )
+        return list(inputs), outputs[0]
+    single = parser.parse_type()
+    return [single] * operand_count, single
+
+
+def parse_function_type(
+    parser: Parser, operand_count: int, result_count: int | None = 1
+) -> FunctionType:
+    """A function type with the given number of inputs (and results, unless None)."""
+    start = parser.pos
+    function_type = parser.parse_function_type()
+    if len(function_type.inputs.data) != operand_count or (
+        result_count is not None and len(function_type.outputs.data) != result_count
+    ):
+        expected = f"{operand_count} input(s)" + (
+            "" if result_count is None else f" and {result_count} result(s)"
+        )
+        parser.raise_error(
+            f"expected a function type with {expected}", start, parser.pos
+        )
+    return function_type
+
+
+def print_same_operands_and_result_type(
+    printer: Printer, operand_types: Sequence[Attribute], result_type: Attribute
+) -> None:
+    """` : T` if all types agree, else ` : (T1, ...) -> T`."""
+    printer.print_string(" : ")
+    if all(t == result_type for t in operand_types):
+        printer.print_attribute(result_type)
+        return
+    printer.print_function_type(operand_types, [result_type])
+
+
+def print_operands(printer: Printer, operands: Iterable[SSAValue]) -> None:
+    printer.print_list(operands, printer.print_operand)
+
+
+def property_names(op_class: type[IRDLOperation]) -> set[str]:
+    return set(op_class.get_irdl_definition().properties)
+
+
+def split_properties(
+    op_class: type[IRDLOperation], attributes: dict[str, Attribute]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """(properties, remaining attributes) of a pretty attribute dictionary."""
+    names = property_names(op_class)
+    properties = {k: v for k, v in attributes.items() if k in names}
+    rest = {k: v for k, v in attributes.items() if k not in names}
+    return properties, rest
+
+
+def print_extra_attributes(
+    printer: Printer, op: Operation, elided: Iterable[str] = ()
+) -> None:
+    """` {k = v, ...}` of the properties and attributes not printed elsewhere (nothing if empty)."""
+    skip = set(elided)
+    entries = {k: v for k, v in op.properties.items() if k not in skip}
+    entries.update({k: v for k, v in op.attributes.items() if k not in skip})
+    if not entries:
+        return
+    printer.print_string(" ")
+    printer.print_attr_dict(entries)
+
+
+def parse_optional_attributes(parser: Parser) -> dict[str, Attribute]:
+    attrs = parser.parse_optional_attr_dict()
+    return dict(attrs)
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    """`array<i64: ...>`, the property form of StableHLO's dimension lists."""
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def array_values(attr: DenseArrayBase | None) -> tuple[int, ...]:
+    if attr is None:
+        return ()
+    return tuple(int(v) for v in attr.get_values())  # pyright: ignore[reportArgumentType]
+
+
+def parse_dims(parser: Parser, keyword: str) -> list[int]:
+    """`keyword = [0, 1]`."""
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def format_dims(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
