@@ -12,8 +12,9 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-from xquant.dialects import xdsl_fixes
+from xquant.dialects import lexer_fix, xdsl_fixes
 
+lexer_fix.install()
 xdsl_fixes.install()
 
 
@@ -59,10 +60,24 @@ def _normalize_quant_types() -> type[ModulePass]:
     return NormalizeQuantTypesPass
 
 
+def _lower_mx_tensor() -> type[ModulePass]:
+    from xquant.transforms.lower_mx_tensor import LowerMxTensorPass
+
+    return LowerMxTensorPass
+
+
+def _mx_tensor_generalize() -> type[ModulePass]:
+    from xquant.transforms.mx_tensor_generalize import MxTensorGeneralizePass
+
+    return MxTensorGeneralizePass
+
+
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-quant-ops": _lower_quant_ops,
     "strip-func-quant-types": _strip_func_quant_types,
     "normalize-quant-types": _normalize_quant_types,
+    "lower-mx-tensor": _lower_mx_tensor,
+    "mx-tensor-generalize": _mx_tensor_generalize,
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
