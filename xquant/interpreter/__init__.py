@@ -34,6 +34,7 @@ OWN_IMPLEMENTATION_MODULES = [
 
 EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.quant",
+    "xquant.interpreter.shape",
     "xquant.interpreter.mx_tensor",
     "xquant.interpreter.stablehlo",
 ]

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.traits import SymbolTable
@@ -54,13 +55,13 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
     that names the argument, the expected type and what was given."""
     where = f"argument #{position}"
     expected = _type_str(typ)
-    if isinstance(typ, TensorType):
+    if isinstance(typ, TensorType | UnrankedTensorType):
         if isinstance(value, (list, tuple)):
             dt = _holder_dtype(typ)
             value = np.asarray(value, dtype=dt)
         if not isinstance(value, np.ndarray):
             raise ValueError(f"{where}: expected {expected}, got a scalar {type(value).__name__} ({value!r})")
-        shape = typ.get_shape()
+        shape = typ.get_shape() if isinstance(typ, TensorType) else tuple(value.shape)
         if len(shape) != value.ndim or any(s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)):
             raise ValueError(f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})")
         dt = _holder_dtype(typ)
@@ -94,7 +95,7 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
 
 
 def _result(value: Any, typ: Attribute) -> Any:
-    if isinstance(typ, TensorType):
+    if isinstance(typ, TensorType | UnrankedTensorType):
         arr = np.asarray(value)
         dt = _holder_dtype(typ)
         if dt is not None and arr.dtype != dt:

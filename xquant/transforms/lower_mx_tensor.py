@@ -110,7 +110,9 @@ def build_generic(
         inits = [ops.add(tensor.EmptyOp([], t)) for t in output_types]
     if output_maps is None:
         output_maps = [AffineMap.identity(rank)] * len(output_types)
-    arg_types = [_element(v.type) for v in inputs] + [t.get_element_type() for t in output_types]
+    arg_types = [_element(v.type) for v in inputs] + [
+        t.get_element_type() for t in output_types
+    ]
     block = Block(arg_types=arg_types)
     body = OpList()
     results = body_fn(body, block.args)
@@ -134,7 +136,10 @@ def _element(t: Attribute) -> Attribute:
 
 def block_map(mx_type: MxTensorType) -> AffineMap:
     """`(d0, d1, ...) -> (d0 floordiv b0, ...)` from the data to the scale."""
-    exprs = [AffineExpr.dimension(d) if b == 1 else AffineExpr.dimension(d) // b for d, b in enumerate(mx_type.block_shape)]
+    exprs = [
+        AffineExpr.dimension(d) if b == 1 else AffineExpr.dimension(d) // b
+        for d, b in enumerate(mx_type.block_shape)
+    ]
     return AffineMap(mx_type.get_num_dims(), 0, tuple(exprs))
 
 
@@ -150,9 +155,16 @@ def _signless_scale(ops: OpList, scale: SSAValue) -> SSAValue:
     scale_type = scale.type
     assert isinstance(scale_type, TensorType)
     element = scale_type.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    if not isinstance(element, IntegerType) or element.signedness.data == Signedness.SIGNLESS:
+    if (
+        not isinstance(element, IntegerType)
+        or element.signedness.data == Signedness.SIGNLESS
+    ):
         return scale
-    return ops.add(UnrealizedConversionCastOp.get([scale], [TensorType(I8, scale_type.get_shape())]))
+    return ops.add(
+        UnrealizedConversionCastOp.get(
+            [scale], [TensorType(I8, scale_type.get_shape())]
+        )
+    )
 
 
 def _typed_scale(ops: OpList, scale: SSAValue, mx_type: MxTensorType) -> SSAValue:
@@ -162,12 +174,16 @@ def _typed_scale(ops: OpList, scale: SSAValue, mx_type: MxTensorType) -> SSAValu
     return ops.add(UnrealizedConversionCastOp.get([scale], [mx_type.scale]))
 
 
-def _replace(rewriter: PatternRewriter, op: Operation, ops: OpList, results: Sequence[SSAValue]) -> None:
+def _replace(
+    rewriter: PatternRewriter, op: Operation, ops: OpList, results: Sequence[SSAValue]
+) -> None:
     rewriter.insert_op(ops.ops, InsertPoint.before(op))
     rewriter.replace_op(op, [], list(results))
 
 
-def _construct(ops: OpList, parts: Sequence[SSAValue], mx_type: MxTensorType) -> SSAValue:
+def _construct(
+    ops: OpList, parts: Sequence[SSAValue], mx_type: MxTensorType
+) -> SSAValue:
     return ops.add(ConstructOp(parts, mx_type))
 
 
@@ -252,7 +268,9 @@ class LowerQuantize(RewritePattern):
         _replace(rewriter, op, ops, [result])
 
     @staticmethod
-    def _block_max_bits(ops: OpList, consts: Constants, x: SSAValue, mx_type: MxTensorType) -> SSAValue:
+    def _block_max_bits(
+        ops: OpList, consts: Constants, x: SSAValue, mx_type: MxTensorType
+    ) -> SSAValue:
         """tensor<S0xS1x..xi32>: the largest |x| bit pattern of every block."""
         interleaved: list[int] = []
         groups: list[list[int]] = []
@@ -262,20 +280,38 @@ class LowerQuantize(RewritePattern):
         x_type = x.type
         assert isinstance(x_type, TensorType)
         expanded_type = TensorType(x_type.get_element_type(), interleaved)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-        reassociation = ArrayAttr(ArrayAttr(IntegerAttr(i, i64) for i in g) for g in groups)
-        expanded = ops.add(tensor.ExpandShapeOp(x, [], reassociation, interleaved, expanded_type))
+        reassociation = ArrayAttr(
+            ArrayAttr(IntegerAttr(i, i64) for i in g) for g in groups
+        )
+        expanded = ops.add(
+            tensor.ExpandShapeOp(x, [], reassociation, interleaved, expanded_type)
+        )
         scale_shape = mx_type.scale_shape
         zeros_type = TensorType(i32, scale_shape)
-        zeros = ops.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(zeros_type, [0])))  # pyright: ignore[reportArgumentType]
+        zeros = ops.add(
+            arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(zeros_type, [0]))
+        )  # pyright: ignore[reportArgumentType]
         n = len(interleaved)
-        out_map = AffineMap(n, 0, tuple(AffineExpr.dimension(2 * d) for d in range(len(scale_shape))))
-        iterators = [IteratorType.PARALLEL if d % 2 == 0 else IteratorType.REDUCTION for d in range(n)]
+        out_map = AffineMap(
+            n, 0, tuple(AffineExpr.dimension(2 * d) for d in range(len(scale_shape)))
+        )
+        iterators = [
+            IteratorType.PARALLEL if d % 2 == 0 else IteratorType.REDUCTION
+            for d in range(n)
+        ]
 
         def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
             return [b.add(arith.MaxSIOp(emit_abs_bits(b, consts, args[0]), args[1]))]
 
         (amax,) = build_generic(
-            ops, [expanded], [AffineMap.identity(n)], [zeros_type], body, iterators, [zeros], [out_map]
+            ops,
+            [expanded],
+            [AffineMap.identity(n)],
+            [zeros_type],
+            body,
+            iterators,
+            [zeros],
+            [out_map],
         )
         return amax
 
@@ -286,16 +322,23 @@ class LowerEmpty(RewritePattern):
         mx_type = op.result.type
         assert isinstance(mx_type, MxTensorType)
         ops = OpList()
-        parts = [ops.add(tensor.EmptyOp([], t)) for t in [mx_type.scale, *mx_type.data.data]]
+        parts = [
+            ops.add(tensor.EmptyOp([], t)) for t in [mx_type.scale, *mx_type.data.data]
+        ]
         _replace(rewriter, op, ops, [_construct(ops, parts, mx_type)])
 
 
 def _mixed_offsets(op: ExtractSliceOp | InsertSliceOp) -> list[SSAValue | int]:
     dynamic = iter(op.offsets)
-    return [next(dynamic) if o == DYNAMIC_INDEX else o for o in op.static_offsets.get_values()]
+    return [
+        next(dynamic) if o == DYNAMIC_INDEX else o
+        for o in op.static_offsets.get_values()
+    ]
 
 
-def _scale_offsets(ops: OpList, offsets: Sequence[SSAValue | int], blocks: Sequence[int]) -> list[SSAValue | int]:
+def _scale_offsets(
+    ops: OpList, offsets: Sequence[SSAValue | int], blocks: Sequence[int]
+) -> list[SSAValue | int]:
     result: list[SSAValue | int] = []
     for offset, block in zip(offsets, blocks, strict=True):
         if isinstance(offset, int):
@@ -311,13 +354,19 @@ class LowerExtractSlice(RewritePattern):
     def match_and_rewrite(self, op: ExtractSliceOp, rewriter: PatternRewriter) -> None:
         source, tile = op.source.type, op.result.type
         assert isinstance(source, MxTensorType) and isinstance(tile, MxTensorType)
-        plans = plan_slice(source, tile, op.static_sizes.get_values(), op.static_strides.get_values())
+        plans = plan_slice(
+            source, tile, op.static_sizes.get_values(), op.static_strides.get_values()
+        )
         ops = OpList()
         scale, *data = parts_of(ops, op.source)
         offsets = _mixed_offsets(op)
         ones = [1] * len(plans)
         scale_offsets = _scale_offsets(ops, offsets, [p.block for p in plans])
-        new_scale = ops.add(tensor.ExtractSliceOp(scale, scale_offsets, [p.scale_size for p in plans], ones, tile.scale))
+        new_scale = ops.add(
+            tensor.ExtractSliceOp(
+                scale, scale_offsets, [p.scale_size for p in plans], ones, tile.scale
+            )
+        )
         sizes = [p.size for p in plans]
         new_data = [
             ops.add(tensor.ExtractSliceOp(part, offsets, sizes, ones, t))
@@ -331,22 +380,41 @@ class LowerInsertSlice(RewritePattern):
     def match_and_rewrite(self, op: InsertSliceOp, rewriter: PatternRewriter) -> None:
         tile, dest = op.source.type, op.dest.type
         assert isinstance(tile, MxTensorType) and isinstance(dest, MxTensorType)
-        plans = plan_slice(dest, tile, op.static_sizes.get_values(), op.static_strides.get_values(), True)
+        plans = plan_slice(
+            dest,
+            tile,
+            op.static_sizes.get_values(),
+            op.static_strides.get_values(),
+            True,
+        )
         ops = OpList()
         tile_scale, *tile_data = parts_of(ops, op.source)
         dest_scale, *dest_data = parts_of(ops, op.dest)
         offsets = _mixed_offsets(op)
         scale_offsets = _scale_offsets(ops, offsets, [p.block for p in plans])
-        new_scale = _insert(ops, tile_scale, dest_scale, scale_offsets, [p.scale_size for p in plans])
+        new_scale = _insert(
+            ops, tile_scale, dest_scale, scale_offsets, [p.scale_size for p in plans]
+        )
         sizes = [p.size for p in plans]
-        new_data = [_insert(ops, t, d, offsets, sizes) for t, d in zip(tile_data, dest_data, strict=True)]
+        new_data = [
+            _insert(ops, t, d, offsets, sizes)
+            for t, d in zip(tile_data, dest_data, strict=True)
+        ]
         _replace(rewriter, op, ops, [_construct(ops, [new_scale, *new_data], dest)])
 
 
-def _insert(ops: OpList, source: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue | int], sizes: Sequence[int]) -> SSAValue:
+def _insert(
+    ops: OpList,
+    source: SSAValue,
+    dest: SSAValue,
+    offsets: Sequence[SSAValue | int],
+    sizes: Sequence[int],
+) -> SSAValue:
     dynamic = [o for o in offsets if isinstance(o, SSAValue)]
     static = [DYNAMIC_INDEX if isinstance(o, SSAValue) else o for o in offsets]
-    return ops.add(tensor.InsertSliceOp.get(source, dest, sizes, static, [1] * len(sizes), dynamic))
+    return ops.add(
+        tensor.InsertSliceOp.get(source, dest, sizes, static, [1] * len(sizes), dynamic)
+    )
 
 
 class FoldDeconstruct(RewritePattern):
@@ -360,7 +428,11 @@ class FoldDeconstruct(RewritePattern):
         mx_type = op.input.type
         assert isinstance(mx_type, MxTensorType)
         scale, *data = producer.parts
-        wanted = tuple(op.storage_types.data) if op.storage_types is not None else mx_type.storage_types
+        wanted = (
+            tuple(op.storage_types.data)
+            if op.storage_types is not None
+            else mx_type.storage_types
+        )
         if wanted == mx_type.storage_types:
             rewriter.replace_op(op, [], [scale, *data])
             return
@@ -369,11 +441,19 @@ class FoldDeconstruct(RewritePattern):
         rank = mx_type.get_num_dims()
 
         def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
-            element = args[0] if not mx_type.is_split else emit_join(b, consts, args[: len(data)], mx_type)
+            element = (
+                args[0]
+                if not mx_type.is_split
+                else emit_join(b, consts, args[: len(data)], mx_type)
+            )
             return emit_codes_to_parts(b, consts, element, wanted)
 
         parts = build_generic(
-            ops, data, [AffineMap.identity(rank)] * len(data), [TensorType(t, mx_type.get_shape()) for t in wanted], body
+            ops,
+            data,
+            [AffineMap.identity(rank)] * len(data),
+            [TensorType(t, mx_type.get_shape()) for t in wanted],
+            body,
         )
         _replace(rewriter, op, ops, [scale, *parts])
 
@@ -410,10 +490,15 @@ def expand_function_boundaries(module: ModuleOp) -> None:
 
 
 def _expand_func(op: func.FuncOp, rewriter: Rewriter) -> None:
-    inputs, outputs = list(op.function_type.inputs.data), list(op.function_type.outputs.data)
+    inputs, outputs = (
+        list(op.function_type.inputs.data),
+        list(op.function_type.outputs.data),
+    )
     if not any(isinstance(t, MxTensorType) for t in (*inputs, *outputs)):
         return
-    op.function_type = func.FunctionType.from_lists(_expanded(inputs), _expanded(outputs))
+    op.function_type = func.FunctionType.from_lists(
+        _expanded(inputs), _expanded(outputs)
+    )
     if not op.body.blocks:
         return
     entry = op.body.blocks.first
@@ -423,7 +508,10 @@ def _expand_func(op: func.FuncOp, rewriter: Rewriter) -> None:
         if not isinstance(mx_type, MxTensorType):
             continue
         index = arg.index
-        parts = [entry.insert_arg(t, index + 1 + k) for k, t in enumerate([mx_type.scale, *mx_type.data.data])]
+        parts = [
+            entry.insert_arg(t, index + 1 + k)
+            for k, t in enumerate([mx_type.scale, *mx_type.data.data])
+        ]
         construct = ConstructOp(parts, mx_type)
         rewriter.insert_op(construct, InsertPoint.at_start(entry))
         arg.replace_by(construct.result)
@@ -447,7 +535,9 @@ def _expand_operands(op: Operation, rewriter: Rewriter) -> None:
 def _expand_call_results(op: func.CallOp, rewriter: Rewriter) -> None:
     if not any(isinstance(r.type, MxTensorType) for r in op.results):
         return
-    new_call = func.CallOp(op.callee, list(op.arguments), _expanded([r.type for r in op.results]))
+    new_call = func.CallOp(
+        op.callee, list(op.arguments), _expanded([r.type for r in op.results])
+    )
     rewriter.insert_op(new_call, InsertPoint.before(op))
     results = iter(new_call.results)
     replacements: list[SSAValue] = []
@@ -481,7 +571,9 @@ class LowerMxTensorPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
 
-        PatternRewriteWalker(GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))
+        ).rewrite_module(op)
         expand_function_boundaries(op)
         patterns: list[RewritePattern] = [
             LowerQuantize(),

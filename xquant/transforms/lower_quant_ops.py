@@ -53,7 +53,12 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from xquant.dialects import shape
-from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp, element_type
+from xquant.dialects.quant.ops import (
+    DequantizeCastOp,
+    QuantizeCastOp,
+    StorageCastOp,
+    element_type,
+)
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.transforms.quant_ir import (
     Bounds,
@@ -99,12 +104,18 @@ class _Lowering:
         self.qtype = qtype
         self.rounding = rounding
         self.quantize = quantize
-        self.out_element: Attribute = qtype.storage_type if quantize else qtype.expressed_type
+        self.out_element: Attribute = (
+            qtype.storage_type if quantize else qtype.expressed_type
+        )
 
     # ----- parameters -----
 
     def _zero_point_element(self) -> Attribute:
-        return self.qtype.storage_type if self.rounding is Rounding.TOWARD_ZERO else self.qtype.expressed_type
+        return (
+            self.qtype.storage_type
+            if self.rounding is Rounding.TOWARD_ZERO
+            else self.qtype.expressed_type
+        )
 
     def _scalar_params(self, ops: OpList) -> Params:
         qtype = self.qtype
@@ -114,14 +125,22 @@ class _Lowering:
 
     def _bounds(self, ops: OpList) -> Bounds:
         """Clamp constants (quantize only)."""
-        return make_bounds(ops, self.qtype, self.rounding) if self.quantize else Bounds(None, None)
+        return (
+            make_bounds(ops, self.qtype, self.rounding)
+            if self.quantize
+            else Bounds(None, None)
+        )
 
     def _body(self, bounds: Bounds) -> BodyFn:
         def body(ops: OpList, value: SSAValue, params: Params) -> SSAValue:
             result_type = _with_element(value.type, self.out_element)
             if self.quantize:
-                return emit_quantize(ops, value, params, bounds, self.qtype, self.rounding, result_type)
-            return emit_dequantize(ops, value, params, self.qtype, self.rounding, result_type)
+                return emit_quantize(
+                    ops, value, params, bounds, self.qtype, self.rounding, result_type
+                )
+            return emit_dequantize(
+                ops, value, params, self.qtype, self.rounding, result_type
+            )
 
         return body
 
@@ -153,10 +172,16 @@ class _Lowering:
             if block is None:
                 exprs.append(AffineExpr.constant(0))
             else:
-                exprs.append(AffineExpr.dimension(dim) if block == 1 else AffineExpr.dimension(dim) // block)
+                exprs.append(
+                    AffineExpr.dimension(dim)
+                    if block == 1
+                    else AffineExpr.dimension(dim) // block
+                )
         return _Layout(tuple(qtype.scales.shape), tuple(exprs))
 
-    def _param_constants(self, ops: OpList, layout: _Layout) -> tuple[SSAValue, SSAValue]:
+    def _param_constants(
+        self, ops: OpList, layout: _Layout
+    ) -> tuple[SSAValue, SSAValue]:
         qtype = self.qtype
         scales = TensorType(qtype.expressed_type, layout.shape)
         zero_points = TensorType(self._zero_point_element(), layout.shape)
@@ -181,12 +206,24 @@ class _Lowering:
             inputs += [scales, zero_points]
             param_map = AffineMap(rank, 0, layout.exprs)
             maps += [param_map, param_map]
-        dynamic = [ops.add(tensor.DimOp(value, _index(ops, i))) for i, dim in enumerate(shape) if dim == DYNAMIC_INDEX]
+        dynamic = [
+            ops.add(tensor.DimOp(value, _index(ops, i)))
+            for i, dim in enumerate(shape)
+            if dim == DYNAMIC_INDEX
+        ]
         result_type = TensorType(self.out_element, shape)
         empty = ops.add(tensor.EmptyOp(dynamic, result_type))
         maps.append(AffineMap.identity(rank))
 
-        arg_types = [container.element_type, *([] if layout is None else [self.qtype.expressed_type, self._zero_point_element()]), self.out_element]
+        arg_types = [
+            container.element_type,
+            *(
+                []
+                if layout is None
+                else [self.qtype.expressed_type, self._zero_point_element()]
+            ),
+            self.out_element,
+        ]
         block = Block(arg_types=arg_types)
         body = OpList()
         params = scalar_params or Params(block.args[1], block.args[2])
@@ -213,9 +250,13 @@ class _Lowering:
         ranked_type = TensorType(container.element_type, known_shape)
         reshaped = ops.add(tensor.ReshapeOp(value, extents_tensor, ranked_type))
         result = self._ranked(ops, reshaped, layout)
-        return ops.add(tensor.ReshapeOp(result, shape_value, UnrankedTensorType(self.out_element)))
+        return ops.add(
+            tensor.ReshapeOp(result, shape_value, UnrankedTensorType(self.out_element))
+        )
 
-    def _flattening(self, ops: OpList, shape_value: SSAValue) -> tuple[list[SSAValue], list[int], _Layout | None]:
+    def _flattening(
+        self, ops: OpList, shape_value: SSAValue
+    ) -> tuple[list[SSAValue], list[int], _Layout | None]:
         """Extents of the known-rank view of an unranked tensor, its static shape and parameter layout."""
         qtype = self.qtype
 
@@ -234,7 +275,11 @@ class _Lowering:
             left, _ = split(shape_value, axis)
             _, right = split(shape_value, axis + 1)
             extents = [num_elements(left), _index(ops, count), num_elements(right)]
-            return extents, [DYNAMIC_INDEX, count, DYNAMIC_INDEX], _Layout((count,), (AffineExpr.dimension(1),))
+            return (
+                extents,
+                [DYNAMIC_INDEX, count, DYNAMIC_INDEX],
+                _Layout((count,), (AffineExpr.dimension(1),)),
+            )
         # Sub-channel: [left, A1, mid1, A2, ..., Ak, right], Ai = block_i * scales_i.
         blocks = dict(qtype.block_size_info)
         axes = sorted(blocks)
@@ -252,7 +297,10 @@ class _Lowering:
             known += [DYNAMIC_INDEX, size]
             param_shape += [1, compact[axis]]
             dim = AffineExpr.dimension(len(known) - 1)
-            exprs += [AffineExpr.constant(0), dim if blocks[axis] == 1 else dim // blocks[axis]]
+            exprs += [
+                AffineExpr.constant(0),
+                dim if blocks[axis] == 1 else dim // blocks[axis],
+            ]
             previous = axis
         _, right = split(shape_value, previous + 1)
         extents.append(num_elements(right))
@@ -262,9 +310,14 @@ class _Lowering:
         return extents, known, _Layout(tuple(param_shape), tuple(exprs))
 
 
-def _uniform_type(op: QuantizeCastOp | DequantizeCastOp, attr: Attribute) -> UniformQuantizedType:
+def _uniform_type(
+    op: QuantizeCastOp | DequantizeCastOp, attr: Attribute
+) -> UniformQuantizedType:
     if not isinstance(attr, UniformQuantizedType):
-        raise OpDiagnostic(op, f"'{op.name}' op cannot lower {attr}: only !quant.uniform types have a numeric meaning")
+        raise OpDiagnostic(
+            op,
+            f"'{op.name}' op cannot lower {attr}: only !quant.uniform types have a numeric meaning",
+        )
     return attr
 
 
@@ -279,8 +332,8 @@ class LowerQuantizeCast(RewritePattern):
         qtype = _uniform_type(op, element_type(op.result.type))
         ops = OpList()
         stored = _Lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
-        rewriter.insert_op(ops.ops, InsertPoint.before(op))
-        rewriter.replace_op(op, StorageCastOp(stored, op.result.type))
+        rewriter.insert(ops.ops, InsertPoint.before(op))
+        rewriter.replace(op, StorageCastOp(stored, op.result.type))
 
 
 @dataclass
@@ -290,13 +343,17 @@ class LowerDequantizeCast(RewritePattern):
     rounding: Rounding
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DequantizeCastOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: DequantizeCastOp, rewriter: PatternRewriter
+    ) -> None:
         qtype = _uniform_type(op, element_type(op.input.type))
         ops = OpList()
-        stored = ops.add(StorageCastOp(op.input, _with_element(op.input.type, qtype.storage_type)))
+        stored = ops.add(
+            StorageCastOp(op.input, _with_element(op.input.type, qtype.storage_type))
+        )
         result = _Lowering(qtype, self.rounding, quantize=False).lower(ops, stored)
-        rewriter.insert_op(ops.ops, InsertPoint.before(op))
-        rewriter.replace_matched_op([], [result])
+        rewriter.insert(ops.ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [result])
 
 
 @dataclass(frozen=True)
@@ -316,6 +373,10 @@ class LowerQuantOpsPass(ModulePass):
             rounding = Rounding(self.rounding)
         except ValueError:
             choices = ", ".join(r.value for r in Rounding)
-            raise ValueError(f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})") from None
+            raise ValueError(
+                f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})"
+            ) from None
         patterns = [LowerQuantizeCast(rounding), LowerDequantizeCast(rounding)]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns), apply_recursively=False
+        ).rewrite_module(op)

@@ -34,10 +34,22 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from xquant.dialects.mx_tensor.types import MxTensorType, type_width
-from xquant.numerics.mx import MXINT8_FRACTION_BITS, Algorithm, ElementFormat, element_format
+from xquant.numerics.mx import (
+    MXINT8_FRACTION_BITS,
+    Algorithm,
+    ElementFormat,
+    element_format,
+)
 from xquant.transforms.quant_ir import OpList
 
-__all__ = ["Constants", "emit_cast", "emit_codes_to_parts", "emit_decode", "emit_encode", "emit_exponent"]
+__all__ = [
+    "Constants",
+    "emit_cast",
+    "emit_codes_to_parts",
+    "emit_decode",
+    "emit_encode",
+    "emit_exponent",
+]
 
 I8 = IntegerType(8)
 
@@ -54,7 +66,9 @@ class Constants:
     def int(self, value: int, type: Attribute = i32) -> SSAValue:
         key = (f"i{value}", type)
         if key not in self._cache:
-            self._cache[key] = self.ops.add(arith.ConstantOp(IntegerAttr(value, type, truncate_bits=True)))  # pyright: ignore[reportArgumentType]
+            self._cache[key] = self.ops.add(
+                arith.ConstantOp(IntegerAttr(value, type, truncate_bits=True))
+            )  # pyright: ignore[reportArgumentType]
         return self._cache[key]
 
     def float(self, value: float, type: Attribute = f32) -> SSAValue:
@@ -74,7 +88,9 @@ def _int_to_f32_bits(body: OpList, consts: Constants, bits: SSAValue) -> SSAValu
     return body.add(arith.BitcastOp(bits, f32))
 
 
-def emit_join(body: OpList, consts: Constants, parts: Sequence[SSAValue], mx_type: MxTensorType) -> SSAValue:
+def emit_join(
+    body: OpList, consts: Constants, parts: Sequence[SSAValue], mx_type: MxTensorType
+) -> SSAValue:
     """The element (of the compute type) from split-storage parts, most significant first."""
     width = type_width(mx_type.compute_type)
     code: SSAValue | None = None
@@ -96,7 +112,9 @@ def emit_join(body: OpList, consts: Constants, parts: Sequence[SSAValue], mx_typ
 def emit_decode_scale(body: OpList, consts: Constants, scale: SSAValue) -> SSAValue:
     """A scale element as an f32 multiplier."""
     scale_type = scale.type
-    if isinstance(scale_type, Float8E8M0FNUType) or not isinstance(scale_type, IntegerType):
+    if isinstance(scale_type, Float8E8M0FNUType) or not isinstance(
+        scale_type, IntegerType
+    ):
         return _to_f32(body, scale)
     byte = body.add(arith.ExtUIOp(scale, i32))
     normal = body.add(arith.ShLIOp(byte, consts.int(23)))
@@ -108,10 +126,16 @@ def emit_decode_scale(body: OpList, consts: Constants, scale: SSAValue) -> SSAVa
 
 
 def emit_decode(
-    body: OpList, consts: Constants, scale: SSAValue, data: Sequence[SSAValue], mx_type: MxTensorType
+    body: OpList,
+    consts: Constants,
+    scale: SSAValue,
+    data: Sequence[SSAValue],
+    mx_type: MxTensorType,
 ) -> SSAValue:
     """`decode(element) * scale` in f32 from block arguments (scale, then the data parts)."""
-    element = data[0] if not mx_type.is_split else emit_join(body, consts, data, mx_type)
+    element = (
+        data[0] if not mx_type.is_split else emit_join(body, consts, data, mx_type)
+    )
     if isinstance(element.type, IntegerType):
         value = body.add(arith.SIToFPOp(element, f32))
         value = body.add(arith.MulfOp(value, consts.float(2.0**-MXINT8_FRACTION_BITS)))
@@ -127,7 +151,11 @@ def emit_abs_bits(body: OpList, consts: Constants, x: SSAValue) -> SSAValue:
 
 
 def emit_exponent(
-    body: OpList, consts: Constants, amax_bits: SSAValue, fmt: ElementFormat, algorithm: Algorithm
+    body: OpList,
+    consts: Constants,
+    amax_bits: SSAValue,
+    fmt: ElementFormat,
+    algorithm: Algorithm,
 ) -> tuple[SSAValue, SSAValue]:
     """(the E8M0 byte as i32, 2^-e as f32 or NaN for a NaN/Inf block) from a block's |x| max bits."""
     special = body.add(arith.CmpiOp(amax_bits, consts.int(0x7F800000), "sge"))
@@ -137,7 +165,11 @@ def emit_exponent(
     normalized = body.add(arith.SelectOp(subnormal, scaled_up, amax))
     bits = body.add(arith.BitcastOp(normalized, i32))
     field = body.add(arith.ShRUIOp(bits, consts.int(23)))
-    bias = body.add(arith.SelectOp(subnormal, consts.int(127 + 64 + fmt.emax), consts.int(127 + fmt.emax)))
+    bias = body.add(
+        arith.SelectOp(
+            subnormal, consts.int(127 + 64 + fmt.emax), consts.int(127 + fmt.emax)
+        )
+    )
     exponent = body.add(arith.SubiOp(field, bias))
     if algorithm is Algorithm.RCEIL:
         threshold = round((fmt.max_mantissa - 1) * 2**23)
@@ -149,14 +181,18 @@ def emit_exponent(
     byte = body.add(arith.AddiOp(exponent, consts.int(127)))
     byte = body.add(arith.SelectOp(special, consts.int(0xFF), byte))
     # 2^-e: exponent field 127 - e, or the subnormal 2^-127 when e = 127.
-    field_bits = body.add(arith.ShLIOp(body.add(arith.SubiOp(consts.int(127), exponent)), consts.int(23)))
+    field_bits = body.add(
+        arith.ShLIOp(body.add(arith.SubiOp(consts.int(127), exponent)), consts.int(23))
+    )
     is_tiny = body.add(arith.CmpiOp(exponent, consts.int(127), "eq"))
     factor_bits = body.add(arith.SelectOp(is_tiny, consts.int(0x00400000), field_bits))
     factor_bits = body.add(arith.SelectOp(special, consts.int(0x7FC00000), factor_bits))
     return byte, _int_to_f32_bits(body, consts, factor_bits)
 
 
-def emit_scale_element(body: OpList, consts: Constants, byte: SSAValue, scale_type: Attribute) -> SSAValue:
+def emit_scale_element(
+    body: OpList, consts: Constants, byte: SSAValue, scale_type: Attribute
+) -> SSAValue:
     """The E8M0 byte (i32) as a scale element: f8E8M0FNU, or a signless i8 holding it."""
     narrow = body.add(arith.TruncIOp(byte, I8))
     if isinstance(scale_type, Float8E8M0FNUType):
@@ -164,7 +200,9 @@ def emit_scale_element(body: OpList, consts: Constants, byte: SSAValue, scale_ty
     return narrow
 
 
-def emit_encode(body: OpList, consts: Constants, x: SSAValue, factor: SSAValue, compute: Attribute) -> SSAValue:
+def emit_encode(
+    body: OpList, consts: Constants, x: SSAValue, factor: SSAValue, compute: Attribute
+) -> SSAValue:
     """The element (of the compute type) for `x` in a block whose factor is 2^-e (NaN: element 0)."""
     fmt = element_format(compute)
     scaled = body.add(arith.MulfOp(_to_f32(body, x), factor))
@@ -187,7 +225,10 @@ def emit_encode(body: OpList, consts: Constants, x: SSAValue, factor: SSAValue, 
 
 
 def emit_codes_to_parts(
-    body: OpList, consts: Constants, element: SSAValue, storage_types: Sequence[Attribute]
+    body: OpList,
+    consts: Constants,
+    element: SSAValue,
+    storage_types: Sequence[Attribute],
 ) -> list[SSAValue]:
     """Split an element's bit pattern into integer parts, most significant first."""
     width = type_width(element.type)
@@ -209,7 +250,10 @@ def emit_cast(body: OpList, value: SSAValue, target: Attribute) -> SSAValue:
     source = value.type
     if source == target:
         return value
-    source_float, target_float = isinstance(source, AnyFloat), isinstance(target, AnyFloat)
+    source_float, target_float = (
+        isinstance(source, AnyFloat),
+        isinstance(target, AnyFloat),
+    )
     if source_float and target_float:
         narrower = type_width(source) < type_width(target)
         return body.add((arith.ExtFOp if narrower else arith.TruncFOp)(value, target))  # pyright: ignore[reportArgumentType]

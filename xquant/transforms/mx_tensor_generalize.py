@@ -42,8 +42,16 @@ from xquant.transforms.quant_ir import OpList
 
 __all__ = ["GENERALIZE_PATTERNS", "GeneralizeMxLinalg", "MxTensorGeneralizePass"]
 
-_FLOAT_OPS: dict[type[Operation], type[Operation]] = {AddOp: arith.AddfOp, SubOp: arith.SubfOp, MulOp: arith.MulfOp}
-_INT_OPS: dict[type[Operation], type[Operation]] = {AddOp: arith.AddiOp, SubOp: arith.SubiOp, MulOp: arith.MuliOp}
+_FLOAT_OPS: dict[type[Operation], type[Operation]] = {
+    AddOp: arith.AddfOp,
+    SubOp: arith.SubfOp,
+    MulOp: arith.MulfOp,
+}
+_INT_OPS: dict[type[Operation], type[Operation]] = {
+    AddOp: arith.AddiOp,
+    SubOp: arith.SubiOp,
+    MulOp: arith.MuliOp,
+}
 
 
 @dataclass
@@ -62,14 +70,21 @@ def _inputs(ops: OpList, operand: SSAValue, data_map: AffineMap) -> _Input:
     deconstruct = DeconstructOp(operand)
     ops.ops.append(deconstruct)
     scale_exprs = tuple(
-        e if b == 1 else e // b for e, b in zip(data_map.results, mx_type.block_shape, strict=True)
+        e if b == 1 else e // b
+        for e, b in zip(data_map.results, mx_type.block_shape, strict=True)
     )
     scale_map = AffineMap(data_map.num_dims, 0, scale_exprs)
     parts = list(deconstruct.results)
     return _Input(parts, [scale_map] + [data_map] * (len(parts) - 1), mx_type)
 
 
-def _read(body: OpList, consts: Constants, item: _Input, args: Sequence[SSAValue], compute: Attribute) -> SSAValue:
+def _read(
+    body: OpList,
+    consts: Constants,
+    item: _Input,
+    args: Sequence[SSAValue],
+    compute: Attribute,
+) -> SSAValue:
     if item.mx_type is None:
         return emit_cast(body, args[0], compute)
     value = emit_decode(body, consts, args[0], args[1:], item.mx_type)
@@ -90,7 +105,10 @@ class GeneralizeMxLinalg(RewritePattern):
         if not any(isinstance(o.type, MxTensorType) for o in op.inputs):
             return
         if not op.results:
-            raise OpDiagnostic(op, f"'{op.name}' op with !mx_tensor.tensor operands needs tensor semantics")
+            raise OpDiagnostic(
+                op,
+                f"'{op.name}' op with !mx_tensor.tensor operands needs tensor semantics",
+            )
         from xquant.transforms.lower_mx_tensor import build_generic
 
         ops = OpList()
@@ -107,35 +125,61 @@ class GeneralizeMxLinalg(RewritePattern):
         flat_values = [v for item in inputs for v in item.values]
         flat_maps = [m for item in inputs for m in item.maps]
         accumulate_apart = matmul and compute != out_element
-        acc_type = TensorType(compute, out_type.get_shape()) if accumulate_apart else out_type
+        acc_type = (
+            TensorType(compute, out_type.get_shape()) if accumulate_apart else out_type
+        )
         init = output
         out_map = maps[-1]
         identity = AffineMap.identity(out_type.get_num_dims())
         if accumulate_apart:
             (init,) = build_generic(
-                ops, [output], [identity], [acc_type], lambda b, a: [emit_cast(b, a[0], compute)]
+                ops,
+                [output],
+                [identity],
+                [acc_type],
+                lambda b, a: [emit_cast(b, a[0], compute)],
             )
 
         def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
             values: list[SSAValue] = []
             position = 0
             for item in inputs:
-                values.append(_read(b, consts, item, args[position : position + len(item.values)], compute))
+                values.append(
+                    _read(
+                        b,
+                        consts,
+                        item,
+                        args[position : position + len(item.values)],
+                        compute,
+                    )
+                )
                 position += len(item.values)
             if matmul:
-                mul, add = (arith.MulfOp, arith.AddfOp) if is_float else (arith.MuliOp, arith.AddiOp)
+                mul, add = (
+                    (arith.MulfOp, arith.AddfOp)
+                    if is_float
+                    else (arith.MuliOp, arith.AddiOp)
+                )
                 product = b.add(mul(values[0], values[1]))
                 accumulator = emit_cast(b, args[-1], compute)
                 total = b.add(add(accumulator, product))
                 return [total if accumulate_apart else emit_cast(b, total, out_element)]
-            combined = b.add((_FLOAT_OPS if is_float else _INT_OPS)[type(op)](values[0], values[1]))
+            combined = b.add(
+                (_FLOAT_OPS if is_float else _INT_OPS)[type(op)](values[0], values[1])
+            )
             return [emit_cast(b, combined, out_element)]
 
         iterators = [IteratorType(str(it.data)) for it in op.get_iterator_types().data]
-        (result,) = build_generic(ops, flat_values, flat_maps, [acc_type], body, iterators, [init], [out_map])
+        (result,) = build_generic(
+            ops, flat_values, flat_maps, [acc_type], body, iterators, [init], [out_map]
+        )
         if accumulate_apart:
             (result,) = build_generic(
-                ops, [result], [identity], [out_type], lambda b, a: [emit_cast(b, a[0], out_element)]
+                ops,
+                [result],
+                [identity],
+                [out_type],
+                lambda b, a: [emit_cast(b, a[0], out_element)],
             )
         rewriter.insert_op(ops.ops, InsertPoint.before(op))
         rewriter.replace_op(op, [], [result])
@@ -151,4 +195,6 @@ class MxTensorGeneralizePass(ModulePass):
     name = "mx-tensor-generalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))
+        ).rewrite_module(op)

@@ -38,7 +38,11 @@ def normalized_element(qtype: UniformQuantizedType) -> UniformQuantizedType | No
     if len(varying) != 1 or dict(qtype.block_size_info).get(varying[0]) != 1:
         return None
     return UniformQuantizedType.per_axis(
-        *common, varying[0], [float(s) for s in scales.flat], [int(z) for z in zero_points.flat], *bounds
+        *common,
+        varying[0],
+        [float(s) for s in scales.flat],
+        [int(z) for z in zero_points.flat],
+        *bounds,
     )
 
 
@@ -47,7 +51,10 @@ def normalized_type(attr: Attribute) -> Attribute | None:
     if not isinstance(attr, TensorType | UnrankedTensorType):
         return None
     element = attr.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    if not isinstance(element, UniformQuantizedType) or (new := normalized_element(element)) is None:
+    if (
+        not isinstance(element, UniformQuantizedType)
+        or (new := normalized_element(element)) is None
+    ):
         return None
     if isinstance(attr, TensorType):
         return TensorType(new, attr.get_shape())

@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xquant.dialects.quant.types import UniformQuantizedType
@@ -50,11 +56,15 @@ class OpList:
 def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
     """An `arith.constant` scalar (float or integer)."""
     if isinstance(type, IntegerType):
-        return ops.add(arith.ConstantOp(IntegerAttr(int(value), type, truncate_bits=True)))
+        return ops.add(
+            arith.ConstantOp(IntegerAttr(int(value), type, truncate_bits=True))
+        )
     return ops.add(arith.ConstantOp(FloatAttr(float(value), type)))  # pyright: ignore[reportArgumentType]
 
 
-def dense_constant(ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]) -> SSAValue:
+def dense_constant(
+    ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]
+) -> SSAValue:
     """An `arith.constant dense<...>` tensor."""
     return ops.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type, values)))  # pyright: ignore[reportArgumentType]
 
@@ -77,13 +87,21 @@ class Bounds:
     zero: SSAValue | None = None
 
 
-def make_bounds(ops: OpList, qtype: UniformQuantizedType, rounding: Rounding, like: SSAValue | None = None) -> Bounds:
+def make_bounds(
+    ops: OpList,
+    qtype: UniformQuantizedType,
+    rounding: Rounding,
+    like: SSAValue | None = None,
+) -> Bounds:
     """The scalar constants the clamp needs (none for toward-zero without explicit bounds)."""
     if rounding is Rounding.TOWARD_ZERO:
         if not qtype.has_storage_bounds:
             return Bounds(None, None)
         storage = qtype.storage_type
-        return Bounds(scalar_constant(ops, qtype.storage_min, storage), scalar_constant(ops, qtype.storage_max, storage))
+        return Bounds(
+            scalar_constant(ops, qtype.storage_min, storage),
+            scalar_constant(ops, qtype.storage_max, storage),
+        )
     low, high = clamp_bounds(qtype)
     expressed = qtype.expressed_type
     return Bounds(
@@ -103,16 +121,26 @@ def emit_quantize(
     if rounding is Rounding.TOWARD_ZERO:
         if params.zero_point is not None:
             cast = arith.SIToFPOp if signed else arith.UIToFPOp
-            value = ops.add(arith.AddfOp(value, ops.add(cast(params.zero_point, x.type))))  # pyright: ignore[reportArgumentType]
-        stored = ops.add((arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type))  # pyright: ignore[reportArgumentType]
+            value = ops.add(
+                arith.AddfOp(value, ops.add(cast(params.zero_point, x.type)))
+            )  # pyright: ignore[reportArgumentType]
+        stored = ops.add(
+            (arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type)
+        )  # pyright: ignore[reportArgumentType]
         if bounds.low is None or bounds.high is None:
             return stored
-        max_op, min_op = (arith.MaxSIOp, arith.MinSIOp) if signed else (arith.MaxUIOp, arith.MinUIOp)
+        max_op, min_op = (
+            (arith.MaxSIOp, arith.MinSIOp) if signed else (arith.MaxUIOp, arith.MinUIOp)
+        )
         return ops.add(min_op(ops.add(max_op(stored, bounds.low)), bounds.high))
-    assert bounds.low is not None and bounds.high is not None and bounds.zero is not None
+    assert (
+        bounds.low is not None and bounds.high is not None and bounds.zero is not None
+    )
     if params.zero_point is not None:
         value = ops.add(arith.AddfOp(value, params.zero_point))
-    value = ops.add(arith.MinimumfOp(ops.add(arith.MaximumfOp(value, bounds.low)), bounds.high))
+    value = ops.add(
+        arith.MinimumfOp(ops.add(arith.MaximumfOp(value, bounds.low)), bounds.high)
+    )
     value = ops.add(math.RoundEvenOp(value))
     is_nan = ops.add(arith.CmpfOp(value, value, "uno"))
     value = ops.add(arith.SelectOp(is_nan, bounds.zero, value))
@@ -120,7 +148,12 @@ def emit_quantize(
 
 
 def emit_dequantize(
-    ops: OpList, q: SSAValue, params: Params, qtype: UniformQuantizedType, rounding: Rounding, result_type: Attribute
+    ops: OpList,
+    q: SSAValue,
+    params: Params,
+    qtype: UniformQuantizedType,
+    rounding: Rounding,
+    result_type: Attribute,
 ) -> SSAValue:
     """Storage integers `q` to expressed floats of type `result_type`."""
     cast = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp

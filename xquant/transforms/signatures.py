@@ -25,7 +25,9 @@ Materialize = Callable[[SSAValue, Attribute], Operation]
 """An op casting `value` to `type` (one result)."""
 
 
-def convert_function_boundaries(module: ModuleOp, convert: TypeConversion, materialize: Materialize) -> None:
+def convert_function_boundaries(
+    module: ModuleOp, convert: TypeConversion, materialize: Materialize
+) -> None:
     """Convert every function boundary in `module`; casts bridge old and new types."""
     rewriter = Rewriter()
     for op in list(module.walk()):
@@ -37,11 +39,18 @@ def convert_function_boundaries(module: ModuleOp, convert: TypeConversion, mater
             _convert_call(op, convert, materialize, rewriter)
 
 
-def _converted(types: tuple[Attribute, ...] | list[Attribute], convert: TypeConversion) -> list[Attribute]:
+def _converted(
+    types: tuple[Attribute, ...] | list[Attribute], convert: TypeConversion
+) -> list[Attribute]:
     return [new if (new := convert(t)) is not None else t for t in types]
 
 
-def _convert_func(op: func.FuncOp, convert: TypeConversion, materialize: Materialize, rewriter: Rewriter) -> None:
+def _convert_func(
+    op: func.FuncOp,
+    convert: TypeConversion,
+    materialize: Materialize,
+    rewriter: Rewriter,
+) -> None:
     inputs = _converted(list(op.function_type.inputs.data), convert)
     outputs = _converted(list(op.function_type.outputs.data), convert)
     op.function_type = FunctionType.from_lists(inputs, outputs)
@@ -56,21 +65,30 @@ def _convert_func(op: func.FuncOp, convert: TypeConversion, materialize: Materia
         old_type = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, new_type)
         cast = materialize(new_arg, old_type)
-        rewriter.insert_op(cast, InsertPoint.at_start(entry))
-        new_arg.replace_uses_with_if(cast.results[0], lambda use: use.operation is not cast)
+        rewriter.insert(cast, InsertPoint.at_start(entry))
+        new_arg.replace_uses_with_if(
+            cast.results[0], lambda use: use.operation is not cast
+        )
 
 
-def _convert_operands(op: Operation, convert: TypeConversion, materialize: Materialize, rewriter: Rewriter) -> None:
+def _convert_operands(
+    op: Operation, convert: TypeConversion, materialize: Materialize, rewriter: Rewriter
+) -> None:
     for index, operand in enumerate(op.operands):
         new_type = convert(operand.type)
         if new_type is None:
             continue
         cast = materialize(operand, new_type)
-        rewriter.insert_op(cast, InsertPoint.before(op))
+        rewriter.insert(cast, InsertPoint.before(op))
         op.operands[index] = cast.results[0]
 
 
-def _convert_call(op: func.CallOp, convert: TypeConversion, materialize: Materialize, rewriter: Rewriter) -> None:
+def _convert_call(
+    op: func.CallOp,
+    convert: TypeConversion,
+    materialize: Materialize,
+    rewriter: Rewriter,
+) -> None:
     _convert_operands(op, convert, materialize, rewriter)
     for result in list(op.results):
         new_type = convert(result.type)
@@ -79,5 +97,7 @@ def _convert_call(op: func.CallOp, convert: TypeConversion, materialize: Materia
         old_type = result.type
         new_result = rewriter.replace_value_with_new_type(result, new_type)
         cast = materialize(new_result, old_type)
-        rewriter.insert_op(cast, InsertPoint.after(op))
-        new_result.replace_uses_with_if(cast.results[0], lambda use: use.operation is not cast)
+        rewriter.insert(cast, InsertPoint.after(op))
+        new_result.replace_uses_with_if(
+            cast.results[0], lambda use: use.operation is not cast
+        )

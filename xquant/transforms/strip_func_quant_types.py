@@ -15,7 +15,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from xquant.dialects.quant.ops import StorageCastOp, element_type
 from xquant.dialects.quant.types import StorageQuantizedType
@@ -43,7 +48,7 @@ class FoldScastPair(RewritePattern):
             return
         value = folded[0]
         assert isinstance(value, SSAValue)
-        rewriter.replace_matched_op([], [value])
+        rewriter.replace(op, [], [value])
 
 
 @dataclass(frozen=True)

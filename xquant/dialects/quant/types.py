@@ -313,6 +313,9 @@ class UniformQuantizedType(StorageQuantizedType):
 
     @property
     def block_size_info(self) -> tuple[tuple[int, int], ...]:
+        """`(axis, block size)` pairs of a sub-channel type, in the order written (empty otherwise)."""
+        if not self.is_sub_channel:
+            return ()
         return tuple(zip(self.quantized_dimensions, self.block_sizes, strict=True))
 
     @property

@@ -1,0 +1,130 @@
+"""The numeric contract (xquant.numerics.uniform) against hand-computed values.
+
+Every expected value below is written out by hand from the formula
+`q = rne(clamp(x / scale + zp, qmin, qmax))`, `x = (q - zp) * scale`.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from xdsl.parser import Parser
+
+import xquant
+from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.numerics import uniform
+
+
+def qtype(text: str) -> UniformQuantizedType:
+    t = Parser(xquant.make_context(), text).parse_attribute()
+    assert isinstance(t, UniformQuantizedType)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [
+        (0.0, 0),
+        (0.25, 0),  # 0.5 -> tie -> 0 (even)
+        (0.75, 2),  # 1.5 -> tie -> 2
+        (1.25, 2),  # 2.5 -> tie -> 2
+        (-0.25, 0),  # -0.5 -> tie -> -0
+        (-0.75, -2),  # -1.5 -> -2
+        (63.5, 127),
+        (63.75, 127),  # 127.5 clamps to 127 before rounding
+        (1000.0, 127),
+        (-64.0, -128),
+        (-1000.0, -128),
+        (float("inf"), 127),
+        (float("-inf"), -128),
+        (float("nan"), 0),
+    ],
+)
+def test_per_layer_ties_clamp_specials(x: float, expected: int) -> None:
+    t = qtype("!quant.uniform<i8:f32, 0.5>")
+    assert uniform.quantize(np.array([x], dtype=np.float32), t).tolist() == [expected]
+
+
+def test_zero_point_is_added_before_rounding() -> None:
+    # x / s = 0.5, + zp 3 = 3.5 -> 4 (even); ONNX would round 0.5 -> 0 first and give 3.
+    t = qtype("!quant.uniform<i8:f32, 1.0:3>")
+    assert uniform.quantize(
+        np.array([0.5, 1.5, -0.5], dtype=np.float32), t
+    ).tolist() == [4, 4, 2]
+
+
+def test_narrow_bounds_and_unsigned() -> None:
+    t = qtype("!quant.uniform<u4<1:14>:f32, 2.0:8>")
+    x = np.array([-100.0, -15.0, -14.0, 0.0, 3.0, 11.0, 12.0, 100.0], dtype=np.float32)
+    # x/2 + 8 = [-42, 0.5, 1, 8, 9.5, 13.5, 14, 58]
+    assert uniform.quantize(x, t).tolist() == [1, 1, 1, 8, 10, 14, 14, 14]
+    assert uniform.quantize(x, t).dtype == np.uint8
+    q = np.array([1, 8, 14], dtype=np.uint8)
+    assert uniform.dequantize(q, t).tolist() == [-14.0, 0.0, 12.0]
+
+
+def test_per_axis() -> None:
+    t = qtype("!quant.uniform<i8:f32:1, {0.5:1,2.0:-2,0.1}>")
+    x = np.array([[1.0, 1.0, 1.0], [-3.0, 9.0, 12.75]], dtype=np.float32)
+    # column 0: x/0.5+1, column 1: x/2-2, column 2: x/0.1 (f32 division)
+    c2 = [min(127, round(float(np.float32(v) / np.float32(0.1)))) for v in (1.0, 12.75)]
+    assert uniform.quantize(x, t).tolist() == [[3, -2, c2[0]], [-5, 2, c2[1]]]
+    q = np.array([[3, -2, 10], [-5, 2, 127]], dtype=np.int8)
+    expected = [
+        [1.0, 0.0, float(np.float32(10) * np.float32(0.1))],
+        [-3.0, 8.0, float(np.float32(127) * np.float32(0.1))],
+    ]
+    assert uniform.dequantize(q, t).tolist() == expected
+
+
+def test_sub_channel_blocks() -> None:
+    t = qtype("!quant.uniform<i8:f32:{0:1, 1:2}, {{1.0:1, 2.0}, {0.5, 4.0:-3}}>")
+    x = np.array([[1.0, 2.0, 4.0, 5.0], [1.0, -1.0, 8.0, 2.0]], dtype=np.float32)
+    # row 0: [1+1, 2+1, 4/2, 5/2=2.5->2]; row 1: [2, -2, 8/4-3, 2/4-3=-2.5->-2]
+    assert uniform.quantize(x, t).tolist() == [[2, 3, 2, 2], [2, -2, -1, -2]]
+    assert uniform.dequantize(
+        np.array([[2, 3, 2, 2], [2, -2, -1, -2]]), t
+    ).tolist() == [
+        [1.0, 2.0, 4.0, 4.0],
+        [1.0, -1.0, 8.0, 4.0],
+    ]
+
+
+def test_block_shape_mismatch_is_an_error_not_a_wrong_number() -> None:
+    t = qtype("!quant.uniform<i8:f32:{0:1, 1:2}, {{1.0, 2.0}, {0.5, 4.0}}>")
+    with pytest.raises(ValueError, match="dimension 1 of size 6"):
+        uniform.quantize(np.zeros((2, 6), dtype=np.float32), t)
+
+
+def test_f16_math_happens_in_f16() -> None:
+    t = qtype("!quant.uniform<i8:f16, 0.1>")
+    x = np.array([1.0, 2.5, -7.3], dtype=np.float16)
+    s = np.float16(0.1)
+    expected = [int(np.rint(np.float16(v) / s)) for v in x]
+    assert uniform.quantize(x, t).tolist() == expected
+    assert uniform.dequantize(np.array(expected, dtype=np.int8), t).dtype == np.float16
+
+
+def test_bf16_expressed_type() -> None:
+    t = qtype("!quant.uniform<i8:bf16, 0.5:1>")
+    x = np.array([1.0, -2.25, 300.0], dtype=ml_dtypes.bfloat16)
+    # 1/0.5+1 = 3; -2.25/0.5+1 = -3.5 -> -4 (even); 300 clamps
+    assert uniform.quantize(x, t).tolist() == [3, -4, 127]
+
+
+def test_i32_in_f32_clamps_without_overflow() -> None:
+    # 2**31 - 1 is not representable in f32; the bound rounds toward zero to 2147483520.
+    t = qtype("!quant.uniform<i32:f32, 1.0>")
+    q = uniform.quantize(np.array([3e9, -3e9, 5.5], dtype=np.float32), t)
+    assert q.dtype == np.int32
+    assert q.tolist() == [2147483520, -2147483648, 6]
+
+
+def test_requantize() -> None:
+    src = qtype("!quant.uniform<i8:f32, 0.5:10>")
+    dst = qtype("!quant.uniform<i16:f32, 0.125:-3>")
+    q = np.array([-128, 10, 11, 127], dtype=np.int8)
+    # values: (-138, 0, 1, 117) * 0.5 = -69, 0, 0.5, 58.5 -> /0.125 - 3
+    assert uniform.requantize(q, src, dst).tolist() == [-555, -3, 1, 465]
