@@ -222,7 +222,10 @@ def _named(kind: str):
         args: PythonValues,
     ) -> PythonValues:
         if not _is_extended(op, args):
-            return getattr(self.plain_linalg, f"run_{kind}")(interpreter, op, args)
+            # `impl`-wrapped: returns OpImplResult(values, terminator)
+            return getattr(self.plain_linalg, f"run_{kind}")(
+                interpreter, op, args
+            ).values
         if not op.results:
             raise InterpretationError(
                 f"{op.name} with MX operands needs tensor semantics"

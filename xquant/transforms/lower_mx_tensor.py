@@ -177,8 +177,7 @@ def _typed_scale(ops: OpList, scale: SSAValue, mx_type: MxTensorType) -> SSAValu
 def _replace(
     rewriter: PatternRewriter, op: Operation, ops: OpList, results: Sequence[SSAValue]
 ) -> None:
-    rewriter.insert_op(ops.ops, InsertPoint.before(op))
-    rewriter.replace_op(op, [], list(results))
+    rewriter.replace(op, ops.ops, list(results))
 
 
 def _construct(
@@ -434,7 +433,7 @@ class FoldDeconstruct(RewritePattern):
             else mx_type.storage_types
         )
         if wanted == mx_type.storage_types:
-            rewriter.replace_op(op, [], [scale, *data])
+            rewriter.replace(op, [], [scale, *data])
             return
         ops = OpList()
         consts = Constants(ops)
@@ -462,7 +461,7 @@ class EraseDeadConstruct(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConstructOp, rewriter: PatternRewriter) -> None:
         if not op.result.uses:
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 # ---------------------------------------------------------------------------------------

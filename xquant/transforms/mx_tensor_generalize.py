@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MulOp, SubOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -32,7 +32,6 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.rewriter import InsertPoint
 
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
@@ -181,8 +180,7 @@ class GeneralizeMxLinalg(RewritePattern):
                 [out_type],
                 lambda b, a: [emit_cast(b, a[0], out_element)],
             )
-        rewriter.insert_op(ops.ops, InsertPoint.before(op))
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, ops.ops, [result])
 
 
 GENERALIZE_PATTERNS: tuple[RewritePattern, ...] = (GeneralizeMxLinalg(),)
