@@ -41,7 +41,9 @@ def storage_numpy_dtype(qtype: UniformQuantizedType) -> np.dtype:
 def clamp_bounds(qtype: UniformQuantizedType) -> tuple[np.generic, np.generic]:
     """storage_min/max as expressed-type floats, rounded toward zero so they stay in range."""
     dtype = expressed_dtype(qtype)
-    return _toward_zero(qtype.storage_min, dtype), _toward_zero(qtype.storage_max, dtype)
+    return _toward_zero(qtype.storage_min, dtype), _toward_zero(
+        qtype.storage_max, dtype
+    )
 
 
 def _toward_zero(value: int, dtype: np.dtype) -> np.generic:
@@ -54,7 +56,9 @@ def _toward_zero(value: int, dtype: np.dtype) -> np.generic:
     return rounded[()]
 
 
-def broadcast_parameters(params: np.ndarray, shape: Sequence[int]) -> tuple[np.ndarray, tuple[int, ...]]:
+def broadcast_parameters(
+    params: np.ndarray, shape: Sequence[int]
+) -> tuple[np.ndarray, tuple[int, ...]]:
     """Prepare `params` (one entry per block) to broadcast against a tensor of `shape`.
 
     Returns the parameters reshaped to interleaved (blocks, 1) dimensions and
@@ -63,7 +67,9 @@ def broadcast_parameters(params: np.ndarray, shape: Sequence[int]) -> tuple[np.n
     parameters (8, 1, 2, 1). Both reshapes are views.
     """
     if params.ndim != len(shape):
-        raise ValueError(f"parameters of rank {params.ndim} for a tensor of rank {len(shape)}")
+        raise ValueError(
+            f"parameters of rank {params.ndim} for a tensor of rank {len(shape)}"
+        )
     param_shape: list[int] = []
     view_shape: list[int] = []
     for dim, count in zip(shape, params.shape, strict=True):
@@ -74,12 +80,42 @@ def broadcast_parameters(params: np.ndarray, shape: Sequence[int]) -> tuple[np.n
     return params.reshape(param_shape), tuple(view_shape)
 
 
-def _parameters(qtype: UniformQuantizedType, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    """Scales and zero points in the expressed type, broadcastable against the blocked view."""
+_PARAMETER_CACHE: dict[
+    tuple[int, tuple[int, ...]],
+    tuple[UniformQuantizedType, tuple[np.ndarray, np.ndarray, tuple[int, ...]]],
+] = {}
+_PARAMETER_CACHE_SIZE = 64
+
+
+def _parameters(
+    qtype: UniformQuantizedType, shape: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """Scales and zero points in the expressed type, broadcastable against the blocked view.
+
+    Cached by the identity of the (immutable) type: hashing a type with
+    thousands of sub-channel scales, or rebuilding its arrays, on every call
+    would cost more than the arithmetic.
+    """
+    key = (id(qtype), tuple(shape))
+    entry = _PARAMETER_CACHE.get(key)
+    if entry is not None and entry[0] is qtype:
+        return entry[1]
+    result = _compute_parameters(qtype, shape)
+    if len(_PARAMETER_CACHE) >= _PARAMETER_CACHE_SIZE:
+        _PARAMETER_CACHE.clear()
+    _PARAMETER_CACHE[key] = (qtype, result)
+    return result
+
+
+def _compute_parameters(
+    qtype: UniformQuantizedType, shape: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     dtype = expressed_dtype(qtype)
     scales, zero_points = qtype.scales_for(shape)
     blocks = qtype.block_sizes_for(shape)
-    for axis, (dim, count, block) in enumerate(zip(shape, scales.shape, blocks, strict=True)):
+    for axis, (dim, count, block) in enumerate(
+        zip(shape, scales.shape, blocks, strict=True)
+    ):
         if count * block != dim:
             raise ValueError(
                 f"dimension {axis} of size {dim} does not match {count} parameter(s) with block size {block}"
@@ -113,7 +149,9 @@ def dequantize(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
     return values.astype(dtype).reshape(q.shape)
 
 
-def requantize(q: np.ndarray, from_type: UniformQuantizedType, to_type: UniformQuantizedType) -> np.ndarray:
+def requantize(
+    q: np.ndarray, from_type: UniformQuantizedType, to_type: UniformQuantizedType
+) -> np.ndarray:
     """Storage integers of `from_type` to storage integers of `to_type` via the expressed values."""
     values = dequantize(q, from_type)
     return quantize(values.astype(expressed_dtype(to_type)), to_type)

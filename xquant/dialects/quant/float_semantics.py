@@ -7,6 +7,7 @@ rounded into the expressed type. Both need the same small table.
 
 from __future__ import annotations
 
+import functools
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import builtin
@@ -27,6 +28,7 @@ def is_float_type(attr: Attribute) -> bool:
     return isinstance(attr, builtin._FloatType)  # pyright: ignore[reportPrivateUsage]
 
 
+@functools.lru_cache(maxsize=64)
 def scale_range(float_type: Attribute) -> tuple[float, float]:
     """(smallest positive denormal, largest finite) of `float_type`, as doubles."""
     if isinstance(float_type, builtin.FloatTF32Type):
@@ -39,12 +41,16 @@ def scale_range(float_type: Attribute) -> tuple[float, float]:
 
 def round_to_float_type(value: float, float_type: Attribute) -> float:
     """`value` rounded to nearest-even in `float_type`, returned as a double."""
-    if isinstance(float_type, builtin.Float64Type | builtin.Float80Type | builtin.Float128Type):
+    if isinstance(
+        float_type, builtin.Float64Type | builtin.Float80Type | builtin.Float128Type
+    ):
         return value
     if isinstance(float_type, builtin.FloatTF32Type):
         bits = int(np.float32(value).view(np.uint32))
         keep = 13  # f32 has 23 mantissa bits, tf32 keeps 10
         half = 1 << (keep - 1)
         rounded = bits + half - 1 + ((bits >> keep) & 1)
-        return float(np.uint32(rounded & ~((1 << keep) - 1) & 0xFFFFFFFF).view(np.float32))
+        return float(
+            np.uint32(rounded & ~((1 << keep) - 1) & 0xFFFFFFFF).view(np.float32)
+        )
     return float(np.float64(value).astype(numpy_dtype(float_type)).astype(np.float64))
