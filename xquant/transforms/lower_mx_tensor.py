@@ -513,7 +513,7 @@ def _expand_func(op: func.FuncOp, rewriter: Rewriter) -> None:
         ]
         construct = ConstructOp(parts, mx_type)
         rewriter.insert_op(construct, InsertPoint.at_start(entry))
-        arg.replace_by(construct.result)
+        arg.replace_all_uses_with(construct.result)
         entry.erase_arg(arg)
 
 
@@ -553,7 +553,10 @@ def _expand_call_results(op: func.CallOp, rewriter: Rewriter) -> None:
 
 
 def _check_lowered(module: ModuleOp) -> None:
+    """Report the first op other than a construct/deconstruct that still touches an MX value."""
     for op in module.walk():
+        if isinstance(op, ConstructOp | DeconstructOp):
+            continue
         if any(isinstance(v.type, MxTensorType) for v in (*op.operands, *op.results)):
             raise OpDiagnostic(
                 op, f"'{op.name}' op cannot be lowered by lower-mx-tensor: it uses an !mx_tensor.tensor value "
