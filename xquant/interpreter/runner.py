@@ -209,3 +209,16 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
         return "[" + ", ".join(nest(sub) for sub in a) + "]"
 
     return f"dense<{nest(arr)}> : {type_text}"
+
+
+def run_with_checks(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any) -> tuple[tuple[Any, ...], list[Any]]:
+    """`run`, recording every check op (`check.*`, `custom_call @check.*`) it executes.
+
+    Returns the results and the `xquant.interpreter.stablehlo.CheckResult`s in
+    execution order; a failed check does not stop the run.
+    """
+    from xquant.interpreter.stablehlo import recording_checks
+
+    with recording_checks() as checks:
+        results = run(module_or_text, function_name, *args)
+    return results, list(checks)

@@ -1,12 +1,20 @@
 """`xquant-run`: interpret a function of an MLIR file on numpy values.
 
-    xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file]
+    xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file] [--checks-only]
 
 Each VALUE is a `.npy` file or an MLIR literal (`dense<[1.0, 2.0]> : tensor<2xf32>`,
 `3 : i32`). The pipeline (xdsl-opt `-p` syntax) is applied first; each result is
 printed as an MLIR literal on its own line. Bad input ends with a located
 `file:line:col: error: message` (or `error: message`) on stderr and exit code 1,
 never a traceback.
+
+Without `--function` and `--arg`, a module whose functions all take no
+arguments (StableHLO's interpreter tests) runs every function in order and
+reports every check it executes (`check.*` ops, `custom_call @check.*`):
+`@fn: check.eq at line 9: passed` on stdout, a located error naming the first
+mismatching element and both values on stderr for a failure, and exit code 1
+if any check failed. Results are printed too (after a `// @fn` line when the
+module has several functions) unless `--checks-only` is given.
 """
 
 from __future__ import annotations
@@ -30,10 +38,19 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="xquant-run", description="Interpret a function of an MLIR file on numpy values.")
     p.add_argument("file", help="input .mlir file ('-' for stdin)")
     p.add_argument("-p", "--passes", dest="pipeline", default="", help="pass pipeline to apply first (xdsl-opt -p syntax)")
-    p.add_argument("--function", default="main", help="function to run (default: main)")
+    p.add_argument("--function", default=None, help="function to run (default: main, or every function if none takes arguments)")
     p.add_argument("--arg", action="append", default=[], help="an argument: a .npy file or an MLIR dense literal")
     p.add_argument("--split-input-file", action="store_true", help="run each '// -----' separated chunk on its own")
+    p.add_argument("--checks-only", action="store_true", help="in check mode, print the check report but not the results")
     return p
+
+
+class ChecksFailed(ToolError):
+    """Some checks failed: the report lines still go to stdout."""
+
+    def __init__(self, message: str, lines: list[str]):
+        super().__init__(message)
+        self.lines = lines
 
 
 def _chunks(text: str, split: bool) -> list[str]:
@@ -74,7 +91,10 @@ def _load_arg(value: str) -> Any:
         raise ToolError(f"error: bad --arg {value!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}\n") from err
 
 
-def _run_chunk(text: str, name: str, pipeline: str, function: str, args: list[Any]) -> list[str]:
+def _run_chunk(
+    text: str, name: str, pipeline: str, function: str | None, args: list[Any], checks_only: bool = False
+) -> list[str]:
+    from xdsl.dialects import func
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from xquant import apply_passes, make_context
@@ -104,6 +124,11 @@ def _run_chunk(text: str, name: str, pipeline: str, function: str, args: list[An
                 raise ToolError(format_error(located.span_of(op), message, name)) from err
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise ToolError(f"{name}: error: {first}\n") from err
+    if function is None and not args:
+        functions = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+        if functions and all(not f.function_type.inputs.data for f in functions):
+            return _run_all(module, located, functions, name, checks_only)
+    function = "main" if function is None else function
     try:
         fn = lookup_function(module, function)
     except ValueError as err:
@@ -128,6 +153,42 @@ def _run_chunk(text: str, name: str, pipeline: str, function: str, args: list[An
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ToolError(f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n") from err
     return [format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)]
+
+
+def _run_all(module: Any, located: Any, functions: list[Any], name: str, checks_only: bool) -> list[str]:
+    """Run every (argument-less) function, collecting results and a line per check."""
+    from xquant.interpreter.runner import format_value, run_with_checks
+    from xquant.tools.diagnostics import format_error
+
+    lines: list[str] = []
+    errors: list[str] = []
+    for fn in functions:
+        fn_name = fn.sym_name.data
+        try:
+            results, checks = run_with_checks(module, fn_name)
+        except Exception as err:  # noqa: BLE001 - reported, and the other functions still run
+            first = str(err).splitlines()[0] if str(err) else type(err).__name__
+            errors.append(format_error(located.span_of(fn), f"interpretation of @{fn_name} failed: {first}", name))
+            continue
+        if not checks_only:
+            if len(functions) > 1:
+                lines.append(f"// @{fn_name}")
+            lines.extend(format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data))
+        for result in checks:
+            span = located.span_of(result.op)
+            where = f" at line {span.get_location().line}" if span is not None else ""
+            what = _check_name(result.op)
+            lines.append(f"@{fn_name}: {what}{where}: {'passed' if result.passed else 'FAILED'}")
+            if not result.passed:
+                errors.append(format_error(span, f"{what} failed: {result.message}", name))
+    if errors:
+        raise ChecksFailed("".join(errors), lines)
+    return lines
+
+
+def _check_name(op: Any) -> str:
+    target = getattr(op, "call_target_name", None)
+    return f"custom_call @{target.data}" if target is not None else op.name
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,7 +218,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k:
             print(SPLIT_MARKER)
         try:
-            lines = _run_chunk(chunk, name, ns.pipeline, ns.function, args)
+            lines = _run_chunk(chunk, name, ns.pipeline, ns.function, args, ns.checks_only)
+        except ChecksFailed as err:
+            for line in err.lines:
+                print(line)
+            sys.stdout.flush()
+            sys.stderr.write(str(err))
+            status = 1
+            continue
         except ToolError as err:
             sys.stderr.write(str(err))
             status = 1
