@@ -65,7 +65,7 @@ def _convert_func(
         old_type = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, new_type)
         cast = materialize(new_arg, old_type)
-        rewriter.insert(cast, InsertPoint.at_start(entry))
+        Rewriter.insert_op(cast, InsertPoint.at_start(entry))
         new_arg.replace_uses_with_if(
             cast.results[0], lambda use: use.operation is not cast
         )
@@ -79,7 +79,7 @@ def _convert_operands(
         if new_type is None:
             continue
         cast = materialize(operand, new_type)
-        rewriter.insert(cast, InsertPoint.before(op))
+        Rewriter.insert_op(cast, InsertPoint.before(op))
         op.operands[index] = cast.results[0]
 
 
@@ -97,7 +97,7 @@ def _convert_call(
         old_type = result.type
         new_result = rewriter.replace_value_with_new_type(result, new_type)
         cast = materialize(new_result, old_type)
-        rewriter.insert(cast, InsertPoint.after(op))
+        Rewriter.insert_op(cast, InsertPoint.after(op))
         new_result.replace_uses_with_if(
             cast.results[0], lambda use: use.operation is not cast
         )
