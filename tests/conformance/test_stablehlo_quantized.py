@@ -14,7 +14,9 @@ import pytest
 
 from xquant.tools.xquant_run import main
 
-CONFORMANCE_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "stablehlo-quantized"
+CONFORMANCE_DIR = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "stablehlo-quantized"
+)
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
 
 

@@ -29,7 +29,11 @@ Q8 = "!quant.uniform<i8:f32, 5.000000e-01:-3>"
 Q32 = "!quant.uniform<i32:f32, 2.500000e-01:5>"
 S_IN, Z_IN, S_ACC, Z_ACC = 0.5, -3, 0.25, 5
 
-BODIES = {"sum": "stablehlo.add", "max": "stablehlo.maximum", "min": "stablehlo.minimum"}
+BODIES = {
+    "sum": "stablehlo.add",
+    "max": "stablehlo.maximum",
+    "min": "stablehlo.minimum",
+}
 IDENTITY_STORAGE = {"sum": Z_IN, "max": -128, "min": 127}
 
 
@@ -88,7 +92,11 @@ def test_reduce_sum_differs_from_raw_storage_sum(data: np.ndarray) -> None:
 
 
 def window_golden(
-    kind: str, q: np.ndarray, window: tuple[int, int], strides: tuple[int, int], padding: list[tuple[int, int]]
+    kind: str,
+    q: np.ndarray,
+    window: tuple[int, int],
+    strides: tuple[int, int],
+    padding: list[tuple[int, int]],
 ) -> np.ndarray:
     """Loop-by-loop reduce_window from the spec: pad with the converted init, reduce each window."""
     converted = to_accumulator(q)
@@ -97,7 +105,10 @@ def window_golden(
     out_shape = [(padded.shape[d] - window[d]) // strides[d] + 1 for d in range(2)]
     result = np.empty(out_shape, np.int64)
     for i, j in itertools.product(range(out_shape[0]), range(out_shape[1])):
-        block = padded[i * strides[0] : i * strides[0] + window[0], j * strides[1] : j * strides[1] + window[1]]
+        block = padded[
+            i * strides[0] : i * strides[0] + window[0],
+            j * strides[1] : j * strides[1] + window[1],
+        ]
         result[i, j] = combine(kind, block.reshape(-1), 0)
     return result
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -35,7 +36,6 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 DEFAULT_TOLERANCE = 1e-4
 """Absolute tolerance of `expect_almost_eq[_const]` and of `@check.eq` on floats."""

@@ -100,22 +100,41 @@ def convert_values(value: np.ndarray, t: Attribute) -> np.ndarray:
     if dtype.kind in "iu" and is_float_dtype(value.dtype):
         info = np.iinfo(dtype)
         element = element_type(t)
-        width = element.width.data if isinstance(element, IntegerType) else dtype.itemsize * 8
-        low, high = (info.min, info.max) if width == dtype.itemsize * 8 else _int_range(width, dtype.kind == "i")
+        width = (
+            element.width.data
+            if isinstance(element, IntegerType)
+            else dtype.itemsize * 8
+        )
+        low, high = (
+            (info.min, info.max)
+            if width == dtype.itemsize * 8
+            else _int_range(width, dtype.kind == "i")
+        )
         with np.errstate(invalid="ignore"):
-            wide = np.nan_to_num(value.astype(np.float64), nan=0.0, posinf=high, neginf=low)
+            wide = np.nan_to_num(
+                value.astype(np.float64), nan=0.0, posinf=high, neginf=low
+            )
         return np.clip(np.trunc(wide), low, high).astype(dtype)
     if dtype.kind in "iu":
-        return wrap(value.astype(np.int64) if value.dtype.kind == "b" else value, int_info(element_type(t)))
+        return wrap(
+            value.astype(np.int64) if value.dtype.kind == "b" else value,
+            int_info(element_type(t)),
+        )
     with np.errstate(all="ignore"):
         return value.astype(dtype)
 
 
 def _int_range(width: int, signed: bool) -> tuple[int, int]:
-    return (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    return (
+        (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+        if signed
+        else (0, (1 << width) - 1)
+    )
 
 
-def convert_to(value: np.ndarray, from_type: Attribute, to_type: Attribute) -> np.ndarray:
+def convert_to(
+    value: np.ndarray, from_type: Attribute, to_type: Attribute
+) -> np.ndarray:
     """The spec's `to_destination_type`: requantize between quantized types, else convert."""
     from_q, to_q = quantized(from_type), quantized(to_type)
     if element_type(from_type) == element_type(to_type):
@@ -125,7 +144,9 @@ def convert_to(value: np.ndarray, from_type: Attribute, to_type: Attribute) -> n
     if from_q is not None:
         return convert_values(uniform.dequantize(np.asarray(value), from_q), to_type)
     if to_q is not None:
-        return uniform.quantize(np.asarray(value).astype(uniform.expressed_dtype(to_q)), to_q)
+        return uniform.quantize(
+            np.asarray(value).astype(uniform.expressed_dtype(to_q)), to_q
+        )
     return convert_values(np.asarray(value), to_type)
 
 
@@ -156,7 +177,11 @@ def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         result = np.where(positive & 1, result * base, result)
         base = base * base
         positive = positive >> 1
-    return np.where(exponent < 0, np.where(np.abs(a) == 1, np.where(exponent % 2 == 0, 1, a), 0), result)
+    return np.where(
+        exponent < 0,
+        np.where(np.abs(a) == 1, np.where(exponent % 2 == 0, 1, a), 0),
+        result,
+    )
 
 
 FLOAT_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
@@ -258,7 +283,9 @@ class CheckFailure(InterpretationError):
     """A failed check outside `recording_checks()`."""
 
 
-_RECORDER: contextvars.ContextVar[list[CheckResult] | None] = contextvars.ContextVar("xquant_checks", default=None)
+_RECORDER: contextvars.ContextVar[list[CheckResult] | None] = contextvars.ContextVar(
+    "xquant_checks", default=None
+)
 
 
 @contextlib.contextmanager
@@ -283,7 +310,11 @@ def _report(op: Operation, failure: str | None) -> bool:
 
 
 def _index_text(flat: int, shape: Sequence[int]) -> str:
-    return "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, tuple(shape))) + "]" if shape else "[]"
+    return (
+        "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, tuple(shape))) + "]"
+        if shape
+        else "[]"
+    )
 
 
 def _value_text(v: Any) -> str:
@@ -300,13 +331,17 @@ def compare_exact(actual: np.ndarray, expected: np.ndarray) -> str | None:
     if actual.shape != expected.shape:
         return f"shape mismatch: {list(actual.shape)} (actual) vs {list(expected.shape)} (expected)"
     if is_float_dtype(actual.dtype):
-        same = (actual == expected) | (np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64)))
+        same = (actual == expected) | (
+            np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
+        )
     else:
         same = actual == expected
     return _first_mismatch(same, actual, expected, "")
 
 
-def compare_almost(actual: np.ndarray, expected: np.ndarray, tolerance: float) -> str | None:
+def compare_almost(
+    actual: np.ndarray, expected: np.ndarray, tolerance: float
+) -> str | None:
     """|a - b| <= tolerance per element; NaN matches NaN; infinities must be equal."""
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
@@ -332,10 +367,14 @@ def compare_ulps(actual: np.ndarray, expected: np.ndarray, max_ulps: int) -> str
     a = np.where(a < 0, -(a + top), a)
     b = np.where(b < 0, -(b + top), b)
     nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
-    return _first_mismatch((np.abs(a - b) <= max_ulps) | nan, actual, expected, f" within {max_ulps} ULP")
+    return _first_mismatch(
+        (np.abs(a - b) <= max_ulps) | nan, actual, expected, f" within {max_ulps} ULP"
+    )
 
 
-def _first_mismatch(same: np.ndarray, actual: np.ndarray, expected: np.ndarray, how: str) -> str | None:
+def _first_mismatch(
+    same: np.ndarray, actual: np.ndarray, expected: np.ndarray, how: str
+) -> str | None:
     if bool(np.all(same)):
         return None
     flat = int(np.flatnonzero(~np.asarray(same).reshape(-1))[0])
@@ -366,9 +405,14 @@ CUSTOM_CALL_CHECKS: dict[str, Callable[[np.ndarray, np.ndarray], str | None]] = 
 # reductions
 
 
-def run_body(interpreter: Interpreter, region: Region, values: Sequence[np.ndarray], name: str) -> list[np.ndarray]:
+def run_body(
+    interpreter: Interpreter, region: Region, values: Sequence[np.ndarray], name: str
+) -> list[np.ndarray]:
     """Run a reduction body on whole arrays (its ops are element-wise)."""
-    return [np.asarray(v) for v in interpreter.run_ssacfg_region(region, tuple(values), name)]
+    return [
+        np.asarray(v)
+        for v in interpreter.run_ssacfg_region(region, tuple(values), name)
+    ]
 
 
 def tree_reduce(
@@ -382,7 +426,10 @@ def tree_reduce(
         rhs = [v[..., half : 2 * half] for v in operands]
         combined = run_body(interpreter, region, [*lhs, *rhs], name)
         if length % 2:
-            combined = [np.concatenate([c, v[..., 2 * half :]], axis=-1) for c, v in zip(combined, operands)]
+            combined = [
+                np.concatenate([c, v[..., 2 * half :]], axis=-1)
+                for c, v in zip(combined, operands)
+            ]
         operands = combined
         length = operands[0].shape[-1]
     return [v[..., 0] for v in operands]
@@ -406,7 +453,9 @@ def reduce_arrays(
     if flat[0].shape[-1] == 0:
         return [_broadcast(i, kept) for i in inits]
     partial = tree_reduce(interpreter, region, flat, name)
-    return run_body(interpreter, region, [*(_broadcast(i, kept) for i in inits), *partial], name)
+    return run_body(
+        interpreter, region, [*(_broadcast(i, kept) for i in inits), *partial], name
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -424,34 +473,46 @@ class StableHloFunctions(InterpreterFunctions):
     # --- constants and calls
 
     @impl(shlo.ConstantOp)
-    def run_constant(self, interpreter: Interpreter, op: shlo.ConstantOp, args: PythonValues) -> PythonValues:
+    def run_constant(
+        self, interpreter: Interpreter, op: shlo.ConstantOp, args: PythonValues
+    ) -> PythonValues:
         value = dense_value(op.value)
         if (q := quantized(op.output.type)) is not None:
             value = reinterpret(value, q.storage_width, q.is_signed)
         return (_result(value, op.output.type),)
 
     @impl(shlo.CustomCallOp)
-    def run_custom_call(self, interpreter: Interpreter, op: shlo.CustomCallOp, args: PythonValues) -> PythonValues:
+    def run_custom_call(
+        self, interpreter: Interpreter, op: shlo.CustomCallOp, args: PythonValues
+    ) -> PythonValues:
         target = op.call_target_name.data
         comparison = CUSTOM_CALL_CHECKS.get(target)
         if comparison is None:
             raise InterpretationError(f"unsupported custom_call target @{target}")
         if len(args) != 2:
             raise InterpretationError(f"@{target} takes 2 operands, got {len(args)}")
-        actual, expected = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
+        actual, expected = (
+            to_float(a, t) for a, t in zip(args, op.operand_types, strict=True)
+        )
         passed = _report(op, comparison(actual, expected))
         return tuple(np.array(passed) for _ in op.results)
 
     # --- element-wise
 
     @impl(ew.ClampOp)
-    def run_clamp(self, interpreter: Interpreter, op: ew.ClampOp, args: PythonValues) -> PythonValues:
-        low, value, high = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
+    def run_clamp(
+        self, interpreter: Interpreter, op: ew.ClampOp, args: PythonValues
+    ) -> PythonValues:
+        low, value, high = (
+            to_float(a, t) for a, t in zip(args, op.operand_types, strict=True)
+        )
         result = np.minimum(np.maximum(value, low), high)
         return (_result(from_float(result, op.result.type), op.result.type),)
 
     @impl(ew.CompareOp)
-    def run_compare(self, interpreter: Interpreter, op: ew.CompareOp, args: PythonValues) -> PythonValues:
+    def run_compare(
+        self, interpreter: Interpreter, op: ew.CompareOp, args: PythonValues
+    ) -> PythonValues:
         lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
         compare_type = None if op.compare_type is None else op.compare_type.data.value
         if compare_type == "TOTALORDER" and is_float_dtype(lhs.dtype):
@@ -460,17 +521,29 @@ class StableHloFunctions(InterpreterFunctions):
             return (COMPARISONS[op.comparison_direction.data.value](lhs, rhs),)
 
     @impl(ew.SelectOp)
-    def run_select(self, interpreter: Interpreter, op: ew.SelectOp, args: PythonValues) -> PythonValues:
+    def run_select(
+        self, interpreter: Interpreter, op: ew.SelectOp, args: PythonValues
+    ) -> PythonValues:
         pred, on_true, on_false = (np.asarray(a) for a in args)
         result_type = op.result.type
         if op.on_true.type == op.on_false.type == result_type:
             return (_result(np.where(pred, on_true, on_false), result_type),)
-        chosen = np.where(pred, to_float(on_true, op.on_true.type), to_float(on_false, op.on_false.type))
+        chosen = np.where(
+            pred,
+            to_float(on_true, op.on_true.type),
+            to_float(on_false, op.on_false.type),
+        )
         return (_result(from_float(chosen, result_type), result_type),)
 
     @impl(ew.ConvertOp)
-    def run_convert(self, interpreter: Interpreter, op: ew.ConvertOp, args: PythonValues) -> PythonValues:
-        return (_result(convert_values(np.asarray(args[0]), op.result.type), op.result.type),)
+    def run_convert(
+        self, interpreter: Interpreter, op: ew.ConvertOp, args: PythonValues
+    ) -> PythonValues:
+        return (
+            _result(
+                convert_values(np.asarray(args[0]), op.result.type), op.result.type
+            ),
+        )
 
     @impl(ew.BitcastConvertOp)
     def run_bitcast_convert(
@@ -507,11 +580,15 @@ class StableHloFunctions(InterpreterFunctions):
     # --- structural
 
     @impl(shlo.ReshapeOp)
-    def run_reshape(self, interpreter: Interpreter, op: shlo.ReshapeOp, args: PythonValues) -> PythonValues:
+    def run_reshape(
+        self, interpreter: Interpreter, op: shlo.ReshapeOp, args: PythonValues
+    ) -> PythonValues:
         return (np.asarray(args[0]).reshape(_shape(op.result.type)),)
 
     @impl(shlo.TransposeOp)
-    def run_transpose(self, interpreter: Interpreter, op: shlo.TransposeOp, args: PythonValues) -> PythonValues:
+    def run_transpose(
+        self, interpreter: Interpreter, op: shlo.TransposeOp, args: PythonValues
+    ) -> PythonValues:
         return (np.ascontiguousarray(np.transpose(np.asarray(args[0]), op.dims)),)
 
     @impl(shlo.BroadcastInDimOp)
@@ -525,33 +602,51 @@ class StableHloFunctions(InterpreterFunctions):
         order = sorted(range(len(op.dims)), key=lambda i: op.dims[i])
         placed = np.transpose(value, order).reshape(expanded)
         result = _broadcast(placed, shape)
-        return (_result(convert_to(result, op.operand.type, op.result.type), op.result.type),)
+        return (
+            _result(
+                convert_to(result, op.operand.type, op.result.type), op.result.type
+            ),
+        )
 
     @impl(shlo.ConcatenateOp)
-    def run_concatenate(self, interpreter: Interpreter, op: shlo.ConcatenateOp, args: PythonValues) -> PythonValues:
-        return (np.concatenate([np.asarray(a) for a in args], axis=op.dimension.value.data),)
+    def run_concatenate(
+        self, interpreter: Interpreter, op: shlo.ConcatenateOp, args: PythonValues
+    ) -> PythonValues:
+        return (
+            np.concatenate([np.asarray(a) for a in args], axis=op.dimension.value.data),
+        )
 
     @impl(shlo.SliceOp)
-    def run_slice(self, interpreter: Interpreter, op: shlo.SliceOp, args: PythonValues) -> PythonValues:
+    def run_slice(
+        self, interpreter: Interpreter, op: shlo.SliceOp, args: PythonValues
+    ) -> PythonValues:
         from xquant.dialects.stablehlo.syntax import array_values
 
         index = tuple(
-            slice(s, l, st)
-            for s, l, st in zip(
-                array_values(op.start_indices), array_values(op.limit_indices), array_values(op.strides)
+            slice(s, limit, st)
+            for s, limit, st in zip(
+                array_values(op.start_indices),
+                array_values(op.limit_indices),
+                array_values(op.strides),
             )
         )
         return (np.ascontiguousarray(np.asarray(args[0])[index]),)
 
     @impl(shlo.IotaOp)
-    def run_iota(self, interpreter: Interpreter, op: shlo.IotaOp, args: PythonValues) -> PythonValues:
+    def run_iota(
+        self, interpreter: Interpreter, op: shlo.IotaOp, args: PythonValues
+    ) -> PythonValues:
         shape = _shape(op.output.type)
         dim = op.iota_dimension.value.data
-        line = np.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
+        line = np.arange(shape[dim]).reshape(
+            [-1 if d == dim else 1 for d in range(len(shape))]
+        )
         return (_result(_broadcast(line, shape), op.output.type),)
 
     @impl(shlo.GatherOp)
-    def run_gather(self, interpreter: Interpreter, op: shlo.GatherOp, args: PythonValues) -> PythonValues:
+    def run_gather(
+        self, interpreter: Interpreter, op: shlo.GatherOp, args: PythonValues
+    ) -> PythonValues:
         numbers = op.dimension_numbers
         result = kernels.gather(
             np.asarray(args[0]),
@@ -570,7 +665,9 @@ class StableHloFunctions(InterpreterFunctions):
     # --- contractions
 
     @impl(shlo.DotGeneralOp)
-    def run_dot_general(self, interpreter: Interpreter, op: shlo.DotGeneralOp, args: PythonValues) -> PythonValues:
+    def run_dot_general(
+        self, interpreter: Interpreter, op: shlo.DotGeneralOp, args: PythonValues
+    ) -> PythonValues:
         lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
         numbers = op.dot_dimension_numbers
         integer = not is_float_dtype(lhs.dtype)
@@ -579,10 +676,16 @@ class StableHloFunctions(InterpreterFunctions):
             lhs, rhs, numbers.lhs_batching, numbers.rhs_batching, numbers.lhs_contracting,
             numbers.rhs_contracting, accumulator,
         )  # fmt: skip
-        return (_result(_finish_contraction(product, lhs.dtype, op.result.type), op.result.type),)
+        return (
+            _result(
+                _finish_contraction(product, lhs.dtype, op.result.type), op.result.type
+            ),
+        )
 
     @impl(shlo.ConvolutionOp)
-    def run_convolution(self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues) -> PythonValues:
+    def run_convolution(
+        self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues
+    ) -> PythonValues:
         lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
         numbers = op.dimension_numbers
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
@@ -608,27 +711,49 @@ class StableHloFunctions(InterpreterFunctions):
             batch_group_count=op.batch_group_count.value.data,
             accumulator=np.int64 if integer else np.float64,
         )
-        return (_result(_finish_contraction(product, lhs.dtype, op.result.type), op.result.type),)
+        return (
+            _result(
+                _finish_contraction(product, lhs.dtype, op.result.type), op.result.type
+            ),
+        )
 
     # --- reductions
 
     @impl_terminator(shlo.ReturnOp)
-    def run_return(self, interpreter: Interpreter, op: shlo.ReturnOp, args: PythonValues):
+    def run_return(
+        self, interpreter: Interpreter, op: shlo.ReturnOp, args: PythonValues
+    ):
         return ReturnedValues(args), ()
 
     @impl(shlo.ReduceOp)
-    def run_reduce(self, interpreter: Interpreter, op: shlo.ReduceOp, args: PythonValues) -> PythonValues:
+    def run_reduce(
+        self, interpreter: Interpreter, op: shlo.ReduceOp, args: PythonValues
+    ) -> PythonValues:
         count = len(op.inputs)
         accumulators = red.accumulator_types(op.body)
         dims = op.reduced_dimensions
         inputs, inits = [], []
         for index in range(count):
-            value = convert_to(np.asarray(args[index]), op.inputs[index].type, accumulators[index])
-            moved = np.moveaxis(value, dims, range(value.ndim - len(dims), value.ndim)) if dims else value
+            value = convert_to(
+                np.asarray(args[index]), op.inputs[index].type, accumulators[index]
+            )
+            moved = (
+                np.moveaxis(value, dims, range(value.ndim - len(dims), value.ndim))
+                if dims
+                else value
+            )
             inputs.append(moved)
-            inits.append(convert_to(np.asarray(args[count + index]), op.init_values[index].type, accumulators[index]))
+            inits.append(
+                convert_to(
+                    np.asarray(args[count + index]),
+                    op.init_values[index].type,
+                    accumulators[index],
+                )
+            )
         results = reduce_arrays(interpreter, op.body, inputs, inits, len(dims), op.name)
-        return tuple(_result(r, t) for r, t in zip(results, op.result_types, strict=True))
+        return tuple(
+            _result(r, t) for r, t in zip(results, op.result_types, strict=True)
+        )
 
     @impl(shlo.ReduceWindowOp)
     def run_reduce_window(
@@ -642,14 +767,30 @@ class StableHloFunctions(InterpreterFunctions):
         out_shape = _shape(op.result_types[0])
         stacks, inits = [], []
         for index in range(count):
-            init = convert_to(np.asarray(args[count + index]), op.init_values[index].type, accumulators[index])
-            value = convert_to(np.asarray(args[index]), op.inputs[index].type, accumulators[index])
-            padded = kernels.pad_dilate(value, padding, [d - 1 for d in base_dilations], init)
-            views = kernels.window_views(padded, window, strides, window_dilations, out_shape)
-            stacks.append(np.stack(views, axis=-1) if views else np.zeros((*out_shape, 0), value.dtype))
+            init = convert_to(
+                np.asarray(args[count + index]),
+                op.init_values[index].type,
+                accumulators[index],
+            )
+            value = convert_to(
+                np.asarray(args[index]), op.inputs[index].type, accumulators[index]
+            )
+            padded = kernels.pad_dilate(
+                value, padding, [d - 1 for d in base_dilations], init
+            )
+            views = kernels.window_views(
+                padded, window, strides, window_dilations, out_shape
+            )
+            stacks.append(
+                np.stack(views, axis=-1)
+                if views
+                else np.zeros((*out_shape, 0), value.dtype)
+            )
             inits.append(init)
         results = reduce_arrays(interpreter, op.body, stacks, inits, 1, op.name)
-        return tuple(_result(r, t) for r, t in zip(results, op.result_types, strict=True))
+        return tuple(
+            _result(r, t) for r, t in zip(results, op.result_types, strict=True)
+        )
 
     @impl(shlo.SelectAndScatterOp)
     def run_select_and_scatter(
@@ -660,19 +801,29 @@ class StableHloFunctions(InterpreterFunctions):
         window, strides, padding = op.window(len(shape))
         source_shape = _shape(op.source.type)
         accumulator = red.accumulator_types(op.scatter)[0]
-        selected = _select_positions(interpreter, op, operand, shape, window, strides, padding, source_shape)
+        selected = _select_positions(
+            interpreter, op, operand, shape, window, strides, padding, source_shape
+        )
         contributions = convert_to(source, op.source.type, accumulator).reshape(-1)
-        result = _broadcast(convert_to(init, op.init_value.type, accumulator), shape).copy().reshape(-1)
+        result = (
+            _broadcast(convert_to(init, op.init_value.type, accumulator), shape)
+            .copy()
+            .reshape(-1)
+        )
         targets = selected.reshape(-1)
         valid = targets >= 0
         targets, contributions = targets[valid], contributions[valid]
         order = np.argsort(targets, kind="stable")
         targets, contributions = targets[order], contributions[order]
-        rank_in_group = np.arange(targets.size) - np.searchsorted(targets, targets, side="left")
+        rank_in_group = np.arange(targets.size) - np.searchsorted(
+            targets, targets, side="left"
+        )
         for round_index in range(int(rank_in_group.max()) + 1 if targets.size else 0):
             pick = rank_in_group == round_index
             where = targets[pick]
-            (combined,) = run_body(interpreter, op.scatter, [result[where], contributions[pick]], op.name)
+            (combined,) = run_body(
+                interpreter, op.scatter, [result[where], contributions[pick]], op.name
+            )
             result[where] = combined
         return (_result(result.reshape(shape), op.result.type),)
 
@@ -691,22 +842,36 @@ def _select_positions(
     select_type = op.select.block.args[0].type
     values = convert_to(operand, op.operand.type, select_type)
     flat_index = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
-    padded_values = kernels.pad_dilate(values, padding, [0] * len(shape), np.zeros((), values.dtype))
-    padded_index = kernels.pad_dilate(flat_index, padding, [0] * len(shape), np.int64(-1))
+    padded_values = kernels.pad_dilate(
+        values, padding, [0] * len(shape), np.zeros((), values.dtype)
+    )
+    padded_index = kernels.pad_dilate(
+        flat_index, padding, [0] * len(shape), np.int64(-1)
+    )
     ones = [1] * len(shape)
-    value_views = kernels.window_views(padded_values, window, strides, ones, source_shape)
-    index_views = kernels.window_views(padded_index, window, strides, ones, source_shape)
+    value_views = kernels.window_views(
+        padded_values, window, strides, ones, source_shape
+    )
+    index_views = kernels.window_views(
+        padded_index, window, strides, ones, source_shape
+    )
     best_value = np.array(value_views[0], copy=True)
     best_index = np.array(index_views[0], copy=True)
     for candidate_value, candidate_index in zip(value_views[1:], index_views[1:]):
-        (keep,) = run_body(interpreter, op.select, [best_value, candidate_value], op.name)
-        take = (candidate_index >= 0) & ((best_index < 0) | ~np.asarray(keep, dtype=bool))
+        (keep,) = run_body(
+            interpreter, op.select, [best_value, candidate_value], op.name
+        )
+        take = (candidate_index >= 0) & (
+            (best_index < 0) | ~np.asarray(keep, dtype=bool)
+        )
         best_value = np.where(take, candidate_value, best_value)
         best_index = np.where(take, candidate_index, best_index)
     return best_index
 
 
-def _finish_contraction(product: np.ndarray, operand_dtype: np.dtype[Any], result_type: Attribute) -> np.ndarray:
+def _finish_contraction(
+    product: np.ndarray, operand_dtype: np.dtype[Any], result_type: Attribute
+) -> np.ndarray:
     """Round a wide sum to the result: quantize (expressed type first) or cast."""
     if (q := quantized(result_type)) is not None:
         return uniform.quantize(product.astype(uniform.expressed_dtype(q)), q)
@@ -732,7 +897,9 @@ class CheckFunctions(InterpreterFunctions):
     """The `check` dialect: compare, record, fail with the element index and both values."""
 
     @impl(check.ExpectEqOp)
-    def run_expect_eq(self, interpreter: Interpreter, op: check.ExpectEqOp, args: PythonValues) -> PythonValues:
+    def run_expect_eq(
+        self, interpreter: Interpreter, op: check.ExpectEqOp, args: PythonValues
+    ) -> PythonValues:
         _report(op, compare_exact(np.asarray(args[0]), np.asarray(args[1])))
         return ()
 
@@ -747,23 +914,34 @@ class CheckFunctions(InterpreterFunctions):
     def run_expect_almost_eq(
         self, interpreter: Interpreter, op: check.ExpectAlmostEqOp, args: PythonValues
     ) -> PythonValues:
-        tolerance = check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
-        actual, expected = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
+        tolerance = (
+            check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
+        )
+        actual, expected = (
+            to_float(a, t) for a, t in zip(args, op.operand_types, strict=True)
+        )
         _report(op, compare_almost(actual, expected, tolerance))
         return ()
 
     @impl(check.ExpectAlmostEqConstOp)
     def run_expect_almost_eq_const(
-        self, interpreter: Interpreter, op: check.ExpectAlmostEqConstOp, args: PythonValues
+        self,
+        interpreter: Interpreter,
+        op: check.ExpectAlmostEqConstOp,
+        args: PythonValues,
     ) -> PythonValues:
-        tolerance = check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
+        tolerance = (
+            check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
+        )
         actual = to_float(np.asarray(args[0]), op.lhs.type)
         expected = to_float(_literal(op.value, op.lhs.type), op.lhs.type)
         _report(op, compare_almost(actual, expected, tolerance))
         return ()
 
     @impl(check.ExpectCloseOp)
-    def run_expect_close(self, interpreter: Interpreter, op: check.ExpectCloseOp, args: PythonValues) -> PythonValues:
+    def run_expect_close(
+        self, interpreter: Interpreter, op: check.ExpectCloseOp, args: PythonValues
+    ) -> PythonValues:
         _report(op, compare_ulps(np.asarray(args[0]), np.asarray(args[1]), op.max_ulps))
         return ()
 
@@ -777,7 +955,12 @@ def _literal(value: DenseIntOrFPElementsAttr, t: Attribute) -> np.ndarray:
 
 def _elementwise_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
     @impl(op_class)
-    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: InterpreterFunctions,
+        interpreter: Interpreter,
+        op: Operation,
+        args: PythonValues,
+    ) -> PythonValues:
         return (_result(elementwise(op, args), op.result_types[0]),)
 
     return run
@@ -789,9 +972,16 @@ ElementwiseFunctions = register_impls(
         (InterpreterFunctions,),
         {
             "__doc__": "The arithmetic element-wise ops (one implementation, `elementwise`, for all).",
-            **{f"run_{c.name.split('.', 1)[1]}": _elementwise_impl(c) for c in (*ew.UNARY_OPS, *ew.BINARY_OPS)},
+            **{
+                f"run_{c.name.split('.', 1)[1]}": _elementwise_impl(c)
+                for c in (*ew.UNARY_OPS, *ew.BINARY_OPS)
+            },
         },
     )
 )
 
-FUNCTIONS: list[InterpreterFunctions] = [StableHloFunctions(), ElementwiseFunctions(), CheckFunctions()]
+FUNCTIONS: list[InterpreterFunctions] = [
+    StableHloFunctions(),
+    ElementwiseFunctions(),
+    CheckFunctions(),
+]

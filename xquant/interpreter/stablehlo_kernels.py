@@ -34,16 +34,30 @@ def gather(
     if index_vector_dim == indices.ndim:
         indices = indices[..., None]
     indices = np.moveaxis(indices, index_vector_dim, -1)
-    grid = np.indices(result_shape, dtype=np.int64) if result_shape else np.zeros((0,), np.int64)
+    grid = (
+        np.indices(result_shape, dtype=np.int64)
+        if result_shape
+        else np.zeros((0,), np.int64)
+    )
     batch_dims = [d for d in range(len(result_shape)) if d not in offset_dims]
     batch_index = tuple(grid[d] for d in batch_dims)
-    starts = indices[batch_index] if batch_index else np.broadcast_to(indices, (*result_shape, indices.shape[-1]))
+    starts = (
+        indices[batch_index]
+        if batch_index
+        else np.broadcast_to(indices, (*result_shape, indices.shape[-1]))
+    )
     operand_index = [np.zeros(result_shape, np.int64) for _ in range(operand.ndim)]
     for k, dim in enumerate(start_index_map):
-        operand_index[dim] = operand_index[dim] + np.clip(starts[..., k], 0, operand.shape[dim] - slice_sizes[dim])
-    for operand_dim, indices_dim in zip(operand_batching_dims, start_indices_batching_dims, strict=True):
+        operand_index[dim] = operand_index[dim] + np.clip(
+            starts[..., k], 0, operand.shape[dim] - slice_sizes[dim]
+        )
+    for operand_dim, indices_dim in zip(
+        operand_batching_dims, start_indices_batching_dims, strict=True
+    ):
         position = indices_dim if indices_dim < index_vector_dim else indices_dim - 1
-        operand_index[operand_dim] = operand_index[operand_dim] + grid[batch_dims[position]]
+        operand_index[operand_dim] = (
+            operand_index[operand_dim] + grid[batch_dims[position]]
+        )
     dropped = set(collapsed_slice_dims) | set(operand_batching_dims)
     offset_operand_dims = [d for d in range(operand.ndim) if d not in dropped]
     for result_dim, operand_dim in zip(offset_dims, offset_operand_dims, strict=True):
@@ -61,30 +75,51 @@ def dot_general(
     accumulator: np.dtype | type = np.float64,
 ) -> np.ndarray:
     """Result dims: batch, lhs free, rhs free; sums in `accumulator` (returned in that dtype)."""
-    lhs_free = [d for d in range(lhs.ndim) if d not in (*lhs_batching, *lhs_contracting)]
-    rhs_free = [d for d in range(rhs.ndim) if d not in (*rhs_batching, *rhs_contracting)]
+    lhs_free = [
+        d for d in range(lhs.ndim) if d not in (*lhs_batching, *lhs_contracting)
+    ]
+    rhs_free = [
+        d for d in range(rhs.ndim) if d not in (*rhs_batching, *rhs_contracting)
+    ]
     batch_shape = [lhs.shape[d] for d in lhs_batching]
     lhs_free_shape = [lhs.shape[d] for d in lhs_free]
     rhs_free_shape = [rhs.shape[d] for d in rhs_free]
     contract = math.prod(lhs.shape[d] for d in lhs_contracting)
     batch = math.prod(batch_shape)
-    left = np.transpose(lhs, [*lhs_batching, *lhs_free, *lhs_contracting]).astype(accumulator)
-    right = np.transpose(rhs, [*rhs_batching, *rhs_contracting, *rhs_free]).astype(accumulator)
+    left = np.transpose(lhs, [*lhs_batching, *lhs_free, *lhs_contracting]).astype(
+        accumulator
+    )
+    right = np.transpose(rhs, [*rhs_batching, *rhs_contracting, *rhs_free]).astype(
+        accumulator
+    )
     left = left.reshape(batch, math.prod(lhs_free_shape), contract)
     right = right.reshape(batch, contract, math.prod(rhs_free_shape))
-    return np.matmul(left, right).reshape(*batch_shape, *lhs_free_shape, *rhs_free_shape)
+    return np.matmul(left, right).reshape(
+        *batch_shape, *lhs_free_shape, *rhs_free_shape
+    )
 
 
 def pad_dilate(
-    x: np.ndarray, padding: Sequence[tuple[int, int]], interior: Sequence[int], value: np.ndarray | float
+    x: np.ndarray,
+    padding: Sequence[tuple[int, int]],
+    interior: Sequence[int],
+    value: np.ndarray | float,
 ) -> np.ndarray:
     """Insert `interior` copies of `value` between elements, then pad (negative padding crops)."""
-    shape = [0 if n == 0 else (n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior, strict=True)]
+    shape = [
+        0 if n == 0 else (n - 1) * (i + 1) + 1
+        for n, i in zip(x.shape, interior, strict=True)
+    ]
     dilated = np.full(shape, value, dtype=x.dtype)
     dilated[tuple(slice(None, None, i + 1) for i in interior)] = x
     positive = [(max(lo, 0), max(hi, 0)) for lo, hi in padding]
-    padded = np.pad(dilated, positive, constant_values=np.asarray(value, dtype=x.dtype)[()])
-    crop = tuple(slice(-min(lo, 0), padded.shape[d] + min(hi, 0)) for d, (lo, hi) in enumerate(padding))
+    padded = np.pad(
+        dilated, positive, constant_values=np.asarray(value, dtype=x.dtype)[()]
+    )
+    crop = tuple(
+        slice(-min(lo, 0), padded.shape[d] + min(hi, 0))
+        for d, (lo, hi) in enumerate(padding)
+    )
     return padded[crop]
 
 
@@ -100,7 +135,9 @@ def window_views(
     for offset in itertools.product(*(range(w) for w in window)):
         index = tuple(
             slice(o * wd, o * wd + (n - 1) * s + 1, s) if n > 0 else slice(0, 0)
-            for o, wd, s, n in zip(offset, window_dilations, strides, out_shape, strict=True)
+            for o, wd, s, n in zip(
+                offset, window_dilations, strides, out_shape, strict=True
+            )
         )
         views.append(padded[index])
     return views
@@ -129,34 +166,61 @@ def convolution(
     accumulator: np.dtype | type = np.float64,
 ) -> np.ndarray:
     """The spec's convolution: one einsum per kernel position, summed in `accumulator`."""
-    x = np.transpose(lhs, [input_batch, input_feature, *input_spatial]).astype(accumulator)
-    k = np.transpose(rhs, [kernel_output_feature, kernel_input_feature, *kernel_spatial]).astype(accumulator)
+    x = np.transpose(lhs, [input_batch, input_feature, *input_spatial]).astype(
+        accumulator
+    )
+    k = np.transpose(
+        rhs, [kernel_output_feature, kernel_input_feature, *kernel_spatial]
+    ).astype(accumulator)
     for axis, flip in enumerate(reversal):
         if flip:
             k = np.flip(k, axis=2 + axis)
     spatial = len(input_spatial)
-    x = pad_dilate(x, [(0, 0), (0, 0), *padding], [0, 0, *(d - 1 for d in lhs_dilation)], 0)
+    x = pad_dilate(
+        x, [(0, 0), (0, 0), *padding], [0, 0, *(d - 1 for d in lhs_dilation)], 0
+    )
     kernel_sizes = k.shape[2:]
     out_sizes = [
         0 if n < (w - 1) * d + 1 else (n - (w - 1) * d - 1) // s + 1
-        for n, w, d, s in zip(x.shape[2:], kernel_sizes, rhs_dilation, strides, strict=True)
+        for n, w, d, s in zip(
+            x.shape[2:], kernel_sizes, rhs_dilation, strides, strict=True
+        )
     ]
     batch, features = x.shape[0], x.shape[1]
     out_features = k.shape[0]
     groups = feature_group_count
-    x = x.reshape(batch_group_count, batch // batch_group_count, groups, features // groups, *x.shape[2:])
-    k = k.reshape(batch_group_count, groups, out_features // (groups * batch_group_count), k.shape[1], *kernel_sizes)
-    result = np.zeros((batch_group_count, batch // batch_group_count, groups, k.shape[2], *out_sizes), accumulator)
+    x = x.reshape(
+        batch_group_count,
+        batch // batch_group_count,
+        groups,
+        features // groups,
+        *x.shape[2:],
+    )
+    k = k.reshape(
+        batch_group_count,
+        groups,
+        out_features // (groups * batch_group_count),
+        k.shape[1],
+        *kernel_sizes,
+    )
+    result = np.zeros(
+        (batch_group_count, batch // batch_group_count, groups, k.shape[2], *out_sizes),
+        accumulator,
+    )
     for position in itertools.product(*(range(w) for w in kernel_sizes)):
         index = tuple(
             slice(p * d, p * d + (n - 1) * s + 1, s) if n > 0 else slice(0, 0)
-            for p, d, s, n in zip(position, rhs_dilation, strides, out_sizes, strict=True)
+            for p, d, s, n in zip(
+                position, rhs_dilation, strides, out_sizes, strict=True
+            )
         )
         window = x[(slice(None), slice(None), slice(None), slice(None), *index)]
         taps = k[(slice(None), slice(None), slice(None), slice(None), *position)]
         result += np.einsum("Bngi...,Bgoi->Bngo...", window, taps)
     # (batch groups, batch, groups, out per group, spatial) -> (batch, features, spatial)
-    result = np.moveaxis(result, 0, 2).reshape(batch // batch_group_count, out_features, *out_sizes)
+    result = np.moveaxis(result, 0, 2).reshape(
+        batch // batch_group_count, out_features, *out_sizes
+    )
     order = [0] * (spatial + 2)
     order[output_batch] = 0
     order[output_feature] = 1

@@ -99,7 +99,12 @@ def _run_chunk(
 
     from xquant import apply_passes, make_context
     from xquant.interpreter.runner import check_argument, format_value, lookup_function
-    from xquant.tools.diagnostics import find_verify_error, format_error, format_parse_error, parse_located
+    from xquant.tools.diagnostics import (
+        find_verify_error,
+        format_error,
+        format_parse_error,
+        parse_located,
+    )
 
     ctx = make_context()
     try:

@@ -56,7 +56,7 @@ StableHLO = Dialect(
     ATTRIBUTES,
 )
 
-__all__ = [  # noqa: F405
+__all__ = [
     "BroadcastInDimOp",
     "ConcatenateOp",
     "ConstantOp",

@@ -336,7 +336,7 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
                 self.kernel_spatial,
                 "i",
                 "o",
-            )  # fmt: skip
+            )
             + "->"
             + _layout_text(
                 self.output_batch_dimension.data,

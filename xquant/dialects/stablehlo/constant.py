@@ -11,6 +11,7 @@ line); both forms parse, and each prints as upstream prints it.
 
 from __future__ import annotations
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
@@ -34,7 +35,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
@@ -118,7 +118,7 @@ class ConstantOp(IRDLOperation):
             or value_type.get_element_type() != storage
         ):
             raise VerifyException(
-                f"inferred type(s) {q.type_text(value_type)} are incompatible with return type(s) of operation "
+                f"'{self.name}' op inferred type(s) {q.type_text(value_type)} are incompatible with return type(s) of operation "
                 f"{q.type_text(result_type)}"
             )
 

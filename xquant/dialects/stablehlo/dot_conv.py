@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -40,7 +41,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import (
@@ -236,7 +236,7 @@ class DotGeneralOp(IRDLOperation):
                     "expects lhs and rhs to have the same element type"
                 )
             return
-        q.verify_per_tensor_lhs(lhs_type)
+        q.verify_per_tensor_lhs(self.name, lhs_type)
         q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
         q.verify_rhs_zero_points(rhs_type)
         rhs_q = q.quantized(rhs_type)
@@ -417,7 +417,7 @@ class ConvolutionOp(IRDLOperation):
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
         if not any(q.is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
             return
-        q.verify_per_tensor_lhs(lhs_type)
+        q.verify_per_tensor_lhs(self.name, lhs_type)
         q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
         numbers = self.dimension_numbers
         rhs_q, result_q = q.quantized(rhs_type), q.quantized(result_type)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -31,7 +32,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import (
@@ -52,11 +52,13 @@ from xquant.dialects.stablehlo.syntax import (
 )
 
 
-def verify_same_shapes(types: list[Attribute]) -> None:
+def verify_same_shapes(op_name: str, types: list[Attribute]) -> None:
     """SameOperandsAndResultShape."""
     shapes = {tuple(t.get_shape()) for t in types if isinstance(t, TensorType)}
     if len(shapes) > 1:
-        raise VerifyException("requires the same shape for all operands and results")
+        raise VerifyException(
+            f"'{op_name}' op requires the same shape for all operands and results"
+        )
 
 
 class ElementwiseOp(IRDLOperation):
@@ -95,7 +97,7 @@ class ElementwiseOp(IRDLOperation):
 
     def verify_(self) -> None:
         types = [*self.operand_types, *self.result_types]
-        verify_same_shapes(types)
+        verify_same_shapes(self.name, types)
         q.verify_quantization_granularity(self.name, types, self.PER_AXIS_ALLOWED)
         if not any(q.is_quantized(t) for t in types):
             self.verify_element_types()
@@ -113,7 +115,9 @@ class ElementwiseOp(IRDLOperation):
             )
 
     def verify_quantized(self) -> None:
-        q.verify_compatible_element_types([*self.operand_types, *self.result_types])
+        q.verify_compatible_element_types(
+            self.name, [*self.operand_types, *self.result_types]
+        )
 
 
 class UnaryElementwiseOp(ElementwiseOp):
@@ -327,7 +331,7 @@ class ClampOp(ElementwiseOp):
         types = [*self.operand_types, *self.result_types]
         q.verify_quantization_granularity(self.name, types, False)
         if any(q.is_quantized(t) for t in types):
-            q.verify_compatible_element_types(types)
+            q.verify_compatible_element_types(self.name, types)
         elif len({q.element_type(t) for t in types}) > 1:
             raise VerifyException(
                 "requires compatible element types for all operands and results"
@@ -388,7 +392,7 @@ class CompareOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
     def verify_(self) -> None:
-        verify_same_shapes([self.lhs.type, self.rhs.type, self.result.type])
+        verify_same_shapes(self.name, [self.lhs.type, self.rhs.type, self.result.type])
         q.verify_quantization_granularity(
             self.name, [self.lhs.type, self.rhs.type], False
         )
@@ -402,7 +406,9 @@ class CompareOp(IRDLOperation):
         if not q.compatible_element_types(
             q.element_type(self.lhs.type), q.element_type(self.rhs.type)
         ):
-            raise VerifyException("requires compatible element types for all operands")
+            raise VerifyException(
+                f"'{self.name}' op requires compatible element types for all operands"
+            )
 
 
 @irdl_op_definition
@@ -465,9 +471,9 @@ class SelectOp(IRDLOperation):
                 f"operand #0 must be ranked tensor of bool values, but got {q.type_text(pred_type)}"
             )
         value_types = [self.on_true.type, self.on_false.type, self.result.type]
-        verify_same_shapes(value_types)
+        verify_same_shapes(self.name, value_types)
         if pred_type.get_shape():
-            verify_same_shapes([pred_type, *value_types])
+            verify_same_shapes(self.name, [pred_type, *value_types])
         q.verify_quantization_granularity(self.name, value_types, False)
         if not all(
             q.compatible_element_types(
@@ -487,12 +493,12 @@ class ConvertOp(UnaryElementwiseOp):
     name = "stablehlo.convert"
 
     def verify_(self) -> None:
-        verify_same_shapes([self.operand.type, self.result.type])
+        verify_same_shapes(self.name, [self.operand.type, self.result.type])
         for index, t in enumerate((self.operand.type, self.result.type)):
             if q.is_quantized(t):
                 kind = "operand" if index == 0 else "result"
                 raise VerifyException(
-                    f"{kind} #0 must be ranked tensor of non-quantized values, but got {q.type_text(t)}"
+                    f"'{self.name}' op {kind} #0 must be ranked tensor of non-quantized values, but got {q.type_text(t)}"
                 )
 
 
@@ -505,9 +511,8 @@ class BitcastConvertOp(UnaryElementwiseOp):
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
-        assert isinstance(operand_type, TensorType) and isinstance(
-            result_type, TensorType
-        )
+        assert isinstance(operand_type, TensorType)
+        assert isinstance(result_type, TensorType)
         operand_bits = _bit_width(q.element_type(operand_type))
         result_bits = _bit_width(q.element_type(result_type))
         operand_shape, result_shape = (

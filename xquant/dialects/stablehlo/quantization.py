@@ -77,19 +77,19 @@ def verify_quantization_granularity(
     for index, t in enumerate(types):
         if (q := quantized(t)) is not None and not q.is_per_layer:
             raise VerifyException(
-                f"operand #{index} must be ranked tensor of non-quantized or per-tensor quantized values, "
+                f"'{op_name}' op operand #{index} must be ranked tensor of non-quantized or per-tensor quantized values, "
                 f"but got {type_text(t)}"
             )
 
 
-def verify_compatible_element_types(types: Sequence[Attribute]) -> None:
+def verify_compatible_element_types(op_name: str, types: Sequence[Attribute]) -> None:
     """`HLO_CompatibleOperandsAndResultElementType`: quantized types may differ only in scale and zero point."""
     elements = [element_type(t) for t in types]
     first = elements[0]
     for other in elements[1:]:
         if not compatible_element_types(first, other):
             raise VerifyException(
-                "requires compatible element types for all operands and results"
+                f"'{op_name}' op requires compatible element types for all operands and results"
             )
 
 
@@ -184,7 +184,8 @@ def verify_reshape_quantization(operand: Attribute, result: Attribute) -> None:
         operand_q.quantized_dimension,
         result_q.quantized_dimension,
     )
-    assert operand_dim is not None and result_dim is not None
+    assert operand_dim is not None
+    assert result_dim is not None
     operand_shape, result_shape = shape_of(operand), shape_of(result)
     if operand_shape[operand_dim] != result_shape[result_dim]:
         raise VerifyException(
@@ -223,7 +224,8 @@ def verify_transpose_quantization(
         operand_q.quantized_dimension,
         result_q.quantized_dimension,
     )
-    assert operand_dim is not None and result_dim is not None
+    assert operand_dim is not None
+    assert result_dim is not None
     if result_dim < len(permutation) and permutation[result_dim] != operand_dim:
         raise VerifyException(
             f"operand quantization_dimension {operand_dim} is not same as "
@@ -245,7 +247,8 @@ def verify_broadcast_quantization(
         operand_q.quantized_dimension,
         result_q.quantized_dimension,
     )
-    assert operand_dim is not None and result_dim is not None
+    assert operand_dim is not None
+    assert result_dim is not None
     if operand_dim < len(dimensions) and result_dim != dimensions[operand_dim]:
         raise VerifyException(
             f"result quantization_dimension {result_dim} not same as "
@@ -314,11 +317,12 @@ def verify_rhs_zero_points(rhs: Attribute) -> None:
         raise VerifyException("Zero points of rhs should be 0")
 
 
-def verify_per_tensor_lhs(lhs: Attribute) -> None:
+def verify_per_tensor_lhs(op_name: str, lhs: Attribute) -> None:
     """dot_general/convolution: a quantized lhs is per-tensor (ODS operand constraint)."""
     if (q := quantized(lhs)) is not None and not q.is_per_layer:
         raise VerifyException(
-            f"operand #0 must be ranked tensor of non-quantized or per-tensor quantized values, but got {type_text(lhs)}"
+            f"'{op_name}' op operand #0 must be ranked tensor of non-quantized or per-tensor quantized values, "
+            f"but got {type_text(lhs)}"
         )
 
 

@@ -11,6 +11,7 @@ Float -> quantized is `quantize`; quantized -> quantized is a requantize
 
 from __future__ import annotations
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import AnyFloat, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -24,7 +25,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
@@ -66,9 +66,8 @@ class QuantizationConversionOp(IRDLOperation):
 
     def verify_shapes(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
-        assert isinstance(operand_type, TensorType) and isinstance(
-            result_type, TensorType
-        )
+        assert isinstance(operand_type, TensorType)
+        assert isinstance(result_type, TensorType)
         if operand_type.get_shape() != result_type.get_shape():
             raise VerifyException(
                 "requires the same shape for all operands and results"
@@ -87,12 +86,12 @@ class UniformQuantizeOp(QuantizationConversionOp):
         result_q = q.quantized(self.result.type)
         if result_q is None:
             raise VerifyException(
-                f"result #0 must be ranked tensor of quantized values, but got {q.type_text(self.result.type)}"
+                f"'{self.name}' op result #0 must be ranked tensor of quantized values, but got {q.type_text(self.result.type)}"
             )
         operand_q = q.quantized(self.operand.type)
         if operand_q is None and not isinstance(operand_element, AnyFloat):
             raise VerifyException(
-                "operand #0 must be ranked tensor of floating-point or quantized values, "
+                f"'{self.name}' op operand #0 must be ranked tensor of floating-point or quantized values, "
                 f"but got {q.type_text(self.operand.type)}"
             )
         expected = operand_element if operand_q is None else operand_q.expressed_type
@@ -114,14 +113,14 @@ class UniformDequantizeOp(QuantizationConversionOp):
         operand_q = q.quantized(self.operand.type)
         if operand_q is None:
             raise VerifyException(
-                f"operand #0 must be ranked tensor of quantized values, but got {q.type_text(self.operand.type)}"
+                f"'{self.name}' op operand #0 must be ranked tensor of quantized values, but got {q.type_text(self.operand.type)}"
             )
         result_type = self.result.type
         assert isinstance(result_type, TensorType)
         if result_type.get_element_type() != operand_q.expressed_type:
             inferred = TensorType(operand_q.expressed_type, result_type.get_shape())
             raise VerifyException(
-                f"inferred type(s) {q.type_text(inferred)} are incompatible with return type(s) of operation "
+                f"'{self.name}' op inferred type(s) {q.type_text(inferred)} are incompatible with return type(s) of operation "
                 f"{q.type_text(result_type)}"
             )
 

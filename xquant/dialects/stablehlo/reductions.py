@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -40,7 +41,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
@@ -311,12 +311,14 @@ class ReduceOp(IRDLOperation):
             for t in accumulator_types(self.body)
         ]
         if list(self.result_types) != expected:
-            _incompatible(expected, self.result_types)
+            _incompatible(self.name, expected, self.result_types)
 
 
-def _incompatible(expected: Sequence[Attribute], actual: Sequence[Attribute]) -> None:
+def _incompatible(
+    op_name: str, expected: Sequence[Attribute], actual: Sequence[Attribute]
+) -> None:
     raise VerifyException(
-        f"inferred type(s) {', '.join(q.type_text(t) for t in expected)} are incompatible with return type(s) of "
+        f"'{op_name}' op inferred type(s) {', '.join(q.type_text(t) for t in expected)} are incompatible with return type(s) of "
         f"operation {', '.join(q.type_text(t) for t in actual)}"
     )
 
@@ -497,7 +499,7 @@ class ReduceWindowOp(WindowedOp):
             for t in accumulator_types(self.body)
         ]
         if list(self.result_types) != expected:
-            _incompatible(expected, self.result_types)
+            _incompatible(self.name, expected, self.result_types)
 
 
 @irdl_op_definition
@@ -524,9 +526,8 @@ class SelectAndScatterOp(WindowedOp):
         q.verify_quantization_granularity(
             self.name, [operand_type, source_type, init_type, self.result.type], False
         )
-        assert isinstance(operand_type, TensorType) and isinstance(
-            source_type, TensorType
-        )
+        assert isinstance(operand_type, TensorType)
+        assert isinstance(source_type, TensorType)
         if q.element_type(operand_type) != q.element_type(source_type):
             raise VerifyException(
                 "expects the operand and source to have the same element type"
@@ -561,7 +562,7 @@ class SelectAndScatterOp(WindowedOp):
         accumulator = accumulator_types(self.scatter)[0]
         expected = TensorType(q.element_type(accumulator), operand_type.get_shape())
         if self.result.type != expected:
-            _incompatible([expected], [self.result.type])
+            _incompatible(self.name, [expected], [self.result.type])
 
 
 def reduced_size(shape: Sequence[int], dims: Sequence[int]) -> int:

@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IntegerAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -35,7 +36,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from typing_extensions import Self
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
@@ -181,7 +181,7 @@ class TransposeOp(UnaryShapeOp):
         expected = tuple(shape[p] for p in perm)
         if _shape(result_type) != expected:
             raise VerifyException(
-                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are incompatible "
+                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are incompatible "
                 f"with return type(s) of operation {q.type_text(result_type)}"
             )
         q.verify_transpose_quantization(operand_type, result_type, perm)
@@ -299,7 +299,7 @@ class ConcatenateOp(IRDLOperation):
         expected[dim] = sum(s[dim] for s in shapes)
         if list(_shape(self.result.type)) != expected:
             raise VerifyException(
-                f"inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
+                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
             )
 
@@ -358,8 +358,8 @@ class SliceOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_operand(self.operand)
         ranges = [
-            f"{s}:{l}" + (f":{st}" if st != 1 else "")
-            for s, l, st in zip(
+            f"{s}:{limit}" + (f":{st}" if st != 1 else "")
+            for s, limit, st in zip(
                 array_values(self.start_indices),
                 array_values(self.limit_indices),
                 array_values(self.strides),
@@ -397,7 +397,7 @@ class SliceOp(IRDLOperation):
             expected.append(-(-(limit - start) // stride))
         if list(_shape(result_type)) != expected:
             raise VerifyException(
-                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
+                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(result_type)}"
             )
 
@@ -439,7 +439,7 @@ class IotaOp(IRDLOperation):
         dim = self.iota_dimension.value.data
         if not 0 <= dim < len(shape):
             raise VerifyException(
-                f"iota dimension cannot go beyond the output rank or be negative."
+                "iota dimension cannot go beyond the output rank or be negative."
             )
 
 
@@ -487,7 +487,7 @@ class GatherOp(IRDLOperation):
         expected = gather_result_shape(_shape(self.start_indices.type), numbers, sizes)
         if list(_shape(result_type)) != expected:
             raise VerifyException(
-                f"inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
+                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(result_type)}"
             )
 
