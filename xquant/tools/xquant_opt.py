@@ -8,6 +8,7 @@ caret on stderr, and exit code 1 -- never a Python traceback. With
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -37,6 +38,44 @@ class XQuantOptMain(xDSLOptMain):
 
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="xquant modular optimizer driver", args=args)
+
+    def run(self) -> None:
+        """As `xdsl-opt`, but with `--split-input-file` every bad chunk is reported
+        (as `mlir-opt` does) before the run fails, instead of only the first."""
+        args = self.args
+        if (
+            not args.split_input_file
+            or args.shrink
+            or args.parsing_diagnostics
+            or args.verify_diagnostics
+        ):
+            super().run()
+            return
+        chunks, file_extension = self.prepare_input()
+        output = self.prepare_output()
+        errors: list[str] = []
+        try:
+            for i, (chunk, offset) in enumerate(chunks):
+                if i > 0:
+                    output.write("// -----\n")
+                try:
+                    module = self.parse_chunk(chunk, file_extension, offset)
+                    if module is not None:
+                        self.apply_passes(module)
+                        output.write(self.output_resulting_program(module))
+                except ParseError as err:
+                    err.span = dataclasses.replace(err.span, line_offset=offset)
+                    errors.append(format_parse_error(err))
+                except ToolError as err:
+                    errors.append(str(err))
+                finally:
+                    chunk.close()
+                output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        if errors:
+            raise ToolError("".join(errors))
 
     def register_all_frontends(self) -> None:
         def parse_mlir(io: IO[bytes]) -> ModuleOp:

@@ -195,3 +195,16 @@ func.func private @f() -> !quant.calibrated<f32>
 // -----
 func.func private @f() -> !quant.calibrated<i8<-4:3>>
 // CHECK: invalid kind of type specified
+
+// -----
+// Quantized types are neither vector nor memref element types (upstream's interfaces).
+func.func private @f() -> vector<4x!quant.uniform<i8:f32, 1.0>>
+// CHECK: failed to verify 'elementType': VectorElementTypeInterface instance
+
+// -----
+func.func private @f() -> memref<4x!quant.uniform<i8:f32, 1.0>>
+// CHECK: invalid memref element type
+
+// -----
+func.func private @f() -> memref<*x!quant.any<i8:f32>>
+// CHECK: invalid memref element type

@@ -51,7 +51,11 @@ class FloatSemantics:
     def largest(self) -> Fraction:
         """`makeLargest`: the largest finite value."""
         significand = (1 << self.precision) - 1
-        if self.nonfinite == "nan_only" and self.nan_encoding == "all_ones" and self.precision > 1:
+        if (
+            self.nonfinite == "nan_only"
+            and self.nan_encoding == "all_ones"
+            and self.precision > 1
+        ):
             significand &= ~1
         return Fraction(significand) * _pow2(self.max_exponent - self.precision + 1)
 
@@ -69,13 +73,19 @@ IEEE_QUAD = FloatSemantics("f128", 16383, -16382, 113, 128)
 X87_DOUBLE_EXTENDED = FloatSemantics("f80", 16383, -16382, 64, 80)
 FLOAT_TF32 = FloatSemantics("tf32", 127, -126, 11, 19)
 FLOAT8_E5M2 = FloatSemantics("f8E5M2", 15, -14, 3, 8)
-FLOAT8_E5M2FNUZ = FloatSemantics("f8E5M2FNUZ", 15, -15, 3, 8, "nan_only", "negative_zero")
+FLOAT8_E5M2FNUZ = FloatSemantics(
+    "f8E5M2FNUZ", 15, -15, 3, 8, "nan_only", "negative_zero"
+)
 FLOAT8_E4M3 = FloatSemantics("f8E4M3", 7, -6, 4, 8)
 FLOAT8_E4M3FN = FloatSemantics("f8E4M3FN", 8, -6, 4, 8, "nan_only", "all_ones")
 FLOAT8_E4M3FNUZ = FloatSemantics("f8E4M3FNUZ", 7, -7, 4, 8, "nan_only", "negative_zero")
-FLOAT8_E4M3B11FNUZ = FloatSemantics("f8E4M3B11FNUZ", 4, -10, 4, 8, "nan_only", "negative_zero")
+FLOAT8_E4M3B11FNUZ = FloatSemantics(
+    "f8E4M3B11FNUZ", 4, -10, 4, 8, "nan_only", "negative_zero"
+)
 FLOAT8_E3M4 = FloatSemantics("f8E3M4", 3, -2, 5, 8)
-FLOAT8_E8M0FNU = FloatSemantics("f8E8M0FNU", 127, -127, 1, 8, "nan_only", "all_ones", False, False)
+FLOAT8_E8M0FNU = FloatSemantics(
+    "f8E8M0FNU", 127, -127, 1, 8, "nan_only", "all_ones", False, False
+)
 FLOAT6_E3M2FN = FloatSemantics("f6E3M2FN", 4, -2, 3, 6, "finite_only")
 FLOAT6_E2M3FN = FloatSemantics("f6E2M3FN", 2, 0, 4, 6, "finite_only")
 FLOAT4_E2M1FN = FloatSemantics("f4E2M1FN", 2, 0, 2, 4, "finite_only")
@@ -168,7 +178,9 @@ def _round_double(value: float, sem: FloatSemantics) -> float:
         rounded = _round_to_semantics(Fraction(abs(value)), sem)
         magnitude = math.inf if rounded is None else float(rounded)
         return math.copysign(magnitude, value)
-    return float(np.array(value, dtype=np.float64).astype(_DTYPES[sem.name]).astype(np.float64))
+    return float(
+        np.array(value, dtype=np.float64).astype(_DTYPES[sem.name]).astype(np.float64)
+    )
 
 
 def _bits(value: float, sem: FloatSemantics) -> int:
@@ -196,14 +208,23 @@ def _bits(value: float, sem: FloatSemantics) -> int:
         exponent_field, mantissa = 0, 0
     else:
         magnitude = Fraction(abs(value))
-        e = max(magnitude.numerator.bit_length() - magnitude.denominator.bit_length(), sem.min_exponent)
+        e = max(
+            magnitude.numerator.bit_length() - magnitude.denominator.bit_length(),
+            sem.min_exponent,
+        )
         if _pow2(e) > magnitude and e > sem.min_exponent:
             e -= 1
         significand = int(magnitude / _pow2(e - sem.precision + 1))
         normal = significand >> (sem.precision - 1) != 0
         exponent_field = e + bias if normal else 0
-        mantissa = significand if explicit_integer_bit else significand & ((1 << (sem.precision - 1)) - 1)
-    return (sign << (sem.size_in_bits - 1)) | (exponent_field << mantissa_bits) | mantissa
+        mantissa = (
+            significand
+            if explicit_integer_bit
+            else significand & ((1 << (sem.precision - 1)) - 1)
+        )
+    return (
+        (sign << (sem.size_in_bits - 1)) | (exponent_field << mantissa_bits) | mantissa
+    )
 
 
 # ----- LLVM's toStringImpl -----
@@ -221,7 +242,9 @@ def _adjust_significand(significand: int, exp: int, precision: int) -> tuple[int
     return significand // 10**tens_removable, exp + tens_removable
 
 
-def _adjust_buffer(buffer: list[str], exp: int, precision: int) -> tuple[list[str], int]:
+def _adjust_buffer(
+    buffer: list[str], exp: int, precision: int
+) -> tuple[list[str], int]:
     """`AdjustToPrecision(SmallVectorImpl<char>&, ...)`: round half up to `precision`
     digits. `buffer` holds the digits least significant first."""
     n = len(buffer)
@@ -360,7 +383,15 @@ def apfloat_to_string(
     # trailing zeros are dropped first thing, so any exact split will do.
     numerator, denominator = magnitude.numerator, magnitude.denominator
     exp = -(denominator.bit_length() - 1)  # denominator is a power of two
-    return _to_string_impl(negative, exp, numerator, sem.precision, format_precision, format_max_padding, truncate_zero)
+    return _to_string_impl(
+        negative,
+        exp,
+        numerator,
+        sem.precision,
+        format_precision,
+        format_max_padding,
+        truncate_zero,
+    )
 
 
 def _parses_back_identical(text: str, value: float, sem: FloatSemantics) -> bool:

@@ -8,15 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, Signedness, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerType,
+    Signedness,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.interfaces import HasFolderInterface
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.quant.float_semantics import is_float_type
-from xquant.dialects.quant.types import QuantizedType, StorageQuantizedType, UniformQuantizedType
+from xquant.dialects.quant.types import (
+    QuantizedType,
+    StorageQuantizedType,
+    UniformQuantizedType,
+)
 
 
 def element_type(attr: Attribute) -> Attribute:
@@ -61,7 +77,9 @@ class _QuantCastOp(IRDLOperation):
 
     def _check_kind(self, attr: Attribute, which: str, ok: bool, summary: str) -> None:
         if not ok:
-            raise self._error(f"{which} must be scalar or tensor of {summary}, but got '{attr}'")
+            raise self._error(
+                f"{which} must be scalar or tensor of {summary}, but got '{attr}'"
+            )
 
     def _check_shapes(self) -> None:
         if not _same_scalar_or_tensor_shape(self.input.type, self.result.type):
@@ -71,7 +89,9 @@ class _QuantCastOp(IRDLOperation):
 
     def _check_expressed(self, qtype: QuantizedType, float_type: Attribute) -> None:
         if qtype.expressed != float_type:
-            raise self._error("expressed type in quantized type expected to match float type")
+            raise self._error(
+                "expressed type in quantized type expected to match float type"
+            )
 
     def _check_granularity(self, qtype: QuantizedType, container: Attribute) -> None:
         if not isinstance(qtype, UniformQuantizedType):
@@ -81,7 +101,9 @@ class _QuantCastOp(IRDLOperation):
         if qtype.is_sub_channel:
             self._check_sub_channel(qtype, container)
 
-    def _check_per_axis(self, qtype: UniformQuantizedType, container: Attribute) -> None:
+    def _check_per_axis(
+        self, qtype: UniformQuantizedType, container: Attribute
+    ) -> None:
         if not _is_container(container):
             raise self._error("scalar types may not use per-axis quantization")
         if not isinstance(container, TensorType):
@@ -91,9 +113,13 @@ class _QuantCastOp(IRDLOperation):
         if axis >= len(shape):
             raise self._error("quantized dimension must be less than tensor rank")
         if shape[axis] != DYNAMIC_INDEX and shape[axis] != qtype.scales.size:
-            raise self._error("quantized dimension size does not match number of scales")
+            raise self._error(
+                "quantized dimension size does not match number of scales"
+            )
 
-    def _check_sub_channel(self, qtype: UniformQuantizedType, container: Attribute) -> None:
+    def _check_sub_channel(
+        self, qtype: UniformQuantizedType, container: Attribute
+    ) -> None:
         if not _is_container(container):
             raise self._error("scalar types may not use sub-channel quantization")
         if not isinstance(container, TensorType):
@@ -103,17 +129,23 @@ class _QuantCastOp(IRDLOperation):
         rank = len(shape)
         for axis, block in qtype.block_size_info:
             if axis >= rank:
-                raise self._error(f"quantized dimension {axis} must be less than tensor rank {rank}")
+                raise self._error(
+                    f"quantized dimension {axis} must be less than tensor rank {rank}"
+                )
             if shape[axis] != DYNAMIC_INDEX and shape[axis] % block != 0:
                 raise self._error(
                     f"tensor dimension size {shape[axis]} at axis {axis} must be divisible by the "
                     f"corresponding block size {block}"
                 )
         if 0 in shape:
-            raise self._error("tensor dimension size of zero is not allowed with sub-channel quantization")
+            raise self._error(
+                "tensor dimension size of zero is not allowed with sub-channel quantization"
+            )
         scale_shape = qtype.scales.shape
         if len(scale_shape) != rank:
-            raise self._error(f"Rank of scales {len(scale_shape)} must match the rank of the tensor {rank}")
+            raise self._error(
+                f"Rank of scales {len(scale_shape)} must match the rank of the tensor {rank}"
+            )
         blocks = dict(qtype.block_size_info)
         for axis, dim in enumerate(shape):
             if axis in blocks and dim == DYNAMIC_INDEX:
@@ -133,9 +165,19 @@ class QuantizeCastOp(_QuantCastOp, HasFolderInterface):
     name = "quant.qcast"
 
     def verify_(self) -> None:
-        in_elem, out_elem = element_type(self.input.type), element_type(self.result.type)
-        self._check_kind(self.input.type, "operand #0", is_float_type(in_elem), "floating-point")
-        self._check_kind(self.result.type, "result #0", isinstance(out_elem, QuantizedType), "quantized type")
+        in_elem, out_elem = (
+            element_type(self.input.type),
+            element_type(self.result.type),
+        )
+        self._check_kind(
+            self.input.type, "operand #0", is_float_type(in_elem), "floating-point"
+        )
+        self._check_kind(
+            self.result.type,
+            "result #0",
+            isinstance(out_elem, QuantizedType),
+            "quantized type",
+        )
         self._check_shapes()
         assert isinstance(out_elem, QuantizedType)
         self._check_expressed(out_elem, in_elem)
@@ -144,7 +186,10 @@ class QuantizeCastOp(_QuantCastOp, HasFolderInterface):
     def fold(self) -> Sequence[SSAValue | Attribute] | None:
         """`qcast(dcast x) -> x` when `x` already has the result type."""
         producer = self.input.owner
-        if isinstance(producer, DequantizeCastOp) and producer.input.type == self.result.type:
+        if (
+            isinstance(producer, DequantizeCastOp)
+            and producer.input.type == self.result.type
+        ):
             return (producer.input,)
         return None
 
@@ -156,9 +201,19 @@ class DequantizeCastOp(_QuantCastOp, HasFolderInterface):
     name = "quant.dcast"
 
     def verify_(self) -> None:
-        in_elem, out_elem = element_type(self.input.type), element_type(self.result.type)
-        self._check_kind(self.input.type, "operand #0", isinstance(in_elem, QuantizedType), "quantized type")
-        self._check_kind(self.result.type, "result #0", is_float_type(out_elem), "floating-point")
+        in_elem, out_elem = (
+            element_type(self.input.type),
+            element_type(self.result.type),
+        )
+        self._check_kind(
+            self.input.type,
+            "operand #0",
+            isinstance(in_elem, QuantizedType),
+            "quantized type",
+        )
+        self._check_kind(
+            self.result.type, "result #0", is_float_type(out_elem), "floating-point"
+        )
         self._check_shapes()
         assert isinstance(in_elem, QuantizedType)
         self._check_expressed(in_elem, out_elem)
@@ -167,7 +222,10 @@ class DequantizeCastOp(_QuantCastOp, HasFolderInterface):
     def fold(self) -> Sequence[SSAValue | Attribute] | None:
         """`dcast(qcast x) -> x` (the types necessarily match)."""
         producer = self.input.owner
-        if isinstance(producer, QuantizeCastOp) and producer.input.type == self.result.type:
+        if (
+            isinstance(producer, QuantizeCastOp)
+            and producer.input.type == self.result.type
+        ):
             return (producer.input,)
         return None
 
@@ -179,10 +237,17 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
     name = "quant.scast"
 
     def verify_(self) -> None:
-        in_elem, out_elem = element_type(self.input.type), element_type(self.result.type)
+        in_elem, out_elem = (
+            element_type(self.input.type),
+            element_type(self.result.type),
+        )
         summary = "signless integer or quantized type"
-        self._check_kind(self.input.type, "operand #0", _is_int_or_quant(in_elem), summary)
-        self._check_kind(self.result.type, "result #0", _is_int_or_quant(out_elem), summary)
+        self._check_kind(
+            self.input.type, "operand #0", _is_int_or_quant(in_elem), summary
+        )
+        self._check_kind(
+            self.result.type, "result #0", _is_int_or_quant(out_elem), summary
+        )
         self._check_shapes()
         if isinstance(in_elem, IntegerType) == isinstance(out_elem, IntegerType):
             raise self._error(
@@ -190,14 +255,22 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
             )
         qtype = in_elem if isinstance(in_elem, QuantizedType) else out_elem
         int_type = in_elem if isinstance(in_elem, IntegerType) else out_elem
-        if not isinstance(qtype, StorageQuantizedType) or qtype.storage_type != int_type:
-            raise self._error("storage type in quantized type expected to match integer type")
+        if (
+            not isinstance(qtype, StorageQuantizedType)
+            or qtype.storage_type != int_type
+        ):
+            raise self._error(
+                "storage type in quantized type expected to match integer type"
+            )
         self._check_granularity(qtype, self.input.type)
 
     def fold(self) -> Sequence[SSAValue | Attribute] | None:
         """`scast(scast x) -> x` when `x` already has the result type."""
         producer = self.input.owner
-        if isinstance(producer, StorageCastOp) and producer.input.type == self.result.type:
+        if (
+            isinstance(producer, StorageCastOp)
+            and producer.input.type == self.result.type
+        ):
             return (producer.input,)
         return None
 

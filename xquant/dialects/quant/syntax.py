@@ -11,7 +11,14 @@ import re
 import struct
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, IntegerType, NoneAttr, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatData,
+    IntAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+)
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -43,7 +50,9 @@ def _punct(parser: AttrParser, punct: str) -> None:
         _fail(parser, f"expected '{punct}'")
 
 
-def _fail(parser: AttrParser, message: str, start: int | None = None, end: int | None = None):
+def _fail(
+    parser: AttrParser, message: str, start: int | None = None, end: int | None = None
+):
     if start is None:
         token = parser._current_token  # pyright: ignore[reportPrivateUsage]
         start, end = token.span.start, token.span.end
@@ -75,12 +84,27 @@ def _float(parser: AttrParser) -> float:
         _fail(parser, "expected floating point literal")
     text = token.text
     if not text.lower().startswith("0x"):
-        _fail(parser, "unexpected decimal integer literal for a floating point value", start, token.span.end)
+        _fail(
+            parser,
+            "unexpected decimal integer literal for a floating point value",
+            start,
+            token.span.end,
+        )
     if negative:
-        _fail(parser, "hexadecimal float literal should not have a leading minus", start, token.span.end)
+        _fail(
+            parser,
+            "hexadecimal float literal should not have a leading minus",
+            start,
+            token.span.end,
+        )
     bits = int(text, 16)
     if bits >= 1 << 64:
-        _fail(parser, "hexadecimal float constant out of range for type", token.span.start, token.span.end)
+        _fail(
+            parser,
+            "hexadecimal float constant out of range for type",
+            token.span.start,
+            token.span.end,
+        )
     parser._consume_token()  # pyright: ignore[reportPrivateUsage]
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
@@ -105,8 +129,17 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int]:
     ident = parser.parse_optional_identifier()
     match = _STORAGE_RE.fullmatch(ident) if ident is not None else None
     if ident is None or match is None or not match.group(2):
-        is_keyword_u = ident is not None and ident.startswith("u") and not ident.startswith("ui")
-        _fail(parser, "expected storage type width" if is_keyword_u else "illegal storage type prefix", start, end)
+        is_keyword_u = (
+            ident is not None and ident.startswith("u") and not ident.startswith("ui")
+        )
+        _fail(
+            parser,
+            "expected storage type width"
+            if is_keyword_u
+            else "illegal storage type prefix",
+            start,
+            end,
+        )
         raise AssertionError
     prefix, digits = match.groups()
     width = int(digits)
@@ -193,7 +226,10 @@ def _parse_scale_zero(parser: AttrParser, expressed: Attribute) -> tuple[float, 
 
 
 def _parse_param_list(
-    parser: AttrParser, expressed: Attribute, scales: list[float], zero_points: list[int]
+    parser: AttrParser,
+    expressed: Attribute,
+    scales: list[float],
+    zero_points: list[int],
 ) -> list[int]:
     """The body of `{...}` after its `{`, nested to any depth; returns the shape of the braces."""
     size = 0
@@ -210,7 +246,10 @@ def _parse_param_list(
         if inner is None:
             inner = dims
         elif inner != dims:
-            _fail(parser, "tensor literal is invalid; ranks are not consistent between elements")
+            _fail(
+                parser,
+                "tensor literal is invalid; ranks are not consistent between elements",
+            )
         if parser.parse_optional_characters(",") is None:
             break
     _punct(parser, "}")
@@ -279,20 +318,28 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
         low, high = default_storage_range(width, signed)
         for zp in zero_points:
             if not low <= zp <= high:
-                _fail(parser, f"zero point {zp} out of storage type range [{low}, {high}]", params_start)
+                _fail(
+                    parser,
+                    f"zero point {zp} out of storage type range [{low}, {high}]",
+                    params_start,
+                )
     return [
         *_storage_attrs(*storage),
         expressed,
         StringAttr(granularity),
         ArrayAttr(IntAttr(axis) for axis, _, _ in block_info),
-        ArrayAttr(IntAttr(block) for _, block, _ in block_info if granularity == U.SUB_CHANNEL),
+        ArrayAttr(
+            IntAttr(block) for _, block, _ in block_info if granularity == U.SUB_CHANNEL
+        ),
         ArrayAttr(IntAttr(n) for n in shape),
         ArrayAttr(FloatData(s) for s in scales),
         ArrayAttr(IntAttr(z) for z in zero_points),
     ]
 
 
-def _scale_zero_text(scale: float, zero_point: int, float_type: Attribute | None) -> str:
+def _scale_zero_text(
+    scale: float, zero_point: int, float_type: Attribute | None
+) -> str:
     text = format_float(scale, float_type)
     return f"{text}:{zero_point}" if zero_point != 0 else text
 
@@ -308,11 +355,17 @@ def print_uniform(qtype: UniformQuantizedType, printer: Printer) -> None:
         printer.print_string(f", {_scale_zero_text(scales[0], zero_points[0], None)}>")
         return
     if qtype.is_per_axis:
-        body = ",".join(_scale_zero_text(s, z, None) for s, z in zip(scales, zero_points, strict=True))
+        body = ",".join(
+            _scale_zero_text(s, z, None)
+            for s, z in zip(scales, zero_points, strict=True)
+        )
         printer.print_string(f":{qtype.quantized_dimensions[0]}, {{{body}}}>")
         return
     blocks = ", ".join(f"{a}:{b}" for a, b in qtype.block_size_info)
-    items = [_scale_zero_text(s, z, qtype.expressed_type) for s, z in zip(scales, zero_points, strict=True)]
+    items = [
+        _scale_zero_text(s, z, qtype.expressed_type)
+        for s, z in zip(scales, zero_points, strict=True)
+    ]
     shape = [n.data for n in qtype.scales_shape]
     printer.print_string(f":{{{blocks}}}, {_nest(items, shape)}>")
 
@@ -324,7 +377,9 @@ def _nest(items: list[str], shape: list[int]) -> str:
     if len(shape) == 1:
         return "{" + ", ".join(items) + "}"
     stride = len(items) // shape[0] if shape[0] else 0
-    parts = [_nest(items[i * stride : (i + 1) * stride], shape[1:]) for i in range(shape[0])]
+    parts = [
+        _nest(items[i * stride : (i + 1) * stride], shape[1:]) for i in range(shape[0])
+    ]
     return "{" + ", ".join(parts) + "}"
 
 

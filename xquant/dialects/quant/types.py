@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, IntegerType, NoneAttr, StringAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatData,
+    IntAttr,
+    IntegerType,
+    NoneAttr,
+    StringAttr,
+)
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
@@ -30,7 +37,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.quant import syntax
-from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type, scale_range
+from xquant.dialects.quant.float_semantics import (
+    is_float_type,
+    round_to_float_type,
+    scale_range,
+)
 
 MAX_STORAGE_BITS = 32
 
@@ -52,19 +63,25 @@ def check_storage(width: int, signed: bool, storage_min: int, storage_max: int) 
     if storage_max > high:
         raise VerifyException(f"illegal storage type maximum: {storage_max}")
     if storage_max - storage_min <= 0:
-        raise VerifyException(f"illegal storage min and storage max: ({storage_min}:{storage_max})")
+        raise VerifyException(
+            f"illegal storage min and storage max: ({storage_min}:{storage_max})"
+        )
 
 
 def check_scale(scale: float, expressed_type: Attribute) -> None:
     """A scale must lie in [smallest denormal, largest finite] of the expressed type."""
     low, high = scale_range(expressed_type)
     if not low <= scale <= high:
-        raise VerifyException(f"scale {scale:e} out of expressed type range [{low:e}, {high:e}]")
+        raise VerifyException(
+            f"scale {scale:e} out of expressed type range [{low:e}, {high:e}]"
+        )
 
 
 def check_expressed_type(expressed_type: Attribute) -> None:
     if not is_float_type(expressed_type):
-        raise VerifyException(f"expressed type must be floating point, got {expressed_type}")
+        raise VerifyException(
+            f"expressed type must be floating point, got {expressed_type}"
+        )
 
 
 class QuantizedType(ParametrizedAttribute, TypeAttribute):
@@ -76,7 +93,9 @@ class QuantizedType(ParametrizedAttribute, TypeAttribute):
     @property
     def expressed(self) -> Attribute | None:
         """The expressed float type, or None (only `!quant.any` may omit it)."""
-        return None if isinstance(self.expressed_type, NoneAttr) else self.expressed_type
+        return (
+            None if isinstance(self.expressed_type, NoneAttr) else self.expressed_type
+        )
 
 
 class StorageQuantizedType(QuantizedType):
@@ -113,8 +132,12 @@ class StorageQuantizedType(QuantizedType):
 
     def _verify_storage(self) -> None:
         if self.storage_type.signedness.data.name != "SIGNLESS":
-            raise VerifyException(f"storage type must be a signless integer, got {self.storage_type}")
-        check_storage(self.storage_width, self.is_signed, self.storage_min, self.storage_max)
+            raise VerifyException(
+                f"storage type must be a signless integer, got {self.storage_type}"
+            )
+        check_storage(
+            self.storage_width, self.is_signed, self.storage_min, self.storage_max
+        )
 
 
 def _storage_params(
@@ -226,7 +249,9 @@ class UniformQuantizedType(StorageQuantizedType):
     ) -> UniformQuantizedType:
         zps = [0] * len(scales) if zero_points is None else list(zero_points)
         if len(zps) != len(scales):
-            raise VerifyException(f"illegal number of scales and zeroPoints: {len(scales)}, {len(zps)}")
+            raise VerifyException(
+                f"illegal number of scales and zeroPoints: {len(scales)}, {len(zps)}"
+            )
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.PER_AXIS, [axis], [], (len(scales),),
             list(scales), zps, storage_min, storage_max,
@@ -244,13 +269,19 @@ class UniformQuantizedType(StorageQuantizedType):
         storage_max: int | None = None,
     ) -> UniformQuantizedType:
         scale_array = np.asarray(scales, dtype=np.float64)
-        zp_array = np.zeros(scale_array.shape, np.int64) if zero_points is None else np.asarray(zero_points)
+        zp_array = (
+            np.zeros(scale_array.shape, np.int64)
+            if zero_points is None
+            else np.asarray(zero_points)
+        )
         if zp_array.shape != scale_array.shape:
             raise VerifyException(
                 f"shape of scales and zeroPoints ({list(scale_array.shape)} vs {list(zp_array.shape)}) does not match"
             )
         check_expressed_type(expressed_type)
-        rounded = [round_to_float_type(float(s), expressed_type) for s in scale_array.flat]
+        rounded = [
+            round_to_float_type(float(s), expressed_type) for s in scale_array.flat
+        ]
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.SUB_CHANNEL,
             [axis for axis, _ in block_info], [block for _, block in block_info], scale_array.shape,
@@ -322,13 +353,17 @@ class UniformQuantizedType(StorageQuantizedType):
     def scales(self) -> np.ndarray:
         """Scales as float64, shaped () per-layer, (N,) per-axis, like the braces sub-channel."""
         shape = tuple(n.data for n in self.scales_shape)
-        return np.array([s.data for s in self.scales_attr], dtype=np.float64).reshape(shape)
+        return np.array([s.data for s in self.scales_attr], dtype=np.float64).reshape(
+            shape
+        )
 
     @property
     def zero_points(self) -> np.ndarray:
         """Zero points as int64, shaped like `scales`."""
         shape = tuple(n.data for n in self.scales_shape)
-        return np.array([z.data for z in self.zero_points_attr], dtype=np.int64).reshape(shape)
+        return np.array(
+            [z.data for z in self.zero_points_attr], dtype=np.int64
+        ).reshape(shape)
 
     @property
     def scale(self) -> float:
@@ -380,9 +415,19 @@ class UniformQuantizedType(StorageQuantizedType):
         if scales.ndim == rank:
             return scales, zero_points
         axes = sorted(set(self.quantized_dimensions))
-        compact = [scales.shape[a] for a in axes] if scales.ndim > max(axes, default=-1) else list(scales.shape)
-        if len(compact) != len(axes) or scales.size != int(np.prod(compact)) or max(axes, default=-1) >= rank:
-            raise ValueError(f"the scales of {self} do not fit a tensor of shape {list(shape)}")
+        compact = (
+            [scales.shape[a] for a in axes]
+            if scales.ndim > max(axes, default=-1)
+            else list(scales.shape)
+        )
+        if (
+            len(compact) != len(axes)
+            or scales.size != int(np.prod(compact))
+            or max(axes, default=-1) >= rank
+        ):
+            raise ValueError(
+                f"the scales of {self} do not fit a tensor of shape {list(shape)}"
+            )
         for axis, count in zip(axes, compact, strict=True):
             full[axis] = count
         return scales.reshape(full), zero_points.reshape(full)
@@ -407,9 +452,13 @@ class UniformQuantizedType(StorageQuantizedType):
         for axis in self.quantized_dimensions:
             if axis < 0:
                 raise VerifyException(f"illegal quantized dimension: {axis}")
-        if granularity == self.PER_LAYER and (n_scales != 1 or self.quantized_dimensions):
+        if granularity == self.PER_LAYER and (
+            n_scales != 1 or self.quantized_dimensions
+        ):
             raise VerifyException("a per-layer type has exactly one scale and no axis")
-        if granularity == self.PER_AXIS and (n_scales == 0 or len(self.quantized_dimensions) != 1):
+        if granularity == self.PER_AXIS and (
+            n_scales == 0 or len(self.quantized_dimensions) != 1
+        ):
             raise VerifyException("a per-axis type has one axis and at least one scale")
         if granularity == self.SUB_CHANNEL:
             self._verify_sub_channel()
@@ -427,7 +476,9 @@ class UniformQuantizedType(StorageQuantizedType):
         low, high = default_storage_range(self.storage_width, self.is_signed)
         for zp in self.zero_points_attr:
             if not low <= zp.data <= high:
-                raise VerifyException(f"zero point {zp.data} out of storage type range [{low}, {high}]")
+                raise VerifyException(
+                    f"zero point {zp.data} out of storage type range [{low}, {high}]"
+                )
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
@@ -448,8 +499,12 @@ class CalibratedQuantizedType(QuantizedType):
     max_attr: FloatData
 
     @staticmethod
-    def get(expressed_type: Attribute, min_value: float, max_value: float) -> CalibratedQuantizedType:
-        return CalibratedQuantizedType(expressed_type, FloatData(min_value), FloatData(max_value))
+    def get(
+        expressed_type: Attribute, min_value: float, max_value: float
+    ) -> CalibratedQuantizedType:
+        return CalibratedQuantizedType(
+            expressed_type, FloatData(min_value), FloatData(max_value)
+        )
 
     @property
     def min(self) -> float:

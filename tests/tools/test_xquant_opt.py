@@ -1,0 +1,94 @@
+"""`xquant-opt`: located diagnostics and exit code 1 on bad input, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = [
+    sys.executable,
+    "-c",
+    "import sys; from xquant.tools.xquant_opt import main; sys.exit(main())",
+]
+
+
+def run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [*TOOL, str(path), *args], capture_output=True, text=True, check=False
+    )
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def test_good_input_prints_canonical_form(tmp_path: Path) -> None:
+    f = tmp_path / "ok.mlir"
+    f.write_text("func.func private @f() -> !quant.uniform<i8:f32, 2.0:-3>\n")
+    result = run(f)
+    assert result.returncode == 0
+    assert "!quant.uniform<i8:f32, 2.000000e+00:-3>" in result.stdout
+
+
+def test_parse_error_points_at_the_token(tmp_path: Path) -> None:
+    f = tmp_path / "bad.mlir"
+    f.write_text("func.func private @f() -> !quant.uniform<i8:f32, 1.0e999>\n")
+    result = run(f)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"{f}:1:") and "error:" in lines[0]
+    assert lines[1] == "func.func private @f() -> !quant.uniform<i8:f32, 1.0e999>"
+    assert lines[2].strip() == "^" or lines[2].strip().startswith("^")
+
+
+def test_verify_error_names_the_op_line(tmp_path: Path) -> None:
+    f = tmp_path / "verify.mlir"
+    f.write_text(
+        "func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32:1, {1.0, 2.0}>>\n"
+        "  return %x : tensor<4xf32>\n"
+        "}\n"
+    )
+    result = run(f)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{f}:2:")
+    assert "'quant.qcast' op" in result.stderr
+
+
+def test_pass_diagnostic_is_located(tmp_path: Path) -> None:
+    f = tmp_path / "any.mlir"
+    f.write_text(
+        "func.func @g(%x: tensor<4xf32>) -> tensor<4x!quant.any<i8:f32>> {\n"
+        "  %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.any<i8:f32>>\n"
+        "  return %q : tensor<4x!quant.any<i8:f32>>\n"
+        "}\n"
+    )
+    result = run(f, "-p", "lower-quant-ops")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{f}:2:") and "error:" in result.stderr
+
+
+def test_split_input_file_reports_every_bad_chunk(tmp_path: Path) -> None:
+    f = tmp_path / "split.mlir"
+    f.write_text(
+        "func.func private @a() -> memref<4x!quant.uniform<i8:f32, 1.0>>\n"
+        "// -----\n"
+        "func.func private @b() -> vector<4xf32>\n"
+        "// -----\n"
+        "func.func private @c() -> vector<2x!quant.any<i8:f32>>\n"
+    )
+    result = run(f, "--split-input-file")
+    assert result.returncode == 1
+    assert "func.func private @b() -> vector<4xf32>" in result.stdout
+    assert f"{f}:1:" in result.stderr and "invalid memref element type" in result.stderr
+    assert f"{f}:5:" in result.stderr and "VectorElementTypeInterface" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["--no-such-flag"], ["-p", "no-such-pass"]])
+def test_bad_options_exit_nonzero_without_traceback(
+    tmp_path: Path, args: list[str]
+) -> None:
+    f = tmp_path / "ok.mlir"
+    f.write_text("func.func private @f() -> i8\n")
+    assert run(f, *args).returncode != 0
