@@ -362,18 +362,17 @@ def _parse_reducer(parser: Parser, count: int) -> Region:
 
 
 def _print_reducer(printer: Printer, body: Region, count: int) -> None:
+    """`\n reducer(%a: T, %b: T) (%c: U, %d: U)  { ... }`, as stablehlo-opt prints it."""
     args = body.block.args
-    printer.print_string("\n")
-    with printer.indented():
-        printer.print_string(" reducer")
-        for index in range(count):
-            printer.print_string("(")
-            printer.print_block_argument(args[index])
-            printer.print_string(", ")
-            printer.print_block_argument(args[count + index])
-            printer.print_string(")")
-        printer.print_string(" ")
-        printer.print_region(body, print_entry_block_args=False)
+    printer.print_string("\n reducer")
+    for index in range(count):
+        printer.print_string("(")
+        printer.print_block_argument(args[index])
+        printer.print_string(", ")
+        printer.print_block_argument(args[count + index])
+        printer.print_string(")")
+    printer.print_string("  ")
+    printer.print_region(body, print_entry_block_args=False)
 
 
 def window_output_shape(

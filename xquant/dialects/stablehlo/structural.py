@@ -45,7 +45,6 @@ from xquant.dialects.stablehlo.syntax import (
     i64_array,
     parse_dims,
     parse_function_type,
-    parse_operand_list,
     parse_optional_attributes,
     print_extra_attributes,
     split_properties,
@@ -244,8 +243,11 @@ class ConcatenateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
+        operands = [parser.parse_unresolved_operand()]
         parser.parse_punctuation(",")
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
         parser.parse_keyword("dim")
         parser.parse_punctuation("=")
         dimension = parser.parse_integer(allow_boolean=False)
