@@ -68,8 +68,8 @@ func.func @load_split(%m: !mx_tensor.tensor<<32x1xi8>, [<64x64xi2>, <64x64xi4>] 
 // CHECK-LABEL: func.func @slice
 // CHECK:       %[[B:.*]] = arith.constant 256 : index
 // CHECK-NEXT:  %[[SO:.*]] = arith.floordivsi %j, %[[B]] : index
-// CHECK-NEXT:  tensor.extract_slice %arg{{.*}}[0, %[[SO]]] [1, 1] [1, 1] : tensor<4x4xf8E8M0FNU> to tensor<1x1xf8E8M0FNU>
-// CHECK-NEXT:  tensor.extract_slice %arg{{.*}}[32, %j] [32, 32] [1, 1] : tensor<1024x1024xf8E4M3FN> to tensor<32x32xf8E4M3FN>
+// CHECK-NEXT:  tensor.extract_slice %{{.*}}[0, %[[SO]]] [1, 1] [1, 1] : tensor<4x4xf8E8M0FNU> to tensor<1x1xf8E8M0FNU>
+// CHECK-NEXT:  tensor.extract_slice %{{.*}}[32, %j] [32, 32] [1, 1] : tensor<1024x1024xf8E4M3FN> to tensor<32x32xf8E4M3FN>
 func.func @slice(%m: !mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>>, %j: index) -> tensor<32x32xf32> {
   %t = mx_tensor.extract_slice %m[32, %j] [32, 32] [1, 1] : !mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>> to !mx_tensor.tensor<<1x1xf8E8M0FNU>, <32x32xf8E4M3FN>>
   %y = mx_tensor.dequantize %t : !mx_tensor.tensor<<1x1xf8E8M0FNU>, <32x32xf8E4M3FN>> -> tensor<32x32xf32>
