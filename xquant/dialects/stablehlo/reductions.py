@@ -289,6 +289,7 @@ class ReduceOp(IRDLOperation):
         }
         if len(shapes) > 1:
             raise VerifyException("expects all inputs to have compatible shapes")
+        verify_body(self.body, input_types, init_types)
         for input_type, init_type in zip(input_types, init_types, strict=True):
             if q.element_type(input_type) != q.element_type(init_type):
                 raise VerifyException(
@@ -304,7 +305,6 @@ class ReduceOp(IRDLOperation):
                 raise VerifyException(
                     f"Out-of-bounds dimension {dim}, expected to be in range [0, {len(shape)})"
                 )
-        verify_body(self.body, input_types, init_types)
         result_shape = [d for i, d in enumerate(shape) if i not in dims]
         expected = [
             TensorType(q.element_type(t), result_shape)
