@@ -1,0 +1,153 @@
+"""The StableHLO subset: type rules, attribute syntax, checks and the check-reporting runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import TensorType, f16, f32, i8, i32
+from xdsl.utils.exceptions import VerifyException
+
+from xquant import parse_module, run
+from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo.quantization import is_promotable
+from xquant.interpreter.stablehlo import (
+    CheckFailure,
+    check_eq,
+    compare_almost,
+    compare_exact,
+)
+from xquant.tools.xquant_run import main
+
+Q8 = UniformQuantizedType.per_layer(8, True, f32, 2.0, 15)
+Q16 = UniformQuantizedType.per_layer(16, True, f32, 0.5, -3)
+Q16_F16 = UniformQuantizedType.per_layer(16, True, f16, 2.0, 15)
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "expected"),
+    [
+        (Q8, Q16, True),  # wider storage, other scale and zero point
+        (Q16, Q8, False),  # narrower
+        (Q8, Q16_F16, False),  # other expressed type
+        (Q8, i32, False),  # quantized to integer
+        (i8, i32, True),
+        (i32, i8, False),
+        (f32, f16, True),  # float precision is ignored, as upstream
+    ],
+)
+def test_is_promotable(source, target, expected) -> None:
+    assert is_promotable(TensorType(source, []), TensorType(target, [])) is expected
+
+
+def test_conv_dimension_numbers_round_trip() -> None:
+    text = """
+    func.func @f(%x: tensor<2x3x9xf32>, %k: tensor<12x1x3xf32>) -> tensor<2x12x7xf32> {
+      %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<2x3x9xf32>, tensor<12x1x3xf32>) -> tensor<2x12x7xf32>
+      func.return %0 : tensor<2x12x7xf32>
+    }"""
+    module = parse_module(text)
+    assert "dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {}" in str(module)
+    x = np.arange(54, dtype=np.float32).reshape(2, 3, 9)
+    k = np.ones((12, 1, 3), np.float32)
+    (result,) = run(module, "f", x, k)
+    # depthwise: output feature o reads input feature o // 4; a 3-tap box filter
+    expected = np.stack(
+        [x[:, o // 4, i : i + 3].sum(-1) for o in range(12) for i in range(7)], -1
+    )
+    np.testing.assert_allclose(result, expected.reshape(2, 12, 7))
+
+
+def test_verifier_rejects_per_axis_multiply() -> None:
+    text = """
+    func.func @f(%a: tensor<2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) {
+      %0 = stablehlo.multiply %a, %a : tensor<2x!quant.uniform<i8:f32:0, {1.0, 2.0}>>
+      func.return
+    }"""
+    with pytest.raises(
+        VerifyException,
+        match="must be ranked tensor of non-quantized or per-tensor quantized",
+    ):
+        parse_module(text)
+
+
+def test_check_semantics() -> None:
+    nan = np.float32("nan")
+    assert (
+        check_eq(np.array([1.0, nan], np.float32), np.array([1.00005, nan], np.float32))
+        is None
+    )
+    failure = check_eq(
+        np.array([1.0, 2.0], np.float32), np.array([1.0, 2.001], np.float32)
+    )
+    assert failure is not None
+    assert "at index [1]" in failure
+    assert compare_exact(np.array([3], np.int8), np.array([3], np.int8)) is None
+    assert compare_almost(np.array([np.inf]), np.array([np.inf]), 1e-4) is None
+    assert compare_almost(np.array([np.inf]), np.array([1.0]), 1e-4) is not None
+
+
+def test_failed_check_raises_outside_a_recording() -> None:
+    text = """
+    func.func @main() {
+      %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi8>
+      check.expect_eq_const %0, dense<[1, 3]> : tensor<2xi8>
+      func.return
+    }"""
+    with pytest.raises(
+        CheckFailure, match=r"2 \(actual\) vs 3 \(expected\) at index \[1\]"
+    ):
+        run(text, "main")
+
+
+def test_xquant_run_reports_every_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "checks.mlir"
+    path.write_text(
+        "func.func @good() {\n"
+        "  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "  check.expect_almost_eq_const %0, dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "  func.return\n"
+        "}\n"
+        "func.func @bad() {\n"
+        "  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi8>\n"
+        "  check.expect_eq_const %0, dense<[1, 5]> : tensor<2xi8>\n"
+        "  %1 = stablehlo.custom_call @check.eq(%0, %0) : (tensor<2xi8>, tensor<2xi8>) -> tensor<i1>\n"
+        "  func.return\n"
+        "}\n"
+    )
+    rc = main([str(path), "--checks-only"])
+    out = capsys.readouterr()
+    assert rc == 1
+    assert out.out.splitlines() == [
+        "@good: check.expect_almost_eq_const at line 3: passed",
+        "@bad: check.expect_eq_const at line 8: FAILED",
+        "@bad: custom_call @check.eq at line 9: passed",
+    ]
+    assert (
+        f"{path}:8:3: error: check.expect_eq_const failed: Element values don't match: 2 (actual) vs 5 (expected) at index [1]"
+        in out.err
+    )
+    assert "Traceback" not in out.err
+
+
+def test_xquant_run_bad_stablehlo_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_text(
+        "func.func @main() {\n"
+        "  %0 = stablehlo.constant dense<[1.0]> : tensor<1xf32>\n"
+        "  %1 = stablehlo.uniform_quantize %0 : (tensor<1xf32>) -> tensor<1x!quant.uniform<i8:f16, 1.0>>\n"
+        "  func.return\n"
+        "}\n"
+    )
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        f"{path}:3:3: error: Expressed type of result expected to be 'f32', but got 'f16'"
+        in err
+    )
+    assert "Traceback" not in err
