@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from xdsl.dialects.builtin import AnyFloat
 from xdsl.parser import AttrParser
-
-from xquant.numerics.dtypes import numpy_dtype
 
 _installed = False
 
 
 def bits_to_float(bits: int, float_type: Any) -> float:
     """The value of the bit pattern `bits` read as an element of `float_type`."""
+    import numpy as np  # only when a hex float literal is read: keeps xdsl-opt startup light
+
+    from xquant.numerics.dtypes import numpy_dtype
+
     dtype = numpy_dtype(float_type)
     width = float_type.bitwidth
     container = np.dtype(f"uint{max(8, dtype.itemsize * 8)}")
