@@ -341,7 +341,25 @@ def _scale_zero_text(
     scale: float, zero_point: int, float_type: Attribute | None
 ) -> str:
     text = format_float(scale, float_type)
+    if float_type is not None and text.startswith("0x"):
+        text = _decimal_scale(scale)
     return f"{text}:{zero_point}" if zero_point != 0 else text
+
+
+def _decimal_scale(scale: float) -> str:
+    """A decimal literal for a sub-channel scale that upstream would print in hex.
+
+    Upstream prints such a scale (e.g. 1048576 in f32) as the hex bits of the
+    expressed type (`0x49800000`) but parses hex scales as the bits of a
+    double, so its own output does not read back (`scale 6.092449e-315 out of
+    expressed type range`). The shortest round-tripping decimal reads back
+    identically in both tools.
+    """
+    text = repr(float(scale))
+    if "." not in text:
+        mantissa, _, exponent = text.partition("e")
+        text = f"{mantissa}.0e{exponent}" if exponent else f"{mantissa}.0"
+    return text
 
 
 def print_uniform(qtype: UniformQuantizedType, printer: Printer) -> None:
