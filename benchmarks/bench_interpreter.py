@@ -107,17 +107,25 @@ def main() -> None:
 
     def numpy_repeat() -> np.ndarray:
         q = x / np.repeat(s, block, axis=1) + np.float32(3.0)
-        return np.rint(np.clip(q, np.float32(-128.0), np.float32(127.0))).astype(np.int8)
+        return np.rint(np.clip(q, np.float32(-128.0), np.float32(127.0))).astype(
+            np.int8
+        )
 
     assert np.array_equal(ours(), numpy_broadcast())
     assert np.array_equal(ours(), numpy_repeat())
     t_ours = best_of(ours, ns.repeat)
     t_np = best_of(numpy_broadcast, ns.repeat)
     t_rep = best_of(numpy_repeat, ns.repeat)
-    print(f"quantize generic {n}x{n} f32 -> i8, 1x{block} block scales (best of {ns.repeat}):")
+    print(
+        f"quantize generic {n}x{n} f32 -> i8, 1x{block} block scales (best of {ns.repeat}):"
+    )
     print(f"  xquant interpreter        {t_ours * 1e3:9.3f} ms")
-    print(f"  numpy (broadcast scales)  {t_np * 1e3:9.3f} ms   ratio {t_ours / t_np:5.2f}x")
-    print(f"  numpy (np.repeat scales)  {t_rep * 1e3:9.3f} ms   ratio {t_ours / t_rep:5.2f}x")
+    print(
+        f"  numpy (broadcast scales)  {t_np * 1e3:9.3f} ms   ratio {t_ours / t_np:5.2f}x"
+    )
+    print(
+        f"  numpy (np.repeat scales)  {t_rep * 1e3:9.3f} ms   ratio {t_ours / t_rep:5.2f}x"
+    )
 
     # xDSL's stock interpreter, on a body it supports, at a small size; scaled linearly.
     from xdsl.context import Context
@@ -134,7 +142,10 @@ def main() -> None:
     register_stock(stock, Context())
 
     def shaped(a: np.ndarray) -> ShapedArray[float]:
-        return ShapedArray(TypedPtr[float].new([float(v) for v in a.reshape(-1)], xtype=f32), list(a.shape))
+        return ShapedArray(
+            TypedPtr[float].new([float(v) for v in a.reshape(-1)], xtype=f32),
+            list(a.shape),
+        )
 
     sx, sscale, se = shaped(xs), shaped(ss), shaped(np.zeros((m, m), np.float32))
     t = time.perf_counter()
@@ -144,18 +155,29 @@ def main() -> None:
     zeros = np.zeros((m, m), np.float32)
     (ours_out,) = ours_small.call_op("main", (xs, ss, zeros))
     # The stock interpreter computes in Python floats (f64) between ops, so only close.
-    assert np.allclose(np.array(stock_out.data, np.float32).reshape(m, m), ours_out, rtol=1e-6, atol=1e-5)
-    t_ours_small = best_of(lambda: ours_small.call_op("main", (xs, ss, zeros)), ns.repeat)
+    assert np.allclose(
+        np.array(stock_out.data, np.float32).reshape(m, m),
+        ours_out,
+        rtol=1e-6,
+        atol=1e-5,
+    )
+    t_ours_small = best_of(
+        lambda: ours_small.call_op("main", (xs, ss, zeros)), ns.repeat
+    )
     big = make_interpreter(parse_module(stock_text(n, block)))
     sb = (1.0 / s).astype(np.float32)
     zb = np.zeros((n, n), np.float32)
     t_ours_big = best_of(lambda: big.call_op("main", (x, sb, zb)), ns.repeat)
     scale = (n * n) / (m * m)
-    print(f"stock-compatible body (mulf/addf/maximumf/minimumf, f32 out):")
-    print(f"  xDSL stock interpreter {m}x{m}   {t_stock * 1e3:10.1f} ms  (~{t_stock * scale:.1f} s scaled to {n}x{n})")
+    print("stock-compatible body (mulf/addf/maximumf/minimumf, f32 out):")
+    print(
+        f"  xDSL stock interpreter {m}x{m}   {t_stock * 1e3:10.1f} ms  (~{t_stock * scale:.1f} s scaled to {n}x{n})"
+    )
     print(f"  xquant interpreter     {m}x{m}   {t_ours_small * 1e3:10.3f} ms")
     print(f"  xquant interpreter     {n}x{n} {t_ours_big * 1e3:10.3f} ms")
-    print(f"  speed-up at {n}x{n} (stock scaled / ours): {t_stock * scale / t_ours_big:,.0f}x")
+    print(
+        f"  speed-up at {n}x{n} (stock scaled / ours): {t_stock * scale / t_ours_big:,.0f}x"
+    )
 
 
 if __name__ == "__main__":

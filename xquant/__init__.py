@@ -42,7 +42,9 @@ def parse_module(text: str, name: str = "<string>") -> ModuleOp:
     return module
 
 
-def apply_passes(module: ModuleOp, pipeline: str, ctx: Context | None = None) -> ModuleOp:
+def apply_passes(
+    module: ModuleOp, pipeline: str, ctx: Context | None = None
+) -> ModuleOp:
     """Apply a comma-separated pass pipeline (xdsl-opt `-p` syntax) to `module` in place."""
     from xdsl.passes import PassPipeline
     from xdsl.universe import Universe
@@ -53,7 +55,9 @@ def apply_passes(module: ModuleOp, pipeline: str, ctx: Context | None = None) ->
     return module
 
 
-def run(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any) -> tuple[np.ndarray, ...]:
+def run(
+    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+) -> tuple[np.ndarray, ...]:
     """Interpret `function_name` on numpy arrays (or scalars) and return its results."""
     from xquant.interpreter.runner import run as _run
 

@@ -42,6 +42,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "mx_tensor": _mx_tensor,
 }
 
+
 def _lower_quant_ops() -> type[ModulePass]:
     from xquant.transforms.lower_quant_ops import LowerQuantOpsPass
 

@@ -6,9 +6,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from xquant import parse_module
 from xquant.interpreter import make_interpreter
 from xquant.interpreter.runner import run
-from xquant import parse_module
 
 RNG = np.random.default_rng(1234)
 
@@ -56,7 +56,9 @@ def to_u(v: int, w: int) -> int:
 
 
 def holder(w: int) -> type:
-    return {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[next(b for b in (8, 16, 32, 64) if w <= b)]
+    return {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[
+        next(b for b in (8, 16, 32, 64) if w <= b)
+    ]
 
 
 def trunc_div(a: int, b: int) -> int:
@@ -106,7 +108,13 @@ def test_int_binary(op: str, w: int) -> None:
     a, b = int_operands(w, 64, op)
     expected = np.array([INT_OPS[op](x, y, w) for x, y in zip(a, b)], dtype=holder(w))
     t = f"tensor<64xi{w}>"
-    got = run_op(f"%r = arith.{op} %a, %b : {t}", [t, t], t, np.array(a, holder(w)), np.array(b, holder(w)))
+    got = run_op(
+        f"%r = arith.{op} %a, %b : {t}",
+        [t, t],
+        t,
+        np.array(a, holder(w)),
+        np.array(b, holder(w)),
+    )
     assert got.dtype == holder(w)
     np.testing.assert_array_equal(got, expected)
     # scalars
@@ -126,7 +134,13 @@ def test_shifts(op: str, w: int) -> None:
         "shrui": lambda x, s: to_s(to_u(x, w) >> s, w),
     }[op]
     t = f"tensor<32xi{w}>"
-    got = run_op(f"%r = arith.{op} %a, %b : {t}", [t, t], t, np.array(a, holder(w)), np.array(b, holder(w)))
+    got = run_op(
+        f"%r = arith.{op} %a, %b : {t}",
+        [t, t],
+        t,
+        np.array(a, holder(w)),
+        np.array(b, holder(w)),
+    )
     np.testing.assert_array_equal(got, [ref(x, s) for x, s in zip(a, b)])
 
 
@@ -149,12 +163,20 @@ CMPI = {
 def test_cmpi(pred: str, w: int) -> None:
     a, b = int_operands(w, 40, "addi")
     b[10:20] = a[10:20]
-    t = f"tensor<40xi{w}>"
     # xDSL 0.74's cmpi only takes scalars: compare whole arrays inside a generic body
-    got = run_elementwise(f"%r = arith.cmpi {pred}, %a, %b : i{w}", [f"i{w}", f"i{w}"], "i1", 40, np.array(a, holder(w)), np.array(b, holder(w)))
+    got = run_elementwise(
+        f"%r = arith.cmpi {pred}, %a, %b : i{w}",
+        [f"i{w}", f"i{w}"],
+        "i1",
+        40,
+        np.array(a, holder(w)),
+        np.array(b, holder(w)),
+    )
     assert got.dtype == np.bool_
     np.testing.assert_array_equal(got, [CMPI[pred](x, y, w) for x, y in zip(a, b)])
-    s = run_op(f"%r = arith.cmpi {pred}, %a, %b : i{w}", [f"i{w}", f"i{w}"], "i1", a[0], b[0])
+    s = run_op(
+        f"%r = arith.cmpi {pred}, %a, %b : i{w}", [f"i{w}", f"i{w}"], "i1", a[0], b[0]
+    )
     assert bool(s) == CMPI[pred](a[0], b[0], w)
 
 
@@ -185,9 +207,17 @@ CMPF = {
 @pytest.mark.parametrize("ftype", ["f32", "bf16"])
 def test_cmpf(pred: str, ftype: str) -> None:
     dt = np.float32 if ftype == "f32" else ml_dtypes.bfloat16
-    t = f"tensor<7x{ftype}>"
-    got = run_elementwise(f"%r = arith.cmpf {pred}, %a, %b : {ftype}", [ftype, ftype], "i1", 7, np.array(CMPF_A, dt), np.array(CMPF_B, dt))
-    np.testing.assert_array_equal(got, [CMPF[pred](x, y) for x, y in zip(CMPF_A, CMPF_B)])
+    got = run_elementwise(
+        f"%r = arith.cmpf {pred}, %a, %b : {ftype}",
+        [ftype, ftype],
+        "i1",
+        7,
+        np.array(CMPF_A, dt),
+        np.array(CMPF_B, dt),
+    )
+    np.testing.assert_array_equal(
+        got, [CMPF[pred](x, y) for x, y in zip(CMPF_A, CMPF_B)]
+    )
     s = run_op(f"%r = arith.cmpf {pred}, %a, %b : f32", ["f32", "f32"], "i1", 3.0, NAN)
     assert bool(s) == CMPF[pred](3.0, NAN)
 
@@ -210,7 +240,13 @@ def test_float_binary(op: str, ref, ftype: str) -> None:
     got = run_op(f"%r = arith.{op} %a, %b : {t}", [t, t], t, a, b)
     assert got.dtype == dt
     np.testing.assert_array_equal(got, ref(a, b))
-    s = run_op(f"%r = arith.{op} %a, %b : {ftype}", [ftype, ftype], ftype, float(a[0]), float(b[0]))
+    s = run_op(
+        f"%r = arith.{op} %a, %b : {ftype}",
+        [ftype, ftype],
+        ftype,
+        float(a[0]),
+        float(b[0]),
+    )
     assert s == ref(a[:1], b[:1])[0]
 
 
@@ -225,7 +261,9 @@ def test_bf16_addf_rounds_once() -> None:
 
 def test_negf() -> None:
     a = np.array([1.0, -0.0, 0.0, np.inf], np.float32)
-    got = run_op("%r = arith.negf %a : tensor<4xf32>", ["tensor<4xf32>"], "tensor<4xf32>", a)
+    got = run_op(
+        "%r = arith.negf %a : tensor<4xf32>", ["tensor<4xf32>"], "tensor<4xf32>", a
+    )
     np.testing.assert_array_equal(np.signbit(got), [True, False, True, True])
 
 
@@ -244,7 +282,13 @@ MAXMIN_B = [2.0, 0.0, -0.0, 1.0, NAN, -0.0]
 )
 def test_float_maxmin(op: str, expected: list[float]) -> None:
     t = "tensor<6xf32>"
-    got = run_op(f"%r = arith.{op} %a, %b : {t}", [t, t], t, np.array(MAXMIN_A, np.float32), np.array(MAXMIN_B, np.float32))
+    got = run_op(
+        f"%r = arith.{op} %a, %b : {t}",
+        [t, t],
+        t,
+        np.array(MAXMIN_A, np.float32),
+        np.array(MAXMIN_B, np.float32),
+    )
     e = np.array(expected, np.float32)
     np.testing.assert_array_equal(got, e)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(e))
@@ -257,9 +301,13 @@ def test_select() -> None:
     c = np.array([True, False, True])
     a = np.array([1, 2, 3], np.int32)
     b = np.array([-1, -2, -3], np.int32)
-    got = run_elementwise("%r = arith.select %c, %a, %b : i32", ["i32", "i32", "i1"], "i32", 3, a, b, c)
+    got = run_elementwise(
+        "%r = arith.select %c, %a, %b : i32", ["i32", "i32", "i1"], "i32", 3, a, b, c
+    )
     np.testing.assert_array_equal(got, [1, -2, 3])
-    s = run_op("%r = arith.select %c, %a, %b : i32", ["i32", "i32", "i1"], "i32", 5, 6, False)
+    s = run_op(
+        "%r = arith.select %c, %a, %b : i32", ["i32", "i32", "i1"], "i32", 5, 6, False
+    )
     assert s == 6
 
 
@@ -276,7 +324,9 @@ def test_extf_truncf() -> None:
     np.testing.assert_array_equal(got.astype(np.float64), [1.0078125, 1.0])
     # f32 -> f8E4M3FN: ties to even and saturation to NaN past the largest finite
     z = np.array([1.0625, 1.1875, 448.0, 17.0], np.float32)
-    got = run_elementwise("%r = arith.truncf %a : f32 to f8E4M3FN", ["f32"], "f8E4M3FN", 4, z)
+    got = run_elementwise(
+        "%r = arith.truncf %a : f32 to f8E4M3FN", ["f32"], "f8E4M3FN", 4, z
+    )
     np.testing.assert_array_equal(got.astype(np.float32), [1.0, 1.25, 448.0, 16.0])
 
 
@@ -284,11 +334,29 @@ def test_fptosi_fptoui() -> None:
     x = np.array([1.9, -1.9, 0.5, -0.5, 127.99, -128.5], np.float32)
     got = run_elementwise("%r = arith.fptosi %a : f32 to i8", ["f32"], "i8", 6, x)
     np.testing.assert_array_equal(got, [1, -1, 0, 0, 127, -128])
-    got = run_elementwise("%r = arith.fptosi %a : f32 to i4", ["f32"], "i4", 6, np.array([7.9, -8.9, 3.2, -3.2, 0, 1], np.float32))
+    got = run_elementwise(
+        "%r = arith.fptosi %a : f32 to i4",
+        ["f32"],
+        "i4",
+        6,
+        np.array([7.9, -8.9, 3.2, -3.2, 0, 1], np.float32),
+    )
     np.testing.assert_array_equal(got, [7, -8, 3, -3, 0, 1])
-    got = run_elementwise("%r = arith.fptoui %a : f32 to i8", ["f32"], "i8", 3, np.array([200.7, 255.0, 3.5], np.float32))
+    got = run_elementwise(
+        "%r = arith.fptoui %a : f32 to i8",
+        ["f32"],
+        "i8",
+        3,
+        np.array([200.7, 255.0, 3.5], np.float32),
+    )
     np.testing.assert_array_equal(got, [200 - 256, -1, 3])
-    got = run_elementwise("%r = arith.fptoui %a : f32 to i4", ["f32"], "i4", 2, np.array([15.5, 9.0], np.float32))
+    got = run_elementwise(
+        "%r = arith.fptoui %a : f32 to i4",
+        ["f32"],
+        "i4",
+        2,
+        np.array([15.5, 9.0], np.float32),
+    )
     np.testing.assert_array_equal(got, [-1, -7])
     assert run_op("%r = arith.fptosi %a : f32 to i32", ["f32"], "i32", -7.99) == -7
 
@@ -299,10 +367,18 @@ def test_int_to_float() -> None:
     np.testing.assert_array_equal(got, [-1.0, 7.0, -8.0, 3.0])
     got = run_elementwise("%r = arith.uitofp %a : i4 to f32", ["i4"], "f32", 4, a)
     np.testing.assert_array_equal(got, [15.0, 7.0, 8.0, 3.0])
-    got = run_elementwise("%r = arith.uitofp %a : i8 to f16", ["i8"], "f16", 2, np.array([-1, -128], np.int8))
+    got = run_elementwise(
+        "%r = arith.uitofp %a : i8 to f16",
+        ["i8"],
+        "f16",
+        2,
+        np.array([-1, -128], np.int8),
+    )
     np.testing.assert_array_equal(got, [255.0, 128.0])
     # int -> bf16 rounds once (16777217 + 2^16 rounds up at bf16 precision... check a tie-breaking case)
-    big = np.array([(1 << 24) + (1 << 16) + 1], np.int32)  # just above the tie between 2^24 and 2^24 + 2^17
+    big = np.array(
+        [(1 << 24) + (1 << 16) + 1], np.int32
+    )  # just above the tie between 2^24 and 2^24 + 2^17
     got = run_elementwise("%r = arith.sitofp %a : i32 to bf16", ["i32"], "bf16", 1, big)
     assert float(got[0]) == float((1 << 24) + (1 << 17))
 
@@ -313,17 +389,37 @@ def test_ext_trunc_int() -> None:
     np.testing.assert_array_equal(got, [-1, 7, -8, 0])
     got = run_elementwise("%r = arith.extui %a : i4 to i8", ["i4"], "i8", 4, a)
     np.testing.assert_array_equal(got, [15, 7, 8, 0])
-    got = run_elementwise("%r = arith.extui %a : i8 to i32", ["i8"], "i32", 2, np.array([-1, -128], np.int8))
+    got = run_elementwise(
+        "%r = arith.extui %a : i8 to i32",
+        ["i8"],
+        "i32",
+        2,
+        np.array([-1, -128], np.int8),
+    )
     np.testing.assert_array_equal(got, [255, 128])
-    got = run_elementwise("%r = arith.extui %a : i1 to i32", ["i1"], "i32", 2, np.array([True, False]))
+    got = run_elementwise(
+        "%r = arith.extui %a : i1 to i32", ["i1"], "i32", 2, np.array([True, False])
+    )
     np.testing.assert_array_equal(got, [1, 0])
-    got = run_elementwise("%r = arith.extsi %a : i1 to i32", ["i1"], "i32", 2, np.array([True, False]))
+    got = run_elementwise(
+        "%r = arith.extsi %a : i1 to i32", ["i1"], "i32", 2, np.array([True, False])
+    )
     np.testing.assert_array_equal(got, [-1, 0])
-    got = run_elementwise("%r = arith.trunci %a : i32 to i4", ["i32"], "i4", 4, np.array([9, 16, -9, 255], np.int32))
+    got = run_elementwise(
+        "%r = arith.trunci %a : i32 to i4",
+        ["i32"],
+        "i4",
+        4,
+        np.array([9, 16, -9, 255], np.int32),
+    )
     np.testing.assert_array_equal(got, [to_s(9, 4), 0, to_s(-9, 4), -1])
-    got = run_elementwise("%r = arith.trunci %a : i32 to i1", ["i32"], "i1", 2, np.array([3, 2], np.int32))
+    got = run_elementwise(
+        "%r = arith.trunci %a : i32 to i1", ["i32"], "i1", 2, np.array([3, 2], np.int32)
+    )
     np.testing.assert_array_equal(got, [True, False])
-    assert run_op("%r = arith.index_cast %a : index to i8", ["index"], "i8", 300) == to_s(300, 8)
+    assert run_op(
+        "%r = arith.index_cast %a : index to i8", ["index"], "i8", 300
+    ) == to_s(300, 8)
     assert run_op("%r = arith.index_cast %a : i8 to index", ["i8"], "index", -5) == -5
 
 
@@ -337,7 +433,9 @@ def test_bitcast() -> None:
     got = run_elementwise("%r = arith.bitcast %a : bf16 to i16", ["bf16"], "i16", 2, h)
     np.testing.assert_array_equal(got, h.view(np.int16))
     f8 = np.array([1.5, -448.0], ml_dtypes.float8_e4m3fn)
-    got = run_elementwise("%r = arith.bitcast %a : f8E4M3FN to i8", ["f8E4M3FN"], "i8", 2, f8)
+    got = run_elementwise(
+        "%r = arith.bitcast %a : f8E4M3FN to i8", ["f8E4M3FN"], "i8", 2, f8
+    )
     np.testing.assert_array_equal(got, f8.view(np.int8))
 
 
@@ -359,7 +457,9 @@ def test_constants_scalar_and_dense() -> None:
     assert a.dtype == np.float32
     np.testing.assert_array_equal(b, [7, -8, -1, 1])
     assert b.dtype == np.int8
-    np.testing.assert_array_equal(c, np.array([1.5, 0.1, -2.0]).astype(np.float32).astype(ml_dtypes.bfloat16))
+    np.testing.assert_array_equal(
+        c, np.array([1.5, 0.1, -2.0]).astype(np.float32).astype(ml_dtypes.bfloat16)
+    )
     np.testing.assert_array_equal(d, np.full((2, 2), -3, np.int8))
     assert e == -1 and e.dtype == np.int16
     assert f == np.float32(0.1) and f.dtype == np.float32
@@ -389,7 +489,9 @@ def test_scalar_casts() -> None:
     assert run_op("%r = arith.uitofp %a : i8 to f32", ["i8"], "f32", -1) == 255.0
     assert run_op("%r = arith.sitofp %a : i8 to f32", ["i8"], "f32", -1) == -1.0
     assert run_op("%r = arith.fptoui %a : f32 to i8", ["f32"], "i8", 200.5) == -56
-    r = run_op("%r = arith.truncf %a : f32 to bf16", ["f32"], "bf16", 1.00390625)  # tie -> even (1.0)
+    r = run_op(
+        "%r = arith.truncf %a : f32 to bf16", ["f32"], "bf16", 1.00390625
+    )  # tie -> even (1.0)
     assert r.dtype == ml_dtypes.bfloat16 and float(r) == 1.0
     r = run_op("%r = arith.extf %a : f16 to f32", ["f16"], "f32", 0.1)
     assert r == np.float32(np.float16(0.1))

@@ -111,16 +111,28 @@ def test_permutation_broadcast_constant_index_multi_output() -> None:
     c = RNG.standard_normal((3, 5)).astype(np.float32)
     r0, r1 = run(text, "main", a, b, c)
     np.testing.assert_array_equal(r0, (a.T + b[:, None]) * c[2][None, :])
-    np.testing.assert_array_equal(r1, np.arange(4)[:, None] * 10 + np.arange(5)[None, :])
+    np.testing.assert_array_equal(
+        r1, np.arange(4)[:, None] * 10 + np.arange(5)[None, :]
+    )
     assert r1.dtype == np.int64
 
 
-def reduction_text(body: str, elem: str, in_elem: str | None = None, n_out: int = 1, out_elem2: str | None = None) -> str:
+def reduction_text(
+    body: str,
+    elem: str,
+    in_elem: str | None = None,
+    n_out: int = 1,
+    out_elem2: str | None = None,
+) -> str:
     in_elem = in_elem or elem
     outs = [elem] + ([out_elem2 or elem] if n_out == 2 else [])
     out_ts = [f"tensor<6x{e}>" for e in outs]
-    params = ", ".join([f"%x: tensor<6x7x{in_elem}>"] + [f"%i{k}: {t}" for k, t in enumerate(out_ts)])
-    maps = "affine_map<(d0, d1) -> (d0, d1)>, " + ", ".join(["affine_map<(d0, d1) -> (d0)>"] * n_out)
+    params = ", ".join(
+        [f"%x: tensor<6x7x{in_elem}>"] + [f"%i{k}: {t}" for k, t in enumerate(out_ts)]
+    )
+    maps = "affine_map<(d0, d1) -> (d0, d1)>, " + ", ".join(
+        ["affine_map<(d0, d1) -> (d0)>"] * n_out
+    )
     bb = ", ".join([f"%a: {in_elem}"] + [f"%o{k}: {e}" for k, e in enumerate(outs)])
     res = f"%r:{n_out}" if n_out > 1 else "%r"
     rets = ", ".join(f"%r#{k}" for k in range(n_out)) if n_out > 1 else "%r"
@@ -146,7 +158,9 @@ def path(request, monkeypatch):
 def test_float_sum_is_sequential(path: str) -> None:
     x = (RNG.standard_normal((6, 7)) * np.logspace(0, 8, 7)).astype(np.float32)
     init = RNG.standard_normal(6).astype(np.float32)
-    text = reduction_text("%s = arith.addf %a, %o0 : f32\n        linalg.yield %s : f32", "f32")
+    text = reduction_text(
+        "%s = arith.addf %a, %o0 : f32\n        linalg.yield %s : f32", "f32"
+    )
     (got,) = run(text, "main", x, init)
     np.testing.assert_array_equal(got, seq_reduce(x, init, np.add))
 
@@ -154,7 +168,10 @@ def test_float_sum_is_sequential(path: str) -> None:
 def test_sum_of_squares_with_elementwise_prefix(path: str) -> None:
     x = RNG.standard_normal((6, 7)).astype(np.float32)
     init = np.zeros(6, np.float32)
-    text = reduction_text("%q = arith.mulf %a, %a : f32\n        %s = arith.addf %o0, %q : f32\n        linalg.yield %s : f32", "f32")
+    text = reduction_text(
+        "%q = arith.mulf %a, %a : f32\n        %s = arith.addf %o0, %q : f32\n        linalg.yield %s : f32",
+        "f32",
+    )
     (got,) = run(text, "main", x, init)
     np.testing.assert_array_equal(got, seq_reduce(x * x, init, np.add))
 
@@ -162,17 +179,25 @@ def test_sum_of_squares_with_elementwise_prefix(path: str) -> None:
 def test_int_sum_wraps_i8(path: str) -> None:
     x = RNG.integers(-128, 128, (6, 7)).astype(np.int8)
     init = RNG.integers(-128, 128, 6).astype(np.int8)
-    text = reduction_text("%s = arith.addi %a, %o0 : i8\n        linalg.yield %s : i8", "i8")
+    text = reduction_text(
+        "%s = arith.addi %a, %o0 : i8\n        linalg.yield %s : i8", "i8"
+    )
     (got,) = run(text, "main", x, init)
-    expected = [((int(init[i]) + sum(int(v) for v in x[i]) + 128) % 256) - 128 for i in range(6)]
+    expected = [
+        ((int(init[i]) + sum(int(v) for v in x[i]) + 128) % 256) - 128 for i in range(6)
+    ]
     np.testing.assert_array_equal(got, expected)
 
 
-@pytest.mark.parametrize(("op", "ref"), [("maxui", max), ("minui", min), ("maxsi", max), ("minsi", min)])
+@pytest.mark.parametrize(
+    ("op", "ref"), [("maxui", max), ("minui", min), ("maxsi", max), ("minsi", min)]
+)
 def test_unsigned_reductions_i4(path: str, op: str, ref) -> None:
     x = RNG.integers(-8, 8, (6, 7)).astype(np.int8)
     init = np.array([0, -8, 7, -1, 3, 1], np.int8)
-    text = reduction_text(f"%s = arith.{op} %a, %o0 : i4\n        linalg.yield %s : i4", "i4")
+    text = reduction_text(
+        f"%s = arith.{op} %a, %o0 : i4\n        linalg.yield %s : i4", "i4"
+    )
     (got,) = run(text, "main", x, init)
     key = (lambda v: v & 0xF) if op.endswith("ui") else (lambda v: v)
     expected = [ref([int(init[i])] + [int(v) for v in x[i]], key=key) for i in range(6)]
@@ -196,7 +221,9 @@ def test_unrecognized_reduction_body(path: str) -> None:
     init = RNG.standard_normal(6).astype(np.float32)
     body = "%h = arith.constant 0.5 : f32\n        %t = arith.mulf %o0, %h : f32\n        %s = arith.addf %t, %a : f32\n        linalg.yield %s : f32"
     (got,) = run(reduction_text(body, "f32"), "main", x, init)
-    np.testing.assert_array_equal(got, seq_reduce(x, init, lambda v, acc: acc * np.float32(0.5) + v))
+    np.testing.assert_array_equal(
+        got, seq_reduce(x, init, lambda v, acc: acc * np.float32(0.5) + v)
+    )
 
 
 def test_per_element_fallback_with_region_in_body() -> None:
@@ -213,7 +240,9 @@ def test_per_element_fallback_with_region_in_body() -> None:
         }
         linalg.yield %v : f32"""
     (got,) = run(reduction_text(body, "f32"), "main", x, init)
-    np.testing.assert_array_equal(got, seq_reduce(np.where(x > 0, x, np.float32(0)), init, np.add))
+    np.testing.assert_array_equal(
+        got, seq_reduce(np.where(x > 0, x, np.float32(0)), init, np.add)
+    )
 
 
 def test_reduction_with_index_and_transposed_output() -> None:
@@ -277,7 +306,13 @@ def named(op: str, ins: list[str], out: str, extra: str = "") -> str:
 
 @pytest.mark.parametrize(
     ("op", "ref"),
-    [("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("max", np.maximum), ("min", np.minimum)],
+    [
+        ("add", np.add),
+        ("sub", np.subtract),
+        ("mul", np.multiply),
+        ("max", np.maximum),
+        ("min", np.minimum),
+    ],
 )
 @pytest.mark.parametrize("elem", ["f32", "i16"])
 def test_named_elementwise_binary(op: str, ref, elem: str) -> None:
@@ -289,7 +324,9 @@ def test_named_elementwise_binary(op: str, ref, elem: str) -> None:
     np.testing.assert_array_equal(got, ref(a, b))
 
 
-@pytest.mark.parametrize(("op", "ref"), [("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt)])
+@pytest.mark.parametrize(
+    ("op", "ref"), [("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt)]
+)
 def test_named_elementwise_unary(op: str, ref) -> None:
     a = (RNG.random((2, 5)) + 0.1).astype(np.float32)
     t = "tensor<2x5xf32>"
@@ -299,11 +336,20 @@ def test_named_elementwise_unary(op: str, ref) -> None:
 
 def test_named_copy_select_fill_transpose_broadcast() -> None:
     a = RNG.standard_normal((2, 3)).astype(np.float32)
-    (got,) = run(named("copy", ["tensor<2x3xf32>"], "tensor<2x3xf32>"), "main", a, np.zeros((2, 3), np.float32))
+    (got,) = run(
+        named("copy", ["tensor<2x3xf32>"], "tensor<2x3xf32>"),
+        "main",
+        a,
+        np.zeros((2, 3), np.float32),
+    )
     np.testing.assert_array_equal(got, a)
     c = np.array([[True, False, True], [False, False, True]])
     b = -a
-    text = named("select", ["tensor<2x3xi1>", "tensor<2x3xf32>", "tensor<2x3xf32>"], "tensor<2x3xf32>")
+    text = named(
+        "select",
+        ["tensor<2x3xi1>", "tensor<2x3xf32>", "tensor<2x3xf32>"],
+        "tensor<2x3xf32>",
+    )
     (got,) = run(text, "main", c, a, b, np.zeros((2, 3), np.float32))
     np.testing.assert_array_equal(got, np.where(c, a, b))
     text = """
@@ -340,7 +386,9 @@ def test_matmul_exact_loop_order(path: str, elem: str) -> None:
     a = (RNG.standard_normal((5, 9)) * 30).astype(dt)
     b = (RNG.standard_normal((9, 4)) * 30).astype(dt)
     c = (RNG.standard_normal((5, 4)) * 30).astype(dt)
-    text = named("matmul", [f"tensor<5x9x{elem}>", f"tensor<9x4x{elem}>"], f"tensor<5x4x{elem}>")
+    text = named(
+        "matmul", [f"tensor<5x9x{elem}>", f"tensor<9x4x{elem}>"], f"tensor<5x4x{elem}>"
+    )
     (got,) = run(text, "main", a, b, c)
     expected = np.array(c, copy=True)
     with np.errstate(over="ignore"):
@@ -381,7 +429,9 @@ def test_pooling_and_conv() -> None:
     for c in range(2):
         for i in range(2):
             for j in range(2):
-                expected[0, c, i, j] = x[0, c, 2 * i : 2 * i + 2, 2 * j : 2 * j + 2].max()
+                expected[0, c, i, j] = x[
+                    0, c, 2 * i : 2 * i + 2, 2 * j : 2 * j + 2
+                ].max()
     np.testing.assert_array_equal(got, expected)
     text = """
     func.func @main(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x2x2xf32>, %o: tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32> {

@@ -59,10 +59,14 @@ def test_math_unary_f32(op: str, ref, x: np.ndarray) -> None:
 
 
 def test_roundeven_and_round() -> None:
-    x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997, -0.3, 3.5, np.nan, -np.inf], np.float32)
+    x = np.array(
+        [0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997, -0.3, 3.5, np.nan, -np.inf], np.float32
+    )
     t = "tensor<10xf32>"
     (even,) = run(unary_fn("roundeven", t), "main", x)
-    np.testing.assert_array_equal(even, [0, 2, 2, -0.0, -2, 0, -0.0, 4, np.nan, -np.inf])
+    np.testing.assert_array_equal(
+        even, [0, 2, 2, -0.0, -2, 0, -0.0, 4, np.nan, -np.inf]
+    )
     assert np.signbit(even[3]) and np.signbit(even[6])
     (away,) = run(unary_fn("round", t), "main", x)
     np.testing.assert_array_equal(away, [1, 2, 3, -1, -3, 0, -0.0, 4, np.nan, -np.inf])
@@ -75,7 +79,9 @@ def test_math_bf16_computed_and_rounded() -> None:
     x = np.array([0.3, 1.7, -2.5, 2.5], ml_dtypes.bfloat16)
     (got,) = run(unary_fn("exp", "tensor<4xbf16>"), "main", x)
     assert got.dtype == ml_dtypes.bfloat16
-    np.testing.assert_array_equal(got, np.exp(x.astype(np.float32)).astype(ml_dtypes.bfloat16))
+    np.testing.assert_array_equal(
+        got, np.exp(x.astype(np.float32)).astype(ml_dtypes.bfloat16)
+    )
     (got,) = run(unary_fn("roundeven", "tensor<4xbf16>"), "main", x)
     np.testing.assert_array_equal(got.astype(np.float32), [0, 2, -2, 2])
 
@@ -112,7 +118,13 @@ def test_ctpop_ctlz_cttz() -> None:
     for op, ref in [
         ("ctpop", [bin(v & 0xFF).count("1") for v in vals.tolist()]),
         ("ctlz", [8 - (v & 0xFF).bit_length() for v in vals.tolist()]),
-        ("cttz", [8 if v == 0 else ((v & 0xFF) & -(v & 0xFF)).bit_length() - 1 for v in vals.tolist()]),
+        (
+            "cttz",
+            [
+                8 if v == 0 else ((v & 0xFF) & -(v & 0xFF)).bit_length() - 1
+                for v in vals.tolist()
+            ],
+        ),
     ]:
         text = f"func.func @main(%a: tensor<5xi8>) -> tensor<5xi8> {{\n %r = math.{op} %a : tensor<5xi8>\n func.return %r : tensor<5xi8>\n}}"
         (got,) = run(text, "main", vals)
@@ -206,5 +218,7 @@ def test_reshapes_concat_cast_pad() -> None:
     np.testing.assert_array_equal(b, t.reshape(2, 3, 2, 2))
     np.testing.assert_array_equal(c, np.concatenate([t, u], axis=1))
     np.testing.assert_array_equal(d, t)
-    np.testing.assert_array_equal(e, np.pad(t, ((1, 1), (0, 2), (0, 0)), constant_values=9))
+    np.testing.assert_array_equal(
+        e, np.pad(t, ((1, 1), (0, 2), (0, 0)), constant_values=9)
+    )
     np.testing.assert_array_equal(f, t.reshape(24))

@@ -129,11 +129,16 @@ func.func @main(%a: tensor<2x3xf32>, %s: i8) -> (tensor<2x3xf32>, i8) {
 
 def test_argument_checks() -> None:
     a = np.ones((2, 3), np.float32)
-    r, s = run(ADD, "main", a, 5)
+    _r, s = run(ADD, "main", a, 5)
     assert s.dtype == np.int8 and s == 5
-    with pytest.raises(ValueError, match=r"argument #0: expected tensor<2x3xf32>, got an array of shape \[3, 2\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"argument #0: expected tensor<2x3xf32>, got an array of shape \[3, 2\]",
+    ):
         run(ADD, "main", a.T.copy(), 1)
-    with pytest.raises(ValueError, match=r"argument #0: .*float32.*got an array of dtype float64"):
+    with pytest.raises(
+        ValueError, match=r"argument #0: .*float32.*got an array of dtype float64"
+    ):
         run(ADD, "main", a.astype(np.float64), 1)
     with pytest.raises(ValueError, match=r"argument #1: 300 does not fit in i8"):
         run(ADD, "main", a, 300)
@@ -147,7 +152,10 @@ def test_argument_checks() -> None:
     ("text", "expected"),
     [
         ("dense<[1.0, 2.0]> : tensor<2xf32>", np.array([1.0, 2.0], np.float32)),
-        ("dense<[[1, -2], [3, 4]]> : tensor<2x2xi8>", np.array([[1, -2], [3, 4]], np.int8)),
+        (
+            "dense<[[1, -2], [3, 4]]> : tensor<2x2xi8>",
+            np.array([[1, -2], [3, 4]], np.int8),
+        ),
         ("dense<7> : tensor<3xi4>", np.array([7, 7, 7], np.int8)),
         ("dense<[true, false]> : tensor<2xi1>", np.array([True, False])),
         ("dense<1.5> : tensor<2xbf16>", np.array([1.5, 1.5], ml_dtypes.bfloat16)),
@@ -163,11 +171,29 @@ def test_dense_literal_roundtrip(text: str, expected: np.ndarray) -> None:
 
 
 def test_format_dense_literal_forms() -> None:
-    assert format_dense_literal(np.array([[1, 2], [3, 4]], np.int32), "tensor<2x2xi32>") == "dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"
-    assert format_dense_literal(np.full((2, 2), 0.5, np.float32), "tensor<2x2xf32>") == "dense<5.000000e-01> : tensor<2x2xf32>"
-    assert format_dense_literal(np.array([0.1, np.nan], np.float32), "tensor<2xf32>") == "dense<[1.000000e-01, 0x7FC00000]> : tensor<2xf32>"
-    assert format_dense_literal(np.array([True, False]), "tensor<2xi1>") == "dense<[true, false]> : tensor<2xi1>"
-    assert format_dense_literal(np.zeros((0,), np.float32), "tensor<0xf32>") == "dense<> : tensor<0xf32>"
-    assert format_dense_literal(np.array([1.0, 2.0], np.float32), "tensor<?xf32>") == "dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>"
+    assert (
+        format_dense_literal(np.array([[1, 2], [3, 4]], np.int32), "tensor<2x2xi32>")
+        == "dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"
+    )
+    assert (
+        format_dense_literal(np.full((2, 2), 0.5, np.float32), "tensor<2x2xf32>")
+        == "dense<5.000000e-01> : tensor<2x2xf32>"
+    )
+    assert (
+        format_dense_literal(np.array([0.1, np.nan], np.float32), "tensor<2xf32>")
+        == "dense<[1.000000e-01, 0x7FC00000]> : tensor<2xf32>"
+    )
+    assert (
+        format_dense_literal(np.array([True, False]), "tensor<2xi1>")
+        == "dense<[true, false]> : tensor<2xi1>"
+    )
+    assert (
+        format_dense_literal(np.zeros((0,), np.float32), "tensor<0xf32>")
+        == "dense<> : tensor<0xf32>"
+    )
+    assert (
+        format_dense_literal(np.array([1.0, 2.0], np.float32), "tensor<?xf32>")
+        == "dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>"
+    )
     v = load_dense_literal("3 : i32")
     assert v == 3 and v.dtype == np.int32

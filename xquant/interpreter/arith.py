@@ -13,7 +13,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 from xdsl.ir import Attribute, Operation
 
 from xquant.interpreter.common import (
@@ -46,7 +52,9 @@ def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     size = int(np.prod(shape)) if shape else 1
     if dt.kind == "b":
         arr = np.frombuffer(raw, dtype=np.int8, count=n) != 0
-    elif dt.itemsize == el.compile_time_size and dt.kind in "iuf" or (is_ml_float(dt) and el.compile_time_size == dt.itemsize):  # pyright: ignore
+    elif (dt.itemsize == el.compile_time_size and dt.kind in "iuf") or (
+        is_ml_float(dt) and el.compile_time_size == dt.itemsize
+    ):  # pyright: ignore
         arr = np.frombuffer(raw, dtype=dt, count=n)
         if dt.kind in "iu":
             arr = wrap(arr, int_info(el))
@@ -72,7 +80,9 @@ def attribute_value(attr: Attribute, typ: Attribute) -> Any:
         v = attr.value.data
         if dt.kind == "b":
             return np.bool_(v & 1)
-        return wrap(np.int64(v) if -(1 << 63) <= v < (1 << 63) else np.uint64(v), int_info(typ))
+        return wrap(
+            np.int64(v) if -(1 << 63) <= v < (1 << 63) else np.uint64(v), int_info(typ)
+        )
     if isinstance(attr, FloatAttr):
         return cast_float(np.float64(attr.value.data), dt)
     raise NotImplementedError(f"arith.constant not implemented for {attr}")
@@ -106,7 +116,9 @@ def _floats(op: Operation, args: PythonValues):
 def _maxmin_zero_fix(a: Any, b: Any, r: Any, is_max: bool) -> Any:
     """IEEE maximum/minimum order -0 < +0; numpy's maximum/fmax do not."""
     for s in (a, b):
-        if type(s) is not np.ndarray and s != 0 and s == s:  # a non-zero scalar: no tie of zeros
+        if (
+            type(s) is not np.ndarray and s != 0 and s == s
+        ):  # a non-zero scalar: no tie of zeros
             return r
     both = (a == 0) & (b == 0)
     if not np.any(both):
@@ -160,9 +172,17 @@ def cmpi(pred: int, a: Any, b: Any, info) -> Any:
 def cmpf(pred: int, a: Any, b: Any) -> Any:
     match pred:
         case 0:
-            return np.zeros(np.broadcast(a, b).shape, dtype=bool) if np.ndim(a) or np.ndim(b) else np.False_
+            return (
+                np.zeros(np.broadcast(a, b).shape, dtype=bool)
+                if np.ndim(a) or np.ndim(b)
+                else np.False_
+            )
         case 15:
-            return np.ones(np.broadcast(a, b).shape, dtype=bool) if np.ndim(a) or np.ndim(b) else np.True_
+            return (
+                np.ones(np.broadcast(a, b).shape, dtype=bool)
+                if np.ndim(a) or np.ndim(b)
+                else np.True_
+            )
         case 1:
             return a == b
         case 2:
@@ -198,8 +218,21 @@ def cmpf(pred: int, a: Any, b: Any) -> Any:
 def int_to_float(x: Any, info, dt: np.dtype[Any], unsigned: bool) -> Any:
     v = unsigned_view(x, info) if unsigned else signed_view(x, info)
     if dt == np.float32 or dt == np.float64:
-        return finish(np.asarray(v).astype(dt)) if type(v) is not np.ndarray else v.astype(dt)
-    return cast_float(np.asarray(v).astype(np.float64) if type(v) is not np.ndarray else v.astype(np.float64), dt) if type(v) is np.ndarray else cast_float(np.asarray(v).astype(np.float64), dt)[()]
+        return (
+            finish(np.asarray(v).astype(dt))
+            if type(v) is not np.ndarray
+            else v.astype(dt)
+        )
+    return (
+        cast_float(
+            np.asarray(v).astype(np.float64)
+            if type(v) is not np.ndarray
+            else v.astype(np.float64),
+            dt,
+        )
+        if type(v) is np.ndarray
+        else cast_float(np.asarray(v).astype(np.float64), dt)[()]
+    )
 
 
 def float_to_int(x: Any, info, unsigned: bool) -> Any:
@@ -212,7 +245,11 @@ def float_to_int(x: Any, info, unsigned: bool) -> Any:
             r = wrap(t, info)
         elif unsigned:
             t = np.trunc(arr).astype(np.float64)
-            t = np.where(t < 0, t + 2.0**64, t) if t.ndim else (t + 2.0**64 if t < 0 else t)
+            t = (
+                np.where(t < 0, t + 2.0**64, t)
+                if t.ndim
+                else (t + 2.0**64 if t < 0 else t)
+            )
             if info.width == 64:
                 u = np.asarray(t).astype(np.uint64)
             else:
@@ -230,7 +267,11 @@ def bitcast(x: Any, from_t: Attribute, to_t: Attribute) -> Any:
     arr = np.asarray(x)
     if fdt.kind in "iub" and not is_float_dtype(fdt):
         bits = unsigned_view(arr, int_info(from_t))
-        if not is_float_dtype(tdt) and fdt.itemsize == tdt.itemsize and int_info(from_t).natural:
+        if (
+            not is_float_dtype(tdt)
+            and fdt.itemsize == tdt.itemsize
+            and int_info(from_t).natural
+        ):
             r = arr.view(tdt) if arr.dtype.itemsize == tdt.itemsize else arr.astype(tdt)
             return finish(r) if type(x) is not np.ndarray else r
     else:
@@ -238,7 +279,11 @@ def bitcast(x: Any, from_t: Attribute, to_t: Attribute) -> Any:
     if is_float_dtype(tdt):
         r = np.asarray(bits).astype(np.dtype(f"uint{tdt.itemsize * 8}")).view(tdt)
     else:
-        r = wrap(np.asarray(bits).astype(np.uint64).view(np.int64), int_info(to_t)) if int_info(to_t).width < 64 else np.asarray(bits).astype(np.uint64).view(np.int64)
+        r = (
+            wrap(np.asarray(bits).astype(np.uint64).view(np.int64), int_info(to_t))
+            if int_info(to_t).width < 64
+            else np.asarray(bits).astype(np.uint64).view(np.int64)
+        )
     return finish(np.asarray(r)) if type(x) is not np.ndarray else r
 
 
@@ -247,10 +292,15 @@ def bitcast(x: Any, from_t: Attribute, to_t: Attribute) -> Any:
 
 
 def _int_binary(fn: Callable[[Any, Any], Any], wraps: bool = True):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         if info.width == 1:
-            a, b = a.astype(np.int8) if type(a) is np.ndarray else np.int8(a), b.astype(np.int8) if type(b) is np.ndarray else np.int8(b)
+            a, b = (
+                a.astype(np.int8) if type(a) is np.ndarray else np.int8(a),
+                b.astype(np.int8) if type(b) is np.ndarray else np.int8(b),
+            )
             return (wrap(fn(a, b), info),)
         r = fn(a, b)
         return (r if info.natural else wrap(r, info),) if wraps else (r,)
@@ -259,7 +309,9 @@ def _int_binary(fn: Callable[[Any, Any], Any], wraps: bool = True):
 
 
 def _signed_binary(fn: Callable[[Any, Any], Any]):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         if info.width == 1 or info.unsigned_type:
             return (wrap(fn(signed_view(a, info), signed_view(b, info)), info),)
@@ -270,7 +322,9 @@ def _signed_binary(fn: Callable[[Any, Any], Any]):
 
 
 def _unsigned_binary(fn: Callable[[Any, Any], Any]):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         return (wrap(fn(unsigned_view(a, info), unsigned_view(b, info)), info),)
 
@@ -278,7 +332,9 @@ def _unsigned_binary(fn: Callable[[Any, Any], Any]):
 
 
 def _float_binary(fn: Callable[[Any, Any], Any]):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         a, b = as_value(args[0], dt), as_value(args[1], dt)
         return (fn(a, b),)
@@ -292,7 +348,11 @@ def _floor_div(a: Any, b: Any) -> Any:
 
 def _ceil_div(a: Any, b: Any) -> Any:
     q = a // b
-    return q + (a - q * b != 0).astype(q.dtype) if type(q) is np.ndarray else q + (a - q * b != 0)
+    return (
+        q + (a - q * b != 0).astype(q.dtype)
+        if type(q) is np.ndarray
+        else q + (a - q * b != 0)
+    )
 
 
 def _shift_left(a: Any, b: Any) -> Any:
@@ -323,7 +383,9 @@ class ArithFunctions(InterpreterFunctions):
         self._constants: dict[Operation, Any] = {}
 
     @impl(arith.ConstantOp)
-    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues) -> PythonValues:
+    def run_constant(
+        self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues
+    ) -> PythonValues:
         try:
             return (self._constants[op],)
         except KeyError:
@@ -358,29 +420,57 @@ class ArithFunctions(InterpreterFunctions):
     run_minnumf = impl(arith.MinnumfOp)(_float_binary(_minnumf))
 
     @impl(arith.ShLIOp)
-    def run_shli(self, interpreter: Interpreter, op: arith.ShLIOp, args: PythonValues) -> PythonValues:
+    def run_shli(
+        self, interpreter: Interpreter, op: arith.ShLIOp, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         sh = unsigned_view(b, info)
         if info.width == 1:
-            return (np.logical_and(a, sh == 0) if type(a) is np.ndarray or type(sh) is np.ndarray else np.bool_(bool(a) and sh == 0),)
+            return (
+                np.logical_and(a, sh == 0)
+                if type(a) is np.ndarray or type(sh) is np.ndarray
+                else np.bool_(bool(a) and sh == 0),
+            )
         big = sh >= info.width
-        sh = np.minimum(sh, info.width - 1).astype(info.dtype) if type(sh) is np.ndarray else info.dtype.type(min(int(sh), info.width - 1))
-        r = wrap(np.left_shift(a if info.dtype.itemsize == 8 else np.asarray(a).astype(np.int64), np.asarray(sh).astype(np.int64)), info)
+        sh = (
+            np.minimum(sh, info.width - 1).astype(info.dtype)
+            if type(sh) is np.ndarray
+            else info.dtype.type(min(int(sh), info.width - 1))
+        )
+        r = wrap(
+            np.left_shift(
+                a if info.dtype.itemsize == 8 else np.asarray(a).astype(np.int64),
+                np.asarray(sh).astype(np.int64),
+            ),
+            info,
+        )
         r = np.where(big, np.zeros((), info.dtype), r) if np.any(big) else r
-        return (finish(np.asarray(r)) if type(a) is not np.ndarray and type(b) is not np.ndarray else r,)
+        return (
+            finish(np.asarray(r))
+            if type(a) is not np.ndarray and type(b) is not np.ndarray
+            else r,
+        )
 
     @impl(arith.ShRSIOp)
-    def run_shrsi(self, interpreter: Interpreter, op: arith.ShRSIOp, args: PythonValues) -> PythonValues:
+    def run_shrsi(
+        self, interpreter: Interpreter, op: arith.ShRSIOp, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         sh = unsigned_view(b, info)
         s = signed_view(a, info)
         shc = np.minimum(np.asarray(sh).astype(np.int64), info.width - 1)
         r = np.right_shift(np.asarray(s).astype(np.int64), shc)
         out = wrap(r, info)
-        return (finish(np.asarray(out)) if type(a) is not np.ndarray and type(b) is not np.ndarray else out,)
+        return (
+            finish(np.asarray(out))
+            if type(a) is not np.ndarray and type(b) is not np.ndarray
+            else out,
+        )
 
     @impl(arith.ShRUIOp)
-    def run_shrui(self, interpreter: Interpreter, op: arith.ShRUIOp, args: PythonValues) -> PythonValues:
+    def run_shrui(
+        self, interpreter: Interpreter, op: arith.ShRUIOp, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         sh = np.asarray(unsigned_view(b, info)).astype(np.uint64)
         u = np.asarray(unsigned_view(a, info)).astype(np.uint64)
@@ -389,25 +479,37 @@ class ArithFunctions(InterpreterFunctions):
         if np.any(big):
             r = np.where(big, np.uint64(0), r)
         out = wrap(r.view(np.int64) if info.width == 64 else r.astype(np.int64), info)
-        return (finish(np.asarray(out)) if type(a) is not np.ndarray and type(b) is not np.ndarray else out,)
+        return (
+            finish(np.asarray(out))
+            if type(a) is not np.ndarray and type(b) is not np.ndarray
+            else out,
+        )
 
     @impl(arith.NegfOp)
-    def run_negf(self, interpreter: Interpreter, op: arith.NegfOp, args: PythonValues) -> PythonValues:
+    def run_negf(
+        self, interpreter: Interpreter, op: arith.NegfOp, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         return (np.negative(as_value(args[0], dt)),)
 
     @impl(arith.CmpiOp)
-    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues) -> PythonValues:
+    def run_cmpi(
+        self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues
+    ) -> PythonValues:
         info, (a, b) = _ints(op, args)
         return (cmpi(op.predicate.value.data, a, b, info),)
 
     @impl(arith.CmpfOp)
-    def run_cmpf(self, interpreter: Interpreter, op: arith.CmpfOp, args: PythonValues) -> PythonValues:
-        dt, (a, b) = _floats(op, args)
+    def run_cmpf(
+        self, interpreter: Interpreter, op: arith.CmpfOp, args: PythonValues
+    ) -> PythonValues:
+        _dt, (a, b) = _floats(op, args)
         return (cmpf(op.predicate.value.data, a, b),)
 
     @impl(arith.SelectOp)
-    def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues) -> PythonValues:
+    def run_select(
+        self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues
+    ) -> PythonValues:
         cond, a, b = args
         dt = dtype_of(op.result.type)
         if type(cond) is not np.ndarray:
@@ -415,28 +517,48 @@ class ArithFunctions(InterpreterFunctions):
         return (np.where(cond, as_value(a, dt), as_value(b, dt)),)
 
     @impl(arith.ExtFOp)
-    def run_extf(self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues) -> PythonValues:
-        return (cast_float(as_value(args[0], dtype_of(op.operands[0].type)), dtype_of(op.result.type)),)
+    def run_extf(
+        self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues
+    ) -> PythonValues:
+        return (
+            cast_float(
+                as_value(args[0], dtype_of(op.operands[0].type)),
+                dtype_of(op.result.type),
+            ),
+        )
 
     @impl(arith.TruncFOp)
-    def run_truncf(self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues) -> PythonValues:
-        return (cast_float(as_value(args[0], dtype_of(op.operands[0].type)), dtype_of(op.result.type)),)
+    def run_truncf(
+        self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues
+    ) -> PythonValues:
+        return (
+            cast_float(
+                as_value(args[0], dtype_of(op.operands[0].type)),
+                dtype_of(op.result.type),
+            ),
+        )
 
     @impl(arith.ExtSIOp)
-    def run_extsi(self, interpreter: Interpreter, op: arith.ExtSIOp, args: PythonValues) -> PythonValues:
+    def run_extsi(
+        self, interpreter: Interpreter, op: arith.ExtSIOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
         v = signed_view(as_value(args[0], src.dtype), src)
         return (wrap(v, _result_int(op)),)
 
     @impl(arith.ExtUIOp)
-    def run_extui(self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues) -> PythonValues:
+    def run_extui(
+        self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
         v = unsigned_view(as_value(args[0], src.dtype), src)
         v = v.astype(np.int64) if type(v) is np.ndarray and v.dtype != np.uint64 else v
         return (wrap(v, _result_int(op)),)
 
     @impl(arith.TruncIOp)
-    def run_trunci(self, interpreter: Interpreter, op: arith.TruncIOp, args: PythonValues) -> PythonValues:
+    def run_trunci(
+        self, interpreter: Interpreter, op: arith.TruncIOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
         v = as_value(args[0], src.dtype)
         if src.width == 1:
@@ -444,33 +566,53 @@ class ArithFunctions(InterpreterFunctions):
         return (wrap(v, _result_int(op)),)
 
     @impl(arith.IndexCastOp)
-    def run_index_cast(self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues) -> PythonValues:
+    def run_index_cast(
+        self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
         v = signed_view(as_value(args[0], src.dtype), src)
         return (wrap(v, _result_int(op)),)
 
     @impl(arith.SIToFPOp)
-    def run_sitofp(self, interpreter: Interpreter, op: arith.SIToFPOp, args: PythonValues) -> PythonValues:
+    def run_sitofp(
+        self, interpreter: Interpreter, op: arith.SIToFPOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
-        return (int_to_float(as_value(args[0], src.dtype), src, dtype_of(op.result.type), False),)
+        return (
+            int_to_float(
+                as_value(args[0], src.dtype), src, dtype_of(op.result.type), False
+            ),
+        )
 
     @impl(arith.UIToFPOp)
-    def run_uitofp(self, interpreter: Interpreter, op: arith.UIToFPOp, args: PythonValues) -> PythonValues:
+    def run_uitofp(
+        self, interpreter: Interpreter, op: arith.UIToFPOp, args: PythonValues
+    ) -> PythonValues:
         src = _operand_int(op)
-        return (int_to_float(as_value(args[0], src.dtype), src, dtype_of(op.result.type), True),)
+        return (
+            int_to_float(
+                as_value(args[0], src.dtype), src, dtype_of(op.result.type), True
+            ),
+        )
 
     @impl(arith.FPToSIOp)
-    def run_fptosi(self, interpreter: Interpreter, op: arith.FPToSIOp, args: PythonValues) -> PythonValues:
+    def run_fptosi(
+        self, interpreter: Interpreter, op: arith.FPToSIOp, args: PythonValues
+    ) -> PythonValues:
         x = as_value(args[0], dtype_of(op.operands[0].type))
         return (float_to_int(x, _result_int(op), False),)
 
     @impl(arith.FPToUIOp)
-    def run_fptoui(self, interpreter: Interpreter, op: arith.FPToUIOp, args: PythonValues) -> PythonValues:
+    def run_fptoui(
+        self, interpreter: Interpreter, op: arith.FPToUIOp, args: PythonValues
+    ) -> PythonValues:
         x = as_value(args[0], dtype_of(op.operands[0].type))
         return (float_to_int(x, _result_int(op), True),)
 
     @impl(arith.BitcastOp)
-    def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues) -> PythonValues:
+    def run_bitcast(
+        self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues
+    ) -> PythonValues:
         x = as_value(args[0], dtype_of(op.operands[0].type))
         return (bitcast(x, op.operands[0].type, op.result.type),)
 

@@ -7,7 +7,13 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, impl_attr, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    impl,
+    impl_attr,
+    register_impls,
+)
 from xdsl.ir import Attribute
 
 from xquant.interpreter.arith import attribute_value
@@ -26,7 +32,12 @@ def _holder(t: Attribute) -> np.dtype[Any] | None:
 @register_impls
 class BuiltinFunctions(InterpreterFunctions):
     @impl(UnrealizedConversionCastOp)
-    def run_cast(self, interpreter: Interpreter, op: UnrealizedConversionCastOp, args: tuple[Any, ...]):
+    def run_cast(
+        self,
+        interpreter: Interpreter,
+        op: UnrealizedConversionCastOp,
+        args: tuple[Any, ...],
+    ):
         results: list[Any] = []
         for o, r, value in zip(op.operands, op.results, args):
             if o.type == r.type:
@@ -35,7 +46,7 @@ class BuiltinFunctions(InterpreterFunctions):
             try:
                 results.append(interpreter.cast_value(o.type, r.type, value))
                 continue
-            except Exception:  # noqa: BLE001 - no registered cast: reinterpret the held bits
+            except Exception:
                 pass
             dt = _holder(r.type)
             arr = np.asarray(value)
@@ -47,27 +58,39 @@ class BuiltinFunctions(InterpreterFunctions):
         return tuple(results)
 
     @impl_attr(builtin.TensorType)
-    def tensor_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def tensor_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
     @impl_attr(builtin.Float16Type)
-    def f16_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def f16_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
     @impl_attr(builtin.Float32Type)
-    def f32_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def f32_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
     @impl_attr(builtin.Float64Type)
-    def f64_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def f64_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
     @impl_attr(builtin.IntegerType)
-    def int_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def int_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
     @impl_attr(builtin.IndexType)
-    def index_attr_value(self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute) -> Any:
+    def index_attr_value(
+        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
+    ) -> Any:
         return attribute_value(attr, attr_type)
 
 

@@ -116,7 +116,9 @@ def int_info(t: Attribute) -> IntInfo:
         raise ValueError(f"expected an integer type, got {el}")
     dt = numpy_dtype(el)
     udt = np.dtype(np.uint8) if width == 1 else np.dtype(f"uint{dt.itemsize * 8}")
-    info = IntInfo(width, dt, unsigned, width in _NATURAL, udt, (1 << width) - 1, 1 << (width - 1))
+    info = IntInfo(
+        width, dt, unsigned, width in _NATURAL, udt, (1 << width) - 1, 1 << (width - 1)
+    )
     _INT_CACHE[t] = info
     return info
 
@@ -128,7 +130,9 @@ def as_value(x: Any, dt: np.dtype[Any]) -> Any:
     if isinstance(x, np.generic):
         return x if x.dtype == dt else np.asarray(x).astype(dt)[()]
     if dt.kind == "b":
-        return np.bool_(bool(x) and (int(x) & 1 == 1 if isinstance(x, int) else bool(x)))
+        return np.bool_(
+            bool(x) and (int(x) & 1 == 1 if isinstance(x, int) else bool(x))
+        )
     if dt.kind in "iu" and isinstance(x, int):
         info_bits = dt.itemsize * 8
         x &= (1 << info_bits) - 1
@@ -150,11 +154,19 @@ def finish(x: Any) -> Any:
 def signed_view(x: Any, info: IntInfo) -> Any:
     """The signed value of the bits held in `x` (i1 true is -1)."""
     if info.width == 1:
-        return -np.asarray(x, dtype=np.int8) if type(x) is np.ndarray else -np.int8(bool(x))
+        return (
+            -np.asarray(x, dtype=np.int8)
+            if type(x) is np.ndarray
+            else -np.int8(bool(x))
+        )
     if info.unsigned_type:
         if info.natural:
-            return np.asarray(x).astype(np.dtype(f"int{info.width}"))[()] if type(x) is not np.ndarray else x.astype(np.dtype(f"int{info.width}"))
-        s = (x.astype(np.int64) if type(x) is np.ndarray else np.int64(x))
+            return (
+                np.asarray(x).astype(np.dtype(f"int{info.width}"))[()]
+                if type(x) is not np.ndarray
+                else x.astype(np.dtype(f"int{info.width}"))
+            )
+        s = x.astype(np.int64) if type(x) is np.ndarray else np.int64(x)
         return ((s & info.mask) ^ info.half) - info.half
     return x
 
@@ -189,7 +201,11 @@ def wrap(x: Any, info: IntInfo) -> Any:
     else:
         # Sign-extend the low `width` bits; compute in a container wide enough.
         if type(x) is np.ndarray:
-            if x.dtype.itemsize < dt.itemsize or x.dtype.kind == "u" or x.dtype.kind == "b":
+            if (
+                x.dtype.itemsize < dt.itemsize
+                or x.dtype.kind == "u"
+                or x.dtype.kind == "b"
+            ):
                 x = x.astype(np.int64)
         else:
             x = np.int64(x)
@@ -229,7 +245,11 @@ def cast_float(x: Any, dt: np.dtype[Any]) -> Any:
             arr = arr.astype(np.float64)
         if arr.dtype == np.float64:
             arr = _round_to_odd_f32(arr)
-        elif arr.dtype != np.float32 and arr.dtype not in _ML_FLOAT_KINDS and arr.dtype != np.float16:
+        elif (
+            arr.dtype != np.float32
+            and arr.dtype not in _ML_FLOAT_KINDS
+            and arr.dtype != np.float16
+        ):
             arr = arr.astype(np.float64)
             arr = _round_to_odd_f32(arr)
         elif arr.dtype in _ML_FLOAT_KINDS or arr.dtype == np.float16:

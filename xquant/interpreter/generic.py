@@ -51,7 +51,13 @@ from xdsl.ir.affine import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from xquant.interpreter.common import dtype_of, int_info, is_float_dtype, unsigned_view, wrap
+from xquant.interpreter.common import (
+    dtype_of,
+    int_info,
+    is_float_dtype,
+    unsigned_view,
+    wrap,
+)
 
 __all__ = [
     "COMBINER_KINDS",
@@ -115,7 +121,9 @@ class StructuredSpec:
     pre_ops: list[Operation] = field(default_factory=list[Operation])
     outputs_ok: bool = True
     floordivs: dict[int, set[int]] = field(default_factory=dict[int, set[int]])
-    compiled: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = field(default_factory=list)
+    compiled: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = field(
+        default_factory=list
+    )
     steps: list[tuple[Operation, tuple[SSAValue, ...]]] | None = None
 
     @property
@@ -158,19 +166,25 @@ def _expr_source(e: AffineExpr) -> str:
                 return f"({a} // {b})"
             case AffineBinaryOpKind.CeilDiv:
                 return f"(-((-{a}) // {b}))"
-    raise InterpretationError(f"unsupported affine expression {e} (symbols are not supported)")
+    raise InterpretationError(
+        f"unsupported affine expression {e} (symbols are not supported)"
+    )
 
 
 def _compile_map(m: AffineMap) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     body = ", ".join(_expr_source(e) for e in m.results)
-    return eval(f"lambda p: ({body}{',' if len(m.results) == 1 else ''})")  # noqa: S307
+    return eval(f"lambda p: ({body}{',' if len(m.results) == 1 else ''})")
 
 
 def _is_vectorizable_op(op: Operation) -> bool:
     if op.regions:
         return False
     name = op.name
-    return name.startswith(VECTORIZABLE_PREFIXES) or name in VECTORIZABLE_OP_NAMES or name == "linalg.yield"
+    return (
+        name.startswith(VECTORIZABLE_PREFIXES)
+        or name in VECTORIZABLE_OP_NAMES
+        or name == "linalg.yield"
+    )
 
 
 def _analyze_body(spec: StructuredSpec) -> None:
@@ -227,7 +241,11 @@ def _finish_spec(spec: StructuredSpec) -> StructuredSpec:
     ok = True
     for m in spec.maps[spec.n_inputs :]:
         dims = [e.position for e in m.results if isinstance(e, AffineDimExpr)]
-        if len(dims) != len(m.results) or len(set(dims)) != len(dims) or set(dims) != parallel:
+        if (
+            len(dims) != len(m.results)
+            or len(set(dims)) != len(dims)
+            or set(dims) != parallel
+        ):
             ok = False
     spec.outputs_ok = ok
     for m in spec.maps:
@@ -306,7 +324,9 @@ class _Space:
             so[self.axes[(d, "outer")]] = self.sizes[d] // c
             si = [1] * self.ndim
             si[self.axes[(d, "inner")]] = c
-            v = np.arange(self.sizes[d] // c, dtype=np.int64).reshape(so) * c + np.arange(c, dtype=np.int64).reshape(si)
+            v = np.arange(self.sizes[d] // c, dtype=np.int64).reshape(
+                so
+            ) * c + np.arange(c, dtype=np.int64).reshape(si)
         else:
             s = [1] * self.ndim
             s[self.axes[(d, "full")]] = self.sizes[d]
@@ -386,7 +406,9 @@ class _Space:
                 else:
                     shape.append(n)
                     ax.append(self.axes[(d, "full")])
-                    cut.append(slice(0, self.sizes[d]) if n != self.sizes[d] else slice(None))
+                    cut.append(
+                        slice(0, self.sizes[d]) if n != self.sizes[d] else slice(None)
+                    )
             else:
                 outer = self.sizes[d] // self.splits[d]
                 shape.append(min(n, outer))
@@ -401,7 +423,9 @@ class _Space:
             v = v.transpose(order)
         present = set(ax)
         if len(present) != self.ndim:
-            v = v[tuple(slice(None) if a in present else None for a in range(self.ndim))]
+            v = v[
+                tuple(slice(None) if a in present else None for a in range(self.ndim))
+            ]
         return v
 
 
@@ -410,12 +434,16 @@ def _loop_sizes(spec: StructuredSpec, operands: Sequence[Any]) -> list[int]:
     for value, m in zip(operands, spec.maps):
         shape = np.shape(value)
         if len(shape) != len(m.results):
-            raise InterpretationError(f"operand of shape {list(shape)} does not match indexing map {m}")
+            raise InterpretationError(
+                f"operand of shape {list(shape)} does not match indexing map {m}"
+            )
         for e, n in zip(m.results, shape):
             if isinstance(e, AffineDimExpr) and sizes[e.position] is None:
                 sizes[e.position] = int(n)
     if any(s is None for s in sizes):
-        raise InterpretationError("cannot infer the loop bounds of this linalg op from its operand shapes")
+        raise InterpretationError(
+            "cannot infer the loop bounds of this linalg op from its operand shapes"
+        )
     return [int(s) for s in sizes]  # pyright: ignore
 
 
@@ -434,12 +462,17 @@ def _liveness(block: Any) -> list[tuple[Operation, tuple[SSAValue, ...]]]:
     keep = set(yield_op.operands)
     dies: list[list[SSAValue]] = [[] for _ in ops[:-1]]
     for v, i in last.items():
-        if v not in keep and (v in block.args or (isinstance(v.owner, Operation) and v.owner.parent_block() is block)):
+        if v not in keep and (
+            v in block.args
+            or (isinstance(v.owner, Operation) and v.owner.parent_block() is block)
+        ):
             dies[i].append(v)
     return [(op, tuple(d)) for op, d in zip(ops[:-1], dies)]
 
 
-def _run_vectorized_block(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[Any]) -> Sequence[Any]:
+def _run_vectorized_block(
+    interpreter: Interpreter, spec: StructuredSpec, values: Sequence[Any]
+) -> Sequence[Any]:
     """Run a region-free body on arrays, dropping each value after its last use so that
     numpy reuses the (cache-hot) memory of dead temporaries."""
     assert spec.body is not None
@@ -461,7 +494,12 @@ def _run_vectorized_block(interpreter: Interpreter, spec: StructuredSpec, values
     return tuple(env[v] if v in env else ctx[v] for v in yield_op.operands)
 
 
-def _run_body(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[Any], index: Sequence[Any]) -> Sequence[Any]:
+def _run_body(
+    interpreter: Interpreter,
+    spec: StructuredSpec,
+    values: Sequence[Any],
+    index: Sequence[Any],
+) -> Sequence[Any]:
     if spec.py_body is not None:
         return spec.py_body(*values)
     stack = _index_stack(interpreter)
@@ -476,11 +514,20 @@ def _run_body(interpreter: Interpreter, spec: StructuredSpec, values: Sequence[A
 
 
 def _to_output(
-    spec: StructuredSpec, j: int, value: Any, space: _Space, par_axes: list[int], out_dtype: np.dtype[Any]
+    spec: StructuredSpec,
+    j: int,
+    value: Any,
+    space: _Space,
+    par_axes: list[int],
+    out_dtype: np.dtype[Any],
 ) -> np.ndarray:
     """A value over the parallel axes of `space` (in axis order) written in output j's layout."""
     par_shape = tuple(space.shape[a] for a in par_axes)
-    v = np.broadcast_to(value, par_shape) if np.shape(value) != par_shape else np.asarray(value)
+    v = (
+        np.broadcast_to(value, par_shape)
+        if np.shape(value) != par_shape
+        else np.asarray(value)
+    )
     # merge split axes: parallel dims in loop order
     par_dims = [d for d, r in enumerate(spec.reduction) if not r]
     merged = tuple(space.sizes[d] for d in par_dims)
@@ -495,7 +542,13 @@ def _to_output(
     return np.asarray(v, order="C")
 
 
-def _run_sliced(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[Any], outs: Sequence[Any], sizes: list[int]) -> tuple[np.ndarray, ...]:
+def _run_sliced(
+    interpreter: Interpreter,
+    spec: StructuredSpec,
+    ins: Sequence[Any],
+    outs: Sequence[Any],
+    sizes: list[int],
+) -> tuple[np.ndarray, ...]:
     splits: dict[int, int] = {}
     for d, cs in spec.floordivs.items():
         if len(cs) == 1 and not spec.reduction[d]:
@@ -504,7 +557,11 @@ def _run_sliced(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[An
                 splits[d] = c
     space = _Space(sizes, splits)
     red_dims = [d for d, r in enumerate(spec.reduction) if r]
-    par_axes = [a for a in range(space.ndim) if not any(a in space.dim_axes(d) for d in red_dims)]
+    par_axes = [
+        a
+        for a in range(space.ndim)
+        if not any(a in space.dim_axes(d) for d in red_dims)
+    ]
     red_axes = [space.axes[(d, "full")] for d in red_dims]
     operands = list(ins) + list(outs)
     bound = [space.bind(v, m) for v, m in zip(operands, spec.maps)]
@@ -513,7 +570,10 @@ def _run_sliced(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[An
     if not red_dims:
         index = [space.iota(d) for d in range(spec.n_loops)]
         results = _run_body(interpreter, spec, bound, index)
-        return tuple(_to_output(spec, j, r, space, par_axes, out_dtypes[j]) for j, r in enumerate(results))
+        return tuple(
+            _to_output(spec, j, r, space, par_axes, out_dtypes[j])
+            for j, r in enumerate(results)
+        )
 
     def slicer(v: Any, point: tuple[int, ...]) -> Any:
         if type(v) is not np.ndarray or v.ndim != space.ndim:
@@ -536,7 +596,10 @@ def _run_sliced(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[An
         pi = iter(point)
         index = [np.int64(next(pi)) if x is None else x for x in par_index]
         acc = list(_run_body(interpreter, spec, vals, index))
-    return tuple(_to_output(spec, j, r, space, par_axes, out_dtypes[j]) for j, r in enumerate(acc))
+    return tuple(
+        _to_output(spec, j, r, space, par_axes, out_dtypes[j])
+        for j, r in enumerate(acc)
+    )
 
 
 def _fold(kind: str, xt: np.ndarray, init: np.ndarray, elem: Attribute) -> np.ndarray:
@@ -544,31 +607,55 @@ def _fold(kind: str, xt: np.ndarray, init: np.ndarray, elem: Attribute) -> np.nd
     dt = xt.dtype
     if kind in ("addf", "mulf"):
         uf = np.add if kind == "addf" else np.multiply
-        z = np.concatenate([np.broadcast_to(init, xt.shape[:-1] + (1,)).astype(dt), xt], axis=-1)
+        z = np.concatenate(
+            [np.broadcast_to(init, (*xt.shape[:-1], 1)).astype(dt), xt], axis=-1
+        )
         return uf.accumulate(z, axis=-1)[..., -1]
     if kind in ("maximumf", "minimumf", "maxnumf", "minnumf"):
-        uf = {"maximumf": np.maximum, "minimumf": np.minimum, "maxnumf": np.fmax, "minnumf": np.fmin}[kind]
-        z = np.concatenate([np.broadcast_to(init, xt.shape[:-1] + (1,)).astype(dt), xt], axis=-1)
+        uf = {
+            "maximumf": np.maximum,
+            "minimumf": np.minimum,
+            "maxnumf": np.fmax,
+            "minnumf": np.fmin,
+        }[kind]
+        z = np.concatenate(
+            [np.broadcast_to(init, (*xt.shape[:-1], 1)).astype(dt), xt], axis=-1
+        )
         r = uf.reduce(z, axis=-1)
         zero = r == 0
         if np.any(zero):
             if kind in ("maximumf", "maxnumf"):
                 pos = np.any((z == 0) & ~np.signbit(z), axis=-1)
-                r = np.where(zero, np.where(pos, np.zeros((), dt), -np.zeros((), dt)), r)
+                r = np.where(
+                    zero, np.where(pos, np.zeros((), dt), -np.zeros((), dt)), r
+                )
             else:
                 neg = np.any((z == 0) & np.signbit(z), axis=-1)
-                r = np.where(zero, np.where(neg, -np.zeros((), dt), np.zeros((), dt)), r)
+                r = np.where(
+                    zero, np.where(neg, -np.zeros((), dt), np.zeros((), dt)), r
+                )
         return r
     info = int_info(elem)
-    init0 = np.broadcast_to(init, xt.shape[:-1] + (1,))[..., 0]
+    init0 = np.broadcast_to(init, (*xt.shape[:-1], 1))[..., 0]
     if dt == np.bool_:
-        uf = {"add": np.logical_xor, "mul": np.logical_and, "and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}.get(kind)
+        uf = {
+            "add": np.logical_xor,
+            "mul": np.logical_and,
+            "and": np.logical_and,
+            "or": np.logical_or,
+            "xor": np.logical_xor,
+        }.get(kind)
         if uf is not None:
             return uf(init0, uf.reduce(xt, axis=-1))
     if kind in ("maxu", "minu"):
         uf = np.maximum if kind == "maxu" else np.minimum
         ux, ui = unsigned_view(xt, info), unsigned_view(init0, info)
-        return wrap(uf(ui, uf.reduce(ux, axis=-1)).astype(np.int64) if info.width < 64 else uf(ui, uf.reduce(ux, axis=-1)).view(np.int64), info)
+        return wrap(
+            uf(ui, uf.reduce(ux, axis=-1)).astype(np.int64)
+            if info.width < 64
+            else uf(ui, uf.reduce(ux, axis=-1)).view(np.int64),
+            info,
+        )
     if dt == np.bool_:  # signed max/min on i1: true (-1) is the smaller
         uf = np.logical_or if kind == "mins" else np.logical_and
         return uf(init0, uf.reduce(xt, axis=-1))
@@ -585,7 +672,13 @@ def _fold(kind: str, xt: np.ndarray, init: np.ndarray, elem: Attribute) -> np.nd
     return r if info.natural else wrap(r, info)
 
 
-def _run_combined(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[Any], outs: Sequence[Any], sizes: list[int]) -> tuple[np.ndarray, ...]:
+def _run_combined(
+    interpreter: Interpreter,
+    spec: StructuredSpec,
+    ins: Sequence[Any],
+    outs: Sequence[Any],
+    sizes: list[int],
+) -> tuple[np.ndarray, ...]:
     splits: dict[int, int] = {}
     for d, cs in spec.floordivs.items():
         if len(cs) == 1:
@@ -622,16 +715,27 @@ def _run_combined(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[
     assert spec.combiners is not None
     for j, (kind, x) in enumerate(zip(spec.combiners, xs)):
         out_dt = dtype_of(spec.out_types[j])
-        xa = np.broadcast_to(np.asarray(x, dtype=out_dt) if np.asarray(x).dtype != out_dt else x, space.shape)
-        xt = xa.transpose(perm).reshape(par_shape + (-1,))
+        xa = np.broadcast_to(
+            np.asarray(x, dtype=out_dt) if np.asarray(x).dtype != out_dt else x,
+            space.shape,
+        )
+        xt = xa.transpose(perm).reshape((*par_shape, -1))
         init = space.bind(outs[j], spec.maps[spec.n_inputs + j])
-        init = np.broadcast_to(init, init_shape).transpose(perm).reshape(par_shape + (1,))
+        init = (
+            np.broadcast_to(init, init_shape).transpose(perm).reshape((*par_shape, 1))
+        )
         r = _fold(kind, xt, init, spec.out_types[j])
         results.append(_to_output(spec, j, r, space, par_axes, out_dt))
     return tuple(results)
 
 
-def _run_per_element(interpreter: Interpreter, spec: StructuredSpec, ins: Sequence[Any], outs: Sequence[Any], sizes: list[int]) -> tuple[np.ndarray, ...]:
+def _run_per_element(
+    interpreter: Interpreter,
+    spec: StructuredSpec,
+    ins: Sequence[Any],
+    outs: Sequence[Any],
+    sizes: list[int],
+) -> tuple[np.ndarray, ...]:
     n_in = spec.n_inputs
     results = [np.array(o, copy=True) for o in outs]
     fin = spec.compiled[:n_in]
@@ -647,7 +751,9 @@ def _run_per_element(interpreter: Interpreter, spec: StructuredSpec, ins: Sequen
     return tuple(results)
 
 
-def run_structured(interpreter: Interpreter, spec: StructuredSpec, args: Sequence[Any]) -> tuple[np.ndarray, ...]:
+def run_structured(
+    interpreter: Interpreter, spec: StructuredSpec, args: Sequence[Any]
+) -> tuple[np.ndarray, ...]:
     """Run a structured op described by `spec` on operand values `args` (inputs then outputs);
     returns the new output tensors (the operands are not modified)."""
     n_in = spec.n_inputs
@@ -661,13 +767,20 @@ def run_structured(interpreter: Interpreter, spec: StructuredSpec, args: Sequenc
         return tuple(np.array(o, copy=True) for o in outs)
     with np.errstate(all="ignore"):
         if spec.vectorizable and spec.outputs_ok:
-            if spec.combiners is not None and int(np.prod(sizes)) <= COMBINER_MAX_POINTS:
+            if (
+                spec.combiners is not None
+                and int(np.prod(sizes)) <= COMBINER_MAX_POINTS
+            ):
                 return _run_combined(interpreter, spec, ins, outs, sizes)
             return _run_sliced(interpreter, spec, ins, outs, sizes)
         return _run_per_element(interpreter, spec, ins, outs, sizes)
 
 
-def cached_spec(functions: InterpreterFunctions, op: Operation, build: Callable[[Any], StructuredSpec]) -> StructuredSpec:
+def cached_spec(
+    functions: InterpreterFunctions,
+    op: Operation,
+    build: Callable[[Any], StructuredSpec],
+) -> StructuredSpec:
     cache: dict[Operation, StructuredSpec] = functions.__dict__.setdefault("_specs", {})
     try:
         return cache[op]
@@ -680,23 +793,31 @@ def cached_spec(functions: InterpreterFunctions, op: Operation, build: Callable[
 @register_impls
 class GenericFunctions(InterpreterFunctions):
     @impl(linalg.GenericOp)
-    def run_generic(self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues) -> PythonValues:
+    def run_generic(
+        self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues
+    ) -> PythonValues:
         if op.library_call is not None:
             raise NotImplementedError("library_call is not supported in linalg.generic")
         if not op.results:
-            raise NotImplementedError("linalg.generic on memrefs is not supported by the xquant interpreter")
+            raise NotImplementedError(
+                "linalg.generic on memrefs is not supported by the xquant interpreter"
+            )
         spec = cached_spec(self, op, spec_for_generic)
         return run_structured(interpreter, spec, args)
 
     @impl(linalg.IndexOp)
-    def run_index(self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues) -> PythonValues:
+    def run_index(
+        self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues
+    ) -> PythonValues:
         stack = _index_stack(interpreter)
         if not stack:
             raise InterpretationError("linalg.index outside of a linalg op body")
         return (stack[-1][op.dim.value.data],)
 
     @impl_terminator(linalg.YieldOp)
-    def run_yield(self, interpreter: Interpreter, op: linalg.YieldOp, args: PythonValues):
+    def run_yield(
+        self, interpreter: Interpreter, op: linalg.YieldOp, args: PythonValues
+    ):
         return ReturnedValues(args), ()
 
 

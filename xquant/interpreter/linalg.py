@@ -12,9 +12,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import TensorType
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
@@ -124,14 +130,18 @@ def _elementwise_spec(kind: str) -> Callable[[Any], StructuredSpec]:
         ins, out = _operand_elems(op)
         if kind in ("add", "sub", "mul", "div", "max", "min"):
             f = _binary(kind, out)
-            spec.py_body = lambda a, b, _o: (f(cast_signed(a, ins[0], out), cast_signed(b, ins[1], out)),)
+            spec.py_body = lambda a, b, _o: (
+                f(cast_signed(a, ins[0], out), cast_signed(b, ins[1], out)),
+            )
         elif kind in ("exp", "log", "sqrt"):
             g = _unary(kind, out)
             spec.py_body = lambda a, _o: (g(cast_signed(a, ins[0], out)),)
         elif kind in ("copy", "fill", "transpose"):
             spec.py_body = lambda a, _o: (cast_signed(a, ins[0], out),)
         elif kind == "select":
-            spec.py_body = lambda c, a, b, _o: (np.where(c, cast_signed(a, ins[1], out), cast_signed(b, ins[2], out)),)
+            spec.py_body = lambda c, a, b, _o: (
+                np.where(c, cast_signed(a, ins[1], out), cast_signed(b, ins[2], out)),
+            )
         else:
             raise InterpretationError(kind)
         return _finish_spec(spec)
@@ -221,9 +231,16 @@ def _reduce_spec(op: linalg.ReduceOp) -> StructuredSpec:
 
 
 def _structured(build: Callable[[Any], StructuredSpec]):
-    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: PythonValues) -> PythonValues:
+    def run(
+        self: InterpreterFunctions,
+        interpreter: Interpreter,
+        op: Any,
+        args: PythonValues,
+    ) -> PythonValues:
         if not op.results:
-            raise NotImplementedError(f"{op.name} on memrefs is not supported by the xquant interpreter")
+            raise NotImplementedError(
+                f"{op.name} on memrefs is not supported by the xquant interpreter"
+            )
         spec = cached_spec(self, op, build)
         return run_structured(interpreter, spec, args)
 
@@ -243,9 +260,13 @@ class LinalgFunctions(InterpreterFunctions):
     run_select = impl(linalg.SelectOp)(_structured(_elementwise_spec("select")))
     run_copy = impl(linalg.CopyOp)(_structured(_elementwise_spec("copy")))
     run_fill = impl(linalg.FillOp)(_structured(_elementwise_spec("fill")))
-    run_transpose = impl(linalg.TransposeOp)(_structured(_elementwise_spec("transpose")))
+    run_transpose = impl(linalg.TransposeOp)(
+        _structured(_elementwise_spec("transpose"))
+    )
     run_matmul = impl(linalg.MatmulOp)(_structured(_matmul_spec))
-    run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(_structured(lambda op: _matmul_spec(op, quantized=True)))
+    run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
+        _structured(lambda op: _matmul_spec(op, quantized=True))
+    )
     run_pooling_nchw_max = impl(linalg.PoolingNchwMaxOp)(_structured(_pooling_max_spec))
     run_conv_2d_nchw_fchw = impl(linalg.Conv2DNchwFchwOp)(_structured(_conv_spec))
     run_conv_2d_ngchw_fgchw = impl(linalg.Conv2DNgchwFgchwOp)(_structured(_conv_spec))
@@ -256,7 +277,9 @@ class LinalgFunctions(InterpreterFunctions):
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
 
     @impl(linalg.BroadcastOp)
-    def run_broadcast(self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues) -> PythonValues:
+    def run_broadcast(
+        self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues
+    ) -> PythonValues:
         src, init = np.asarray(args[0]), np.asarray(args[1])
         added = sorted(op.dimensions.get_values())
         v = src

@@ -13,7 +13,13 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import math
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 from xdsl.ir import Operation
 
 from xquant.interpreter.common import (
@@ -35,7 +41,12 @@ _NATIVE = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
 def _apply_float(fn: Callable[..., Any], dt: np.dtype[Any], *xs: Any) -> Any:
     if dt in _NATIVE:
         return fn(*xs)
-    wide = [np.asarray(x).astype(np.float32) if type(x) is not np.ndarray else x.astype(np.float32) for x in xs]
+    wide = [
+        np.asarray(x).astype(np.float32)
+        if type(x) is not np.ndarray
+        else x.astype(np.float32)
+        for x in xs
+    ]
     r = np.asarray(fn(*wide))
     out = cast_float(r, dt)
     scalar = all(type(x) is not np.ndarray for x in xs)
@@ -47,7 +58,11 @@ def round_half_away(x: Any) -> Any:
     t = np.trunc(x)
     with np.errstate(invalid="ignore"):
         away = np.abs(x - t) >= 0.5
-    return finish(np.where(away, t + np.sign(x), t)) if type(x) is not np.ndarray else np.where(away, t + np.sign(x), t).astype(x.dtype, copy=False)
+    return (
+        finish(np.where(away, t + np.sign(x), t))
+        if type(x) is not np.ndarray
+        else np.where(away, t + np.sign(x), t).astype(x.dtype, copy=False)
+    )
 
 
 def _erf(x: Any) -> Any:
@@ -61,7 +76,9 @@ def _rsqrt(x: Any) -> Any:
 
 
 def _unary(fn: Callable[[Any], Any], exact_native: bool = True):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         x = as_value(args[0], dt)
         if exact_native:
@@ -74,7 +91,9 @@ def _unary(fn: Callable[[Any], Any], exact_native: bool = True):
 
 
 def _binary(fn: Callable[[Any, Any], Any]):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         a, b = as_value(args[0], dt), as_value(args[1], dt)
         return (_apply_float(fn, dt, a, b),)
@@ -90,7 +109,9 @@ def _bit_length(u: np.ndarray) -> np.ndarray:
 
 
 def _int_unary(fn: Callable[[Any, Any], Any]):
-    def run(self: Any, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: Any, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         info = int_info(op.operands[0].type)
         x = as_value(args[0], info.dtype)
         r = wrap(np.asarray(fn(x, info)).astype(np.int64), info)
@@ -157,7 +178,9 @@ class MathFunctions(InterpreterFunctions):
     run_cttz = impl(math.CountTrailingZerosOp)(_int_unary(_cttz))
 
     @impl(math.FmaOp)
-    def run_fma(self, interpreter: Interpreter, op: math.FmaOp, args: PythonValues) -> PythonValues:
+    def run_fma(
+        self, interpreter: Interpreter, op: math.FmaOp, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         a, b, c = (as_value(v, dt) for v in args)
         scalar = all(type(v) is not np.ndarray for v in (a, b, c))
@@ -175,17 +198,27 @@ class MathFunctions(InterpreterFunctions):
         return (finish(r) if scalar else r,)
 
     @impl(math.FPowIOp)
-    def run_fpowi(self, interpreter: Interpreter, op: math.FPowIOp, args: PythonValues) -> PythonValues:
+    def run_fpowi(
+        self, interpreter: Interpreter, op: math.FPowIOp, args: PythonValues
+    ) -> PythonValues:
         dt = dtype_of(op.operands[0].type)
         x = as_value(args[0], dt)
         n = np.asarray(args[1]).astype(np.float64)
-        return (_apply_float(lambda a: np.power(a, n.astype(np.asarray(a).dtype)), dt, x),)
+        return (
+            _apply_float(lambda a: np.power(a, n.astype(np.asarray(a).dtype)), dt, x),
+        )
 
     @impl(math.IPowIOp)
-    def run_ipowi(self, interpreter: Interpreter, op: math.IPowIOp, args: PythonValues) -> PythonValues:
+    def run_ipowi(
+        self, interpreter: Interpreter, op: math.IPowIOp, args: PythonValues
+    ) -> PythonValues:
         info = int_info(op.operands[0].type)
-        a = np.asarray(signed_view(as_value(args[0], info.dtype), info)).astype(np.int64)
-        b = np.asarray(signed_view(as_value(args[1], info.dtype), info)).astype(np.int64)
+        a = np.asarray(signed_view(as_value(args[0], info.dtype), info)).astype(
+            np.int64
+        )
+        b = np.asarray(signed_view(as_value(args[1], info.dtype), info)).astype(
+            np.int64
+        )
         pos = np.power(a, np.maximum(b, 0))
         neg = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
         r = wrap(np.where(b < 0, neg, pos).astype(np.int64), info)

@@ -10,9 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 
-from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp, element_type
+from xquant.dialects.quant.ops import (
+    DequantizeCastOp,
+    QuantizeCastOp,
+    StorageCastOp,
+    element_type,
+)
 from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import storage_dtype
@@ -32,24 +43,32 @@ def _like_input(value: Any, result: np.ndarray) -> Any:
 @register_impls
 class QuantFunctions(InterpreterFunctions):
     @impl(QuantizeCastOp)
-    def run_qcast(self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues) -> PythonValues:
+    def run_qcast(
+        self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues
+    ) -> PythonValues:
         qtype = _uniform(op.name, element_type(op.result.type))
         return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
 
     @impl(DequantizeCastOp)
-    def run_dcast(self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues) -> PythonValues:
+    def run_dcast(
+        self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues
+    ) -> PythonValues:
         qtype = _uniform(op.name, element_type(op.input.type))
         return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
 
     @impl(StorageCastOp)
-    def run_scast(self, interpreter: Interpreter, op: StorageCastOp, args: PythonValues) -> PythonValues:
+    def run_scast(
+        self, interpreter: Interpreter, op: StorageCastOp, args: PythonValues
+    ) -> PythonValues:
         # Both sides hold the same bits; only the signedness of the holder may change
         # (`u8` storage is uint8, signless `i8` is int8).
         in_elem, out_elem = element_type(op.input.type), element_type(op.result.type)
         quantized = in_elem if isinstance(in_elem, StorageQuantizedType) else out_elem
         assert isinstance(quantized, StorageQuantizedType)
         width = quantized.storage_width
-        signed = quantized.is_signed if isinstance(out_elem, StorageQuantizedType) else True
+        signed = (
+            quantized.is_signed if isinstance(out_elem, StorageQuantizedType) else True
+        )
         return (_like_input(args[0], reinterpret(np.asarray(args[0]), width, signed)),)
 
 

@@ -37,13 +37,19 @@ def _static(attr: Any) -> tuple[int, ...]:
 def check_shape(value: np.ndarray, typ: Any, what: str) -> None:
     if isinstance(typ, TensorType):
         shape = typ.get_shape()
-        if len(shape) != value.ndim or any(s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)):
-            raise InterpretationError(f"{what}: value of shape {list(value.shape)} does not match type {typ}")
+        if len(shape) != value.ndim or any(
+            s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)
+        ):
+            raise InterpretationError(
+                f"{what}: value of shape {list(value.shape)} does not match type {typ}"
+            )
 
 
 def _result_shape(result_type: Any, dynamic: PythonValues) -> tuple[int, ...]:
     it = iter(dynamic)
-    return tuple(int(next(it)) if s == DYNAMIC_INDEX else s for s in result_type.get_shape())
+    return tuple(
+        int(next(it)) if s == DYNAMIC_INDEX else s for s in result_type.get_shape()
+    )
 
 
 def _reduce_rank(value: np.ndarray, sizes: list[int], result_type: Any) -> np.ndarray:
@@ -58,78 +64,112 @@ def _reduce_rank(value: np.ndarray, sizes: list[int], result_type: Any) -> np.nd
             kept.append(s)
             j += 1
         elif s != 1:
-            raise InterpretationError(f"slice of sizes {sizes} does not match result type {result_type}")
+            raise InterpretationError(
+                f"slice of sizes {sizes} does not match result type {result_type}"
+            )
     return value.reshape(kept)
 
 
-def _slices(offsets: list[int], sizes: list[int], strides: list[int]) -> tuple[slice, ...]:
-    return tuple(slice(o, o + (n - 1) * st + 1 if n > 0 else o, st) for o, n, st in zip(offsets, sizes, strides))
+def _slices(
+    offsets: list[int], sizes: list[int], strides: list[int]
+) -> tuple[slice, ...]:
+    return tuple(
+        slice(o, o + (n - 1) * st + 1 if n > 0 else o, st)
+        for o, n, st in zip(offsets, sizes, strides)
+    )
 
 
 @register_impls
 class TensorFunctions(InterpreterFunctions):
     @impl(tensor.EmptyOp)
-    def run_empty(self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues) -> PythonValues:
+    def run_empty(
+        self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues
+    ) -> PythonValues:
         typ = op.tensor.type
         return (np.zeros(_result_shape(typ, args), dtype=dtype_of(typ)),)
 
     @impl(tensor.SplatOp)
-    def run_splat(self, interpreter: Interpreter, op: tensor.SplatOp, args: PythonValues) -> PythonValues:
+    def run_splat(
+        self, interpreter: Interpreter, op: tensor.SplatOp, args: PythonValues
+    ) -> PythonValues:
         typ = op.result.type
         dt = dtype_of(typ)
         return (np.full(_result_shape(typ, args[1:]), as_value(args[0], dt), dtype=dt),)
 
     @impl(tensor.FromElementsOp)
-    def run_from_elements(self, interpreter: Interpreter, op: tensor.FromElementsOp, args: PythonValues) -> PythonValues:
+    def run_from_elements(
+        self, interpreter: Interpreter, op: tensor.FromElementsOp, args: PythonValues
+    ) -> PythonValues:
         typ = op.result.type
         dt = dtype_of(typ)
         arr = np.array([as_value(a, dt) for a in args], dtype=dt)
         return (arr.reshape(typ.get_shape()),)
 
     @impl(tensor.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues) -> PythonValues:
+    def run_dim(
+        self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues
+    ) -> PythonValues:
         src, index = args
         return (np.int64(np.shape(src)[int(index)]),)
 
     @impl(tensor.CastOp)
-    def run_cast(self, interpreter: Interpreter, op: tensor.CastOp, args: PythonValues) -> PythonValues:
+    def run_cast(
+        self, interpreter: Interpreter, op: tensor.CastOp, args: PythonValues
+    ) -> PythonValues:
         value = np.asarray(args[0])
         check_shape(value, op.dest.type, "tensor.cast")
         return (args[0],)
 
     @impl(tensor.ReshapeOp)
-    def run_reshape(self, interpreter: Interpreter, op: tensor.ReshapeOp, args: PythonValues) -> PythonValues:
+    def run_reshape(
+        self, interpreter: Interpreter, op: tensor.ReshapeOp, args: PythonValues
+    ) -> PythonValues:
         src, shape = args
         return (np.reshape(src, tuple(int(s) for s in np.asarray(shape).reshape(-1))),)
 
     @impl(tensor.CollapseShapeOp)
-    def run_collapse_shape(self, interpreter: Interpreter, op: tensor.CollapseShapeOp, args: PythonValues) -> PythonValues:
+    def run_collapse_shape(
+        self, interpreter: Interpreter, op: tensor.CollapseShapeOp, args: PythonValues
+    ) -> PythonValues:
         src = np.asarray(args[0])
-        groups = [list(g.get_values()) if hasattr(g, "get_values") else [a.value.data for a in g.data] for g in op.reassociation.data]
+        groups = [
+            list(g.get_values())
+            if hasattr(g, "get_values")
+            else [a.value.data for a in g.data]
+            for g in op.reassociation.data
+        ]
         shape = tuple(int(np.prod([src.shape[i] for i in g])) for g in groups)
         return (src.reshape(shape),)
 
     @impl(tensor.ExpandShapeOp)
-    def run_expand_shape(self, interpreter: Interpreter, op: tensor.ExpandShapeOp, args: PythonValues) -> PythonValues:
+    def run_expand_shape(
+        self, interpreter: Interpreter, op: tensor.ExpandShapeOp, args: PythonValues
+    ) -> PythonValues:
         src = np.asarray(args[0])
         shape = mixed_values(_static(op.static_output_shape), args[1:])
         return (src.reshape(shape),)
 
     @impl(tensor.ExtractOp)
-    def run_extract(self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues) -> PythonValues:
+    def run_extract(
+        self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues
+    ) -> PythonValues:
         src, *idx = args
         # Works for scalar indices and, inside vectorized linalg bodies, index arrays (a gather).
         return (src[tuple(idx)],)
 
     @impl(tensor.InsertOp)
-    def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues) -> PythonValues:
+    def run_insert(
+        self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues
+    ) -> PythonValues:
         scalar, dest, *idx = args
         out = np.array(dest, copy=True)
         out[tuple(int(i) for i in idx)] = scalar
         return (out,)
 
     @impl(tensor.ExtractSliceOp)
-    def run_extract_slice(self, interpreter: Interpreter, op: tensor.ExtractSliceOp, args: PythonValues) -> PythonValues:
+    def run_extract_slice(
+        self, interpreter: Interpreter, op: tensor.ExtractSliceOp, args: PythonValues
+    ) -> PythonValues:
         src = np.asarray(args[0])
         n_off, n_size = len(op.offsets), len(op.sizes)
         dyn = args[1:]
@@ -145,7 +185,9 @@ class TensorFunctions(InterpreterFunctions):
         return (_reduce_rank(value, sizes, op.result.type),)
 
     @impl(tensor.InsertSliceOp)
-    def run_insert_slice(self, interpreter: Interpreter, op: tensor.InsertSliceOp, args: PythonValues) -> PythonValues:
+    def run_insert_slice(
+        self, interpreter: Interpreter, op: tensor.InsertSliceOp, args: PythonValues
+    ) -> PythonValues:
         source, dest = np.asarray(args[0]), np.asarray(args[1])
         n_off, n_size = len(op.offsets), len(op.sizes)
         dyn = args[2:]
@@ -162,11 +204,15 @@ class TensorFunctions(InterpreterFunctions):
         return (out,)
 
     @impl(tensor.ConcatOp)
-    def run_concat(self, interpreter: Interpreter, op: tensor.ConcatOp, args: PythonValues) -> PythonValues:
+    def run_concat(
+        self, interpreter: Interpreter, op: tensor.ConcatOp, args: PythonValues
+    ) -> PythonValues:
         return (np.concatenate([np.asarray(a) for a in args], axis=op.dim.value.data),)
 
     @impl(tensor.PadOp)
-    def run_pad(self, interpreter: Interpreter, op: tensor.PadOp, args: PythonValues) -> PythonValues:
+    def run_pad(
+        self, interpreter: Interpreter, op: tensor.PadOp, args: PythonValues
+    ) -> PythonValues:
         src = np.asarray(args[0])
         n_low = len(op.low)
         low = mixed_values(_static(op.static_low), args[1 : 1 + n_low])
@@ -178,8 +224,9 @@ class TensorFunctions(InterpreterFunctions):
         yielded = yield_op.operands[0]
         out_shape = tuple(s + lo + hi for s, lo, hi in zip(src.shape, low, high))
         inner = tuple(slice(lo, lo + s) for lo, s in zip(low, src.shape))
-        if all(getattr(o, "parent_block", None) is not block for o in (yielded.owner,)) and not (
-            yielded in block.args
+        if (
+            all(getattr(o, "parent_block", None) is not block for o in (yielded.owner,))
+            and yielded not in block.args
         ):
             # constant padding: the yielded value is defined outside the region
             pad_value = as_value(interpreter.get_values((yielded,))[0], dt)
@@ -187,13 +234,17 @@ class TensorFunctions(InterpreterFunctions):
         else:
             out = np.empty(out_shape, dtype=dt)
             for idx in np.ndindex(*out_shape):
-                (v,) = interpreter.run_ssacfg_region(op.region, tuple(np.int64(i) for i in idx), "tensor.pad")
+                (v,) = interpreter.run_ssacfg_region(
+                    op.region, tuple(np.int64(i) for i in idx), "tensor.pad"
+                )
                 out[idx] = v
         out[inner] = src
         return (out,)
 
     @impl_terminator(tensor.YieldOp)
-    def run_yield(self, interpreter: Interpreter, op: tensor.YieldOp, args: PythonValues):
+    def run_yield(
+        self, interpreter: Interpreter, op: tensor.YieldOp, args: PythonValues
+    ):
         return ReturnedValues(args), ()
 
 

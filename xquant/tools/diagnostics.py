@@ -56,7 +56,9 @@ class LocatedModule:
         return None
 
 
-def parse_located(ctx: Context, text: str | bytes, name: str = "<unknown>") -> LocatedModule:
+def parse_located(
+    ctx: Context, text: str | bytes, name: str = "<unknown>"
+) -> LocatedModule:
     """Parse `text` into a module, recording op positions.
 
     Raises only `ParseError`: a type or attribute whose construction check
@@ -69,7 +71,14 @@ def parse_located(ctx: Context, text: str | bytes, name: str = "<unknown>") -> L
         raise
     except VerifyException as err:
         raise _error_at(parser, str(err)) from err
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError, AssertionError) as err:
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        OverflowError,
+        AssertionError,
+    ) as err:
         raise _error_at(parser, f"invalid input: {err}") from err
     return LocatedModule(module, parser.op_spans)
 
@@ -89,7 +98,9 @@ def find_verify_error(located: LocatedModule) -> tuple[Operation, str] | None:
     return None
 
 
-def format_error(span: Span[str] | Span[bytes] | None, message: str, file_name: str) -> str:
+def format_error(
+    span: Span[str] | Span[bytes] | None, message: str, file_name: str
+) -> str:
     """`file:line:col: error: message`, the source line and a caret under the span."""
     if span is None:
         return f"{file_name}: error: {message}\n"

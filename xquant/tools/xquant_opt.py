@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.tools.diagnostics import (
     LocatedModule,
     find_verify_error,
@@ -25,6 +24,7 @@ from xquant.tools.diagnostics import (
     format_parse_error,
     parse_located,
 )
+from xquant.transforms.diagnostics import OpDiagnostic
 
 
 class ToolError(Exception):

@@ -60,6 +60,7 @@ from xquant.dialects.quant.ops import (
     element_type,
 )
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.quant_ir import (
     Bounds,
     OpList,
@@ -71,7 +72,6 @@ from xquant.transforms.quant_ir import (
     make_bounds,
     scalar_constant,
 )
-from xquant.transforms.diagnostics import OpDiagnostic
 
 BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
 

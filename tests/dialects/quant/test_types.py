@@ -159,6 +159,6 @@ def test_any_and_calibrated() -> None:
         ),
     ],
 )
-def test_constructors_check_like_the_parser(build, message: str) -> None:  # noqa: ANN001
+def test_constructors_check_like_the_parser(build, message: str) -> None:
     with pytest.raises(VerifyException, match=message):
         build()

@@ -8,6 +8,7 @@ rounded into the expressed type. Both need the same small table.
 from __future__ import annotations
 
 import functools
+
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import builtin
