@@ -436,7 +436,7 @@ def tree_reduce(
 
 
 def _broadcast(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    return np.ascontiguousarray(np.broadcast_to(value, tuple(shape)))
+    return np.array(np.broadcast_to(value, tuple(shape)), order="C")
 
 
 def reduce_arrays(
@@ -463,7 +463,7 @@ def reduce_arrays(
 
 
 def _result(value: np.ndarray, t: Attribute) -> np.ndarray:
-    return np.ascontiguousarray(as_array(value, t))
+    return np.asarray(as_array(value, t), order="C")  # keeps rank 0 (ascontiguousarray makes it 1-d)
 
 
 @register_impls
