@@ -105,3 +105,14 @@ def _check() -> Dialect:
 # xDSL 0.74 defines neither `stablehlo` nor `check`, so there is no clash in the multiverse.
 DIALECTS["stablehlo"] = _stablehlo
 DIALECTS["check"] = _check
+
+
+def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_quant_to_math import (
+        StablehloLegalizeQuantToMathPass,
+    )
+
+    return StablehloLegalizeQuantToMathPass
+
+
+PASSES["stablehlo-legalize-quant-to-math"] = _stablehlo_legalize_quant_to_math

@@ -1,0 +1,776 @@
+"""`stablehlo-legalize-quant-to-math`: quantized StableHLO to StableHLO on integers and floats.
+
+Every op of the subset that touches a `!quant.uniform` tensor is rewritten so
+that no quantized type is left (upstream's pass of the same name, with the
+project's numeric contract):
+
+- `uniform_quantize` / `uniform_dequantize`: the contract's formulas
+  (`xquant.transforms.stablehlo_ir`); a requantize between equal scales is
+  an exact integer zero-point shift;
+- `add` / `subtract` whose operands and result share the scale of every
+  channel: exact integer math `a -+ b + (z_out - z_a -+ z_b)`, clamped
+  (per-tensor and per-axis); `maximum` / `minimum` / `select` on one type
+  work on the storage integers directly (dequantization is monotone);
+- `dot_general` (quantized): `dot_general` of the storage integers
+  accumulated in i32 (i64 above 8-bit storage), zero-point correction terms
+  `- z_rhs * sum_K(lhs) - z_lhs * sum_K(rhs) + K * z_lhs * z_rhs`, then a
+  rescale by `s_lhs * s_rhs / s_result` in f64, plus the result zero point,
+  a clamp to the result's storage range and a round half to even (upstream
+  truncates and does not clamp); per-axis rhs and result supported;
+- `convolution` (quantized): the zero points are subtracted from both
+  operands first (so padding stays a real zero), then the same integer
+  convolution, rescale and clamp;
+- hybrid `dot_general` / `convolution` (float lhs): only the rhs is dequantized;
+- `reduce`, `reduce_window`, `select_and_scatter`: the implicit conversions to
+  the body's accumulator type become explicit requantizations; the body then
+  works on the accumulator's storage integers (its ops lowered by the same
+  patterns). A single sum (`add` body) accumulates zero-centred values in
+  i64 with one final clamp, so it stays a plain integer sum;
+- ops that only move data (reshape, transpose, broadcast_in_dim,
+  concatenate, slice, gather, constant) change type only;
+- everything else (the other element-wise ops, compare, clamp, ...) falls
+  back to dequantize -> float op -> quantize, which is the interpreter's own
+  definition and therefore exact.
+
+Function signatures become storage integers (`xquant.transforms.signatures`).
+Anything still quantized afterwards is an error, as upstream reports it.
+Shapes must be static.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f64,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from xquant.dialects import check
+from xquant.dialects import stablehlo as shlo
+from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo import elementwise as ew
+from xquant.dialects.stablehlo import reductions as red
+from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
+from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.transforms.signatures import convert_function_boundaries
+from xquant.transforms.stablehlo_ir import (
+    Channels,
+    HloBuilder,
+    convert_type,
+    emit_dequantize,
+    emit_quantize,
+    emit_requantize,
+    is_static,
+    same_scales,
+    shape_of,
+    storage_type,
+    wide_type,
+    with_element,
+)
+
+
+def _types(op: Operation) -> list[Attribute]:
+    return [*op.operand_types, *op.result_types]
+
+
+def _touches_quantized(op: Operation) -> bool:
+    return any(is_quantized(t) for t in _types(op))
+
+
+def to_storage(b: HloBuilder, value: SSAValue) -> SSAValue:
+    """The storage integers of a quantized tensor (a bridging bitcast), else the value itself."""
+    new_type = convert_type(value.type)
+    return value if new_type is None else b.bitcast(value, new_type)
+
+
+def to_float(b: HloBuilder, value: SSAValue) -> SSAValue:
+    """Dequantize a quantized tensor; other values pass through."""
+    q = quantized(value.type)
+    return value if q is None else emit_dequantize(b, to_storage(b, value), q)
+
+
+def converted_to(b: HloBuilder, value: SSAValue, target: Attribute) -> SSAValue:
+    """`value` converted to element type `target` (the spec's `to_destination_type`), as storage integers."""
+    source = element_type(value.type)
+    if source == target:
+        return to_storage(b, value)
+    source_q, target_q = (
+        quantized(value.type),
+        target if isinstance(target, UniformQuantizedType) else None,
+    )
+    if source_q is not None and target_q is not None:
+        return emit_requantize(b, to_storage(b, value), source_q, target_q)
+    if target_q is not None:
+        return emit_quantize(b, value, target_q)
+    return b.convert(to_float(b, value), target)
+
+
+def _replace(
+    rewriter: PatternRewriter, op: Operation, b: HloBuilder, results: Sequence[SSAValue]
+) -> None:
+    """Insert the built ops and replace `op`'s results, bridging back to quantized types."""
+    bridged = [
+        b.bitcast(value, old.type) if value.type != old.type else value
+        for value, old in zip(results, op.results, strict=True)
+    ]
+    rewriter.insert_op(b.ops, InsertPoint.before(op))
+    rewriter.replace_op(op, [], bridged)
+
+
+def _require_static(op: Operation) -> None:
+    if not all(is_static(t) for t in _types(op) if isinstance(t, TensorType)):
+        raise OpDiagnostic(
+            op, f"'{op.name}' op with quantized dynamic shapes is not supported"
+        )
+
+
+# ----------------------------------------------------------------------------------------
+# quantize / dequantize
+
+
+class LowerUniformQuantize(RewritePattern):
+    """`uniform_quantize`: quantize floats, or requantize storage integers, by the contract."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.UniformQuantizeOp, rewriter: PatternRewriter
+    ) -> None:
+        _require_static(op)
+        result_q = quantized(op.result.type)
+        assert result_q is not None
+        b = HloBuilder()
+        _replace(rewriter, op, b, [converted_to(b, op.operand, result_q)])
+
+
+class LowerUniformDequantize(RewritePattern):
+    """`uniform_dequantize`: `(convert(q) - zp) * scale` in the expressed type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.UniformDequantizeOp, rewriter: PatternRewriter
+    ) -> None:
+        _require_static(op)
+        b = HloBuilder()
+        _replace(rewriter, op, b, [to_float(b, op.operand)])
+
+
+# ----------------------------------------------------------------------------------------
+# element-wise
+
+
+def _quantize_results(
+    b: HloBuilder, op: Operation, floats: Sequence[SSAValue]
+) -> list[SSAValue]:
+    results: list[SSAValue] = []
+    for value, old in zip(floats, op.results, strict=True):
+        q = quantized(old.type)
+        results.append(value if q is None else emit_quantize(b, value, q))
+    return results
+
+
+def _float_type(t: Attribute) -> Attribute:
+    q = quantized(t)
+    return t if q is None else with_element(t, q.expressed_type)
+
+
+def dequantize_op_quantize(b: HloBuilder, op: Operation) -> list[SSAValue]:
+    """The fallback: dequantize quantized operands, run `op` on floats, quantize quantized results."""
+    operands = [to_float(b, v) for v in op.operands]
+    clone = type(op).create(
+        operands=operands,
+        result_types=[_float_type(t) for t in op.result_types],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    b.add(clone) if clone.results else b.ops.append(clone)
+    return _quantize_results(b, op, clone.results)
+
+
+def _integer_add_subtract(
+    b: HloBuilder, op: ew.AddOp | ew.SubtractOp
+) -> SSAValue | None:
+    """`a -+ b + (z_out - z_a -+ z_b)` in a wide integer type when every channel shares one scale."""
+    types = [quantized(t) for t in _types(op)]
+    if any(t is None for t in types):
+        return None
+    lhs_q, rhs_q, result_q = types
+    assert lhs_q is not None and rhs_q is not None and result_q is not None
+    channels = same_scales(lhs_q, rhs_q, result_q)
+    if channels is None or lhs_q.expressed_type != result_q.expressed_type:
+        return None
+    count = channels.scales.size
+    zl, zr, zo = (
+        Channels.of(t).expand(count).zero_points for t in (lhs_q, rhs_q, result_q)
+    )
+    subtract = isinstance(op, ew.SubtractOp)
+    correction = zo - zl + zr if subtract else zo - zl - zr
+    wide = wide_type(lhs_q, rhs_q, result_q)
+    shape = shape_of(op.result.type)
+    lhs = b.convert(to_storage(b, op.lhs), wide)
+    rhs = b.convert(to_storage(b, op.rhs), wide)
+    value = b.binary(ew.SubtractOp if subtract else ew.AddOp, lhs, rhs)
+    if bool(np.any(correction != 0)):
+        value = b.binary(
+            ew.AddOp, value, b.parameter(correction, wide, shape, channels.axis)
+        )
+    value = b.clamp_to(value, result_q.storage_min, result_q.storage_max)
+    return b.convert(value, storage_type(result_q))
+
+
+def _same_type_storage_op(b: HloBuilder, op: Operation) -> SSAValue | None:
+    """max / min / select on one quantized type: the same op on the storage integers."""
+    value_types = (
+        op.operand_types[1:] if isinstance(op, ew.SelectOp) else op.operand_types
+    )
+    if len({element_type(t) for t in (*value_types, op.result_types[0])}) != 1:
+        return None
+    operands = [to_storage(b, v) for v in op.operands]
+    clone = type(op).create(
+        operands=operands,
+        result_types=[convert_type(op.result_types[0])],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    return b.add(clone)
+
+
+class LowerElementwise(RewritePattern):
+    """Element-wise ops, compare, select and clamp on quantized tensors."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (ew.ElementwiseOp, ew.CompareOp, ew.SelectOp)):
+            return
+        if isinstance(op, ew.BitcastConvertOp) or not _touches_quantized(op):
+            return
+        _require_static(op)
+        b = HloBuilder()
+        result: SSAValue | None = None
+        if isinstance(op, (ew.AddOp, ew.SubtractOp)):
+            result = _integer_add_subtract(b, op)
+        elif isinstance(op, (ew.MaximumOp, ew.MinimumOp, ew.SelectOp)):
+            result = _same_type_storage_op(b, op)
+        if result is None:
+            b = HloBuilder()
+            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+            return
+        _replace(rewriter, op, b, [result])
+
+
+# ----------------------------------------------------------------------------------------
+# dot_general / convolution
+
+
+def _rescale(
+    b: HloBuilder,
+    acc: SSAValue,
+    multiplier: np.ndarray,
+    multiplier_axis: int | None,
+    result_q: UniformQuantizedType,
+) -> SSAValue:
+    """`round_half_even(clamp(acc * multiplier + z_result))` into the result's storage (in f64)."""
+    shape = shape_of(acc.type)
+    value = b.convert(acc, f64)
+    if not bool(np.all(multiplier == 1.0)):
+        value = b.binary(
+            ew.MultiplyOp, value, b.parameter(multiplier, f64, shape, multiplier_axis)
+        )
+    result_ch = Channels.of(result_q)
+    if bool(np.any(result_ch.zero_points != 0)):
+        zero_points = b.parameter(
+            result_ch.zero_points.astype(np.float64), f64, shape, result_ch.axis
+        )
+        value = b.binary(ew.AddOp, value, zero_points)
+    value = b.clamp_to(value, float(result_q.storage_min), float(result_q.storage_max))
+    value = b.unary(ew.RoundNearestEvenOp, value)
+    return b.convert(value, storage_type(result_q))
+
+
+def _multiplier(
+    lhs_q: UniformQuantizedType,
+    rhs_q: UniformQuantizedType,
+    result_q: UniformQuantizedType,
+    result_axis: int | None,
+) -> tuple[np.ndarray, int | None] | None:
+    """`s_lhs * s_rhs / s_result` per result channel (on `result_axis`), or None if the layouts disagree."""
+    rhs_ch, result_ch = Channels.of(rhs_q), Channels.of(result_q)
+    if result_ch.axis is not None and result_ch.axis != result_axis:
+        return None
+    count = max(rhs_ch.scales.size, result_ch.scales.size)
+    scales = lhs_q.scale * rhs_ch.expand(count).scales / result_ch.expand(count).scales
+    axis = result_axis if count > 1 else None
+    return scales, axis
+
+
+def _rhs_result_position(
+    numbers: DotDimensionNumbersAttr, rhs_rank: int, lhs_rank: int, axis: int
+) -> int:
+    """Where rhs dimension `axis` lands in the dot_general result."""
+    if axis in numbers.rhs_batching:
+        return numbers.rhs_batching.index(axis)
+    lhs_free = lhs_rank - len(numbers.lhs_batching) - len(numbers.lhs_contracting)
+    rhs_free = [
+        d
+        for d in range(rhs_rank)
+        if d not in (*numbers.rhs_batching, *numbers.rhs_contracting)
+    ]
+    return len(numbers.lhs_batching) + lhs_free + rhs_free.index(axis)
+
+
+def _operand_sums(
+    b: HloBuilder, stored: SSAValue, wide: IntegerType, batching: Sequence[int], contracting: Sequence[int],
+    result_shape: Sequence[int], result_dims: Sequence[int],
+) -> SSAValue:  # fmt: skip
+    """Sum of an operand over its contracting dims, laid out over the result shape."""
+    summed = b.reduce_sum(b.convert(stored, wide), contracting)
+    rank = len(shape_of(stored.type))
+    remaining = [d for d in range(rank) if d not in contracting]
+    order = [*batching, *(d for d in remaining if d not in batching)]
+    permutation = [remaining.index(d) for d in order]
+    if permutation != sorted(permutation):
+        summed_shape = shape_of(summed.type)
+        summed = b.add(
+            shlo.TransposeOp(
+                summed,
+                permutation,
+                TensorType(wide, [summed_shape[p] for p in permutation]),
+            )
+        )
+    return b.add(
+        shlo.BroadcastInDimOp(summed, list(result_dims), TensorType(wide, result_shape))
+    )
+
+
+def _integer_dot_general(b: HloBuilder, op: shlo.DotGeneralOp) -> SSAValue | None:
+    lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
+    if lhs_q is None or rhs_q is None or result_q is None or not lhs_q.is_per_layer:
+        return None
+    numbers = op.dot_dimension_numbers
+    lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+    result_shape = shape_of(op.result.type)
+    rhs_axis = rhs_q.quantized_dimension
+    result_axis = (
+        None
+        if rhs_axis is None
+        else _rhs_result_position(numbers, rhs_rank, lhs_rank, rhs_axis)
+    )
+    multiplier = _multiplier(lhs_q, rhs_q, result_q, result_axis)
+    if multiplier is None or rhs_q.storage_width > 16 or lhs_q.storage_width > 16:
+        return None
+    wide = (
+        IntegerType(32)
+        if max(lhs_q.storage_width, rhs_q.storage_width) <= 8
+        else IntegerType(64)
+    )
+    lhs, rhs = to_storage(b, op.lhs), to_storage(b, op.rhs)
+    if not lhs_q.is_signed or not rhs_q.is_signed:
+        lhs, rhs = b.convert(lhs, wide), b.convert(rhs, wide)
+    acc = b.add(shlo.DotGeneralOp(lhs, rhs, numbers, TensorType(wide, result_shape)))
+    nb = len(numbers.lhs_batching)
+    lhs_free = lhs_rank - nb - len(numbers.lhs_contracting)
+    z_lhs, z_rhs = lhs_q.zero_point, int(Channels.of(rhs_q).zero_points[0])
+    if z_lhs != 0:
+        sums = _operand_sums(
+            b, to_storage(b, op.rhs), wide, numbers.rhs_batching, numbers.rhs_contracting, result_shape,
+            [*range(nb), *range(nb + lhs_free, len(result_shape))],
+        )  # fmt: skip
+        acc = b.binary(
+            ew.SubtractOp,
+            acc,
+            b.binary(ew.MultiplyOp, sums, b.splat(z_lhs, wide, result_shape)),
+        )
+    if rhs_q.is_per_layer and z_rhs != 0:
+        sums = _operand_sums(
+            b, to_storage(b, op.lhs), wide, numbers.lhs_batching, numbers.lhs_contracting, result_shape,
+            list(range(nb + lhs_free)),
+        )  # fmt: skip
+        acc = b.binary(
+            ew.SubtractOp,
+            acc,
+            b.binary(ew.MultiplyOp, sums, b.splat(z_rhs, wide, result_shape)),
+        )
+        if z_lhs != 0:
+            lhs_shape = shape_of(op.lhs.type)
+            k = int(np.prod([lhs_shape[d] for d in numbers.lhs_contracting]))
+            acc = b.binary(
+                ew.AddOp, acc, b.splat(k * z_lhs * z_rhs, wide, result_shape)
+            )
+    scales, axis = multiplier
+    return _rescale(b, acc, scales, axis, result_q)
+
+
+def _zero_centred(b: HloBuilder, value: SSAValue, wide: IntegerType) -> SSAValue:
+    """`q - z` in `wide` for a quantized tensor (per-tensor or per-axis)."""
+    q = quantized(value.type)
+    assert q is not None
+    channels = Channels.of(q)
+    stored = b.convert(to_storage(b, value), wide)
+    if not bool(np.any(channels.zero_points != 0)):
+        return stored
+    zero_points = b.parameter(
+        channels.zero_points, wide, shape_of(value.type), channels.axis
+    )
+    return b.binary(ew.SubtractOp, stored, zero_points)
+
+
+def _integer_convolution(b: HloBuilder, op: shlo.ConvolutionOp) -> SSAValue | None:
+    lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
+    if lhs_q is None or rhs_q is None or result_q is None or not lhs_q.is_per_layer:
+        return None
+    if max(lhs_q.storage_width, rhs_q.storage_width) > 8:
+        return None
+    numbers = op.dimension_numbers
+    result_axis = numbers.output_feature_dimension.data if rhs_q.is_per_axis else None
+    multiplier = _multiplier(lhs_q, rhs_q, result_q, result_axis)
+    if multiplier is None:
+        return None
+    wide = IntegerType(32)
+    lhs, rhs = _zero_centred(b, op.lhs, wide), _zero_centred(b, op.rhs, wide)
+    conv = shlo.ConvolutionOp.create(
+        operands=[lhs, rhs],
+        result_types=[with_element(op.result.type, wide)],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    acc = b.add(conv)
+    scales, axis = multiplier
+    return _rescale(b, acc, scales, axis, result_q)
+
+
+class LowerDotGeneral(RewritePattern):
+    """Quantized dot_general in integer form; hybrid by dequantizing the rhs; else the fallback."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.DotGeneralOp, rewriter: PatternRewriter
+    ) -> None:
+        if not _touches_quantized(op):
+            return
+        _require_static(op)
+        b = HloBuilder()
+        if (result := _integer_dot_general(b, op)) is not None:
+            _replace(rewriter, op, b, [result])
+            return
+        b = HloBuilder()
+        _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+
+
+class LowerConvolution(RewritePattern):
+    """Quantized convolution in integer form; hybrid by dequantizing the rhs; else the fallback."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.ConvolutionOp, rewriter: PatternRewriter
+    ) -> None:
+        if not _touches_quantized(op):
+            return
+        _require_static(op)
+        b = HloBuilder()
+        if (result := _integer_convolution(b, op)) is not None:
+            _replace(rewriter, op, b, [result])
+            return
+        b = HloBuilder()
+        _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+
+
+# ----------------------------------------------------------------------------------------
+# ops that only move data
+
+
+MOVING_OPS: tuple[type[Operation], ...] = (
+    shlo.ReshapeOp, shlo.TransposeOp, shlo.BroadcastInDimOp, shlo.ConcatenateOp, shlo.SliceOp, shlo.GatherOp,
+)  # fmt: skip
+
+
+class LowerDataMovement(RewritePattern):
+    """Ops that move storage integers: the same op on the storage type."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, MOVING_OPS) or not _touches_quantized(op):
+            return
+        b = HloBuilder()
+        clone = type(op).create(
+            operands=[to_storage(b, v) for v in op.operands],
+            result_types=[convert_type(t) or t for t in op.result_types],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        _replace(rewriter, op, b, [b.add(clone)])
+
+
+class LowerConstant(RewritePattern):
+    """A quantized constant already holds its storage integers: retype it."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ConstantOp, rewriter: PatternRewriter) -> None:
+        new_type = convert_type(op.output.type)
+        if new_type is None:
+            return
+        assert isinstance(new_type, TensorType)
+        value = op.value
+        if value.type != new_type:
+            dtype = (
+                np.dtype(f"uint{new_type.element_type.width.data}")
+                if new_type.element_type.width.data in (8, 16, 32)
+                else None
+            )  # pyright: ignore
+            raw = np.array(value.get_values())
+            values = raw.astype(dtype) if dtype is not None else raw
+            value = DenseIntOrFPElementsAttr.from_list(
+                new_type, [int(v) for v in values.reshape(-1)]
+            )  # pyright: ignore[reportArgumentType]
+        b = HloBuilder()
+        _replace(rewriter, op, b, [b.add(shlo.ConstantOp(value, new_type))])
+
+
+class LowerCustomCall(RewritePattern):
+    """`custom_call` (the checks) compares dequantized values: dequantize quantized operands."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.CustomCallOp, rewriter: PatternRewriter
+    ) -> None:
+        if not any(is_quantized(t) for t in op.operand_types):
+            return
+        b = HloBuilder()
+        operands = [to_float(b, v) for v in op.operands]
+        rewriter.insert_op(b.ops, InsertPoint.before(op))
+        for index, value in enumerate(operands):
+            op.operands[index] = value
+        rewriter.handle_operation_modification(op)
+
+
+class LowerCheckOps(RewritePattern):
+    """`check.*` ops: exact checks compare storage integers, approximate ones dequantized values."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.dialect_name() != "check" or not _touches_quantized(op):
+            return
+        if isinstance(op, check.ExpectEqConstOp):
+            return  # its literal is typed by the operand; left for the final legality check
+        exact = isinstance(op, check.ExpectEqOp)
+        b = HloBuilder()
+        operands = [to_storage(b, v) if exact else to_float(b, v) for v in op.operands]
+        rewriter.insert_op(b.ops, InsertPoint.before(op))
+        for index, value in enumerate(operands):
+            op.operands[index] = value
+        rewriter.handle_operation_modification(op)
+
+
+# ----------------------------------------------------------------------------------------
+# reductions
+
+
+def _operand_targets(op: Operation) -> list[Attribute]:
+    """The body type each operand is converted to (the spec's `to_destination_type`)."""
+    if isinstance(op, shlo.SelectAndScatterOp):
+        scatter = red.accumulator_types(op.scatter)[0]
+        return [
+            element_type(op.select.block.args[0].type),
+            element_type(scatter),
+            element_type(scatter),
+        ]
+    assert isinstance(op, (shlo.ReduceOp, shlo.ReduceWindowOp))
+    accumulators = [element_type(t) for t in red.accumulator_types(op.body)]
+    return [*accumulators, *accumulators]
+
+
+def _retype_body(rewriter: PatternRewriter, region: Region) -> None:
+    """Block arguments to storage integers (bridged back inside), quantized returns bridged out."""
+    block = region.block
+    for arg in list(block.args):
+        new_type = convert_type(arg.type)
+        if new_type is None:
+            continue
+        old_type = arg.type
+        new_arg = rewriter.replace_value_with_new_type(arg, new_type)
+        cast = ew.BitcastConvertOp(new_arg, old_type)
+        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        new_arg.replace_uses_with_if(cast.result, lambda use: use.operation is not cast)
+    terminator = block.last_op
+    assert terminator is not None
+    for index, value in enumerate(terminator.operands):
+        new_type = convert_type(value.type)
+        if new_type is None:
+            continue
+        cast = ew.BitcastConvertOp(value, new_type)
+        rewriter.insert_op(cast, InsertPoint.before(terminator))
+        terminator.operands[index] = cast.result
+
+
+def _sum_accumulator(op: Operation) -> UniformQuantizedType | None:
+    """The per-tensor accumulator type of a single-input reduce/reduce_window whose body is one `add`."""
+    if not isinstance(op, (shlo.ReduceOp, shlo.ReduceWindowOp)) or len(op.inputs) != 1:
+        return None
+    if red.combiner_name(op.body) != "stablehlo.add":
+        return None
+    acc = quantized(op.body.block.args[0].type)
+    return acc if acc is not None and acc.is_per_layer else None
+
+
+def _lower_sum(
+    b: HloBuilder, op: shlo.ReduceOp | shlo.ReduceWindowOp, acc: UniformQuantizedType
+) -> SSAValue:
+    """Sum of zero-centred values in i64 (an `add` body on `a + b - z` unrolled), one final clamp."""
+    wide = IntegerType(64)
+    z = acc.zero_point
+    stored = converted_to(b, op.inputs[0], acc)
+    init = converted_to(b, op.init_values[0], acc)
+    centred = b.convert(stored, wide)
+    init_centred = b.convert(init, wide)
+    if z != 0:
+        centred = b.binary(
+            ew.SubtractOp, centred, b.splat(z, wide, shape_of(centred.type))
+        )
+        init_centred = b.binary(ew.SubtractOp, init_centred, b.scalar(z, wide))
+    scalar_type = TensorType(wide, [])
+    body = Region(_add_block(scalar_type))
+    result_type = with_element(op.result_types[0], wide)
+    total = b.add(
+        type(op).create(
+            operands=[centred, init_centred],
+            result_types=[result_type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            regions=[body],
+        )
+    )
+    if z != 0:
+        total = b.binary(ew.AddOp, total, b.splat(z, wide, shape_of(result_type)))
+    total = b.clamp_to(total, acc.storage_min, acc.storage_max)
+    return b.convert(total, storage_type(acc))
+
+
+def _add_block(scalar_type: TensorType[Attribute]):
+    from xdsl.ir import Block
+
+    block = Block(arg_types=[scalar_type, scalar_type])
+    total = ew.AddOp(block.args[0], block.args[1])
+    block.add_ops([total, shlo.ReturnOp(total.result)])
+    return block
+
+
+class LowerReductions(RewritePattern):
+    """reduce / reduce_window / select_and_scatter with quantized operands or accumulators."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(
+            op, (shlo.ReduceOp, shlo.ReduceWindowOp, shlo.SelectAndScatterOp)
+        ):
+            return
+        arg_types = [arg.type for region in op.regions for arg in region.block.args]
+        if not any(is_quantized(t) for t in (*_types(op), *arg_types)):
+            return
+        _require_static(op)
+        b = HloBuilder()
+        if (acc := _sum_accumulator(op)) is not None:
+            assert isinstance(op, (shlo.ReduceOp, shlo.ReduceWindowOp))
+            _replace(rewriter, op, b, [_lower_sum(b, op, acc)])
+            return
+        operands = [
+            converted_to(b, value, target)
+            for value, target in zip(op.operands, _operand_targets(op), strict=True)
+        ]
+        regions = [
+            rewriter.move_region_contents_to_new_regions(region)
+            for region in op.regions
+        ]
+        for region in regions:
+            _retype_body(rewriter, region)
+        clone = type(op).create(
+            operands=operands,
+            result_types=[convert_type(t) or t for t in op.result_types],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+            regions=regions,
+        )
+        b.ops.append(clone)
+        _replace(rewriter, op, b, list(clone.results))
+
+
+# ----------------------------------------------------------------------------------------
+# bridges and legality
+
+
+class FoldBridges(RewritePattern):
+    """`bitcast_convert(bitcast_convert(x : A -> B) : B -> A)` is `x`; unused bridges go away."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ew.BitcastConvertOp, rewriter: PatternRewriter
+    ) -> None:
+        source = op.operand.owner
+        if (
+            isinstance(source, ew.BitcastConvertOp)
+            and source.operand.type == op.result.type
+        ):
+            rewriter.replace_op(op, [], [source.operand])
+            return
+        if not op.result.uses and (
+            is_quantized(op.operand.type) or is_quantized(op.result.type)
+        ):
+            rewriter.erase_op(op)
+
+
+def _first_quantized(module: ModuleOp) -> Operation | None:
+    for op in module.walk():
+        types = [
+            *_types(op),
+            *(
+                arg.type
+                for region in op.regions
+                for block in region.blocks
+                for arg in block.args
+            ),
+        ]
+        if any(is_quantized(t) for t in types if not isinstance(t, (IntegerType,))):
+            return op
+    return None
+
+
+def _function_boundaries(module: ModuleOp) -> None:
+    convert_function_boundaries(
+        module, convert_type, lambda value, t: ew.BitcastConvertOp(value, t)
+    )
+
+
+@dataclass(frozen=True)
+class StablehloLegalizeQuantToMathPass(ModulePass):
+    """Rewrite quantized StableHLO ops into StableHLO ops on integers and floats (no `!quant` left)."""
+
+    name = "stablehlo-legalize-quant-to-math"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _function_boundaries(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDotGeneral(),
+                    LowerConvolution(), LowerDataMovement(), LowerConstant(), LowerCustomCall(), LowerCheckOps(),
+                    LowerReductions(),
+                ]
+            )
+        ).rewrite_module(op)  # fmt: skip
+        PatternRewriteWalker(FoldBridges()).rewrite_module(op)
+        if (illegal := _first_quantized(op)) is not None:
+            raise OpDiagnostic(
+                illegal,
+                f"failed to legalize operation '{illegal.name}' that was explicitly marked illegal",
+            )
