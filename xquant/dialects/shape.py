@@ -34,7 +34,7 @@ EXTENT_TENSOR = TensorType(IndexType(), [DYNAMIC_INDEX])
 def _check_extent_tensor(op: Operation, what: str, attr: Attribute) -> None:
     if not (
         isinstance(attr, TensorType)
-        and attr.element_type == IndexType()
+        and attr.get_element_type() == IndexType()
         and attr.get_num_dims() == 1
     ):
         raise VerifyException(

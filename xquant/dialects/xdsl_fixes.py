@@ -16,9 +16,21 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AnySignlessIntegerType, IndexType, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnySignlessIntegerType,
+    IndexType,
+    TensorType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -40,21 +52,37 @@ class ReshapeOp(IRDLOperation):
         super().__init__(operands=(source, shape), result_types=(result_type,))
 
     def verify_(self) -> None:
-        source_type, shape_type, result_type = self.source.type, self.shape.type, self.result.type
+        source_type, shape_type, result_type = (
+            self.source.type,
+            self.shape.type,
+            self.result.type,
+        )
         assert isinstance(shape_type, TensorType)
         if source_type.element_type != result_type.element_type:  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
-            raise VerifyException("element types of source and result tensor types should be the same")
+            raise VerifyException(
+                "element types of source and result tensor types should be the same"
+            )
         if shape_type.get_num_dims() != 1:
             raise VerifyException("shape tensor must have a rank one")
         if not isinstance(result_type, TensorType):
             return
         result_shape = result_type.get_shape()
-        if (length := shape_type.get_shape()[0]) != DYNAMIC_INDEX and length != len(result_shape):
-            raise VerifyException("length of shape operand differs from the result's tensor rank")
+        if (length := shape_type.get_shape()[0]) != DYNAMIC_INDEX and length != len(
+            result_shape
+        ):
+            raise VerifyException(
+                "length of shape operand differs from the result's tensor rank"
+            )
         if isinstance(source_type, TensorType):
             source_shape = source_type.get_shape()
-            if DYNAMIC_INDEX not in source_shape and DYNAMIC_INDEX not in result_shape and math.prod(source_shape) != math.prod(result_shape):
-                raise VerifyException("source and result tensor should have the same number of elements")
+            if (
+                DYNAMIC_INDEX not in source_shape
+                and DYNAMIC_INDEX not in result_shape
+                and math.prod(source_shape) != math.prod(result_shape)
+            ):
+                raise VerifyException(
+                    "source and result tensor should have the same number of elements"
+                )
 
 
 def install() -> None:
@@ -109,7 +137,9 @@ def _body_arg_types(operands: Sequence[SSAValue]) -> list[Attribute]:
 def _other_shaped(operand_type: Attribute) -> bool:
     from xdsl.dialects.builtin import MemRefType, ShapedType
 
-    return isinstance(operand_type, ShapedType) and not isinstance(operand_type, TensorType | MemRefType)
+    return isinstance(operand_type, ShapedType) and not isinstance(
+        operand_type, TensorType | MemRefType
+    )
 
 
 def _wrap_verify(original: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -145,7 +175,10 @@ def _cast(value: SSAValue, target: Attribute) -> SSAValue:
     source = value.type
     if source == target:
         return value
-    source_float, target_float = isinstance(source, AnyFloat), isinstance(target, AnyFloat)
+    source_float, target_float = (
+        isinstance(source, AnyFloat),
+        isinstance(target, AnyFloat),
+    )
     if source_float and target_float:
         source_width, target_width = source.bitwidth, target.bitwidth  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
         if source_width == target_width:
@@ -157,7 +190,9 @@ def _cast(value: SSAValue, target: Attribute) -> SSAValue:
     if source_float and isinstance(target, IntegerType):
         return arith.FPToSIOp(value, target).result
     if isinstance(source, IntegerType) and isinstance(target, IntegerType):
-        cast = arith.ExtSIOp if source.width.data < target.width.data else arith.TruncIOp
+        cast = (
+            arith.ExtSIOp if source.width.data < target.width.data else arith.TruncIOp
+        )
         return cast(value, target).result
     return value
 
@@ -172,7 +207,9 @@ def _casting_region(kind: str) -> Callable[..., Any]:
     float_ops = {AddOp: arith.AddfOp, SubOp: arith.SubfOp, MulOp: arith.MulfOp}
     int_ops = {AddOp: arith.AddiOp, SubOp: arith.SubiOp, MulOp: arith.MuliOp}
 
-    def get_hidden_region(cls: Any, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Any:
+    def get_hidden_region(
+        cls: Any, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Any:
         arg_types = _body_arg_types((*inputs, *outputs))
         out = arg_types[-1]
         is_float = isinstance(out, AnyFloat)
@@ -181,7 +218,11 @@ def _casting_region(kind: str) -> Callable[..., Any]:
         def hidden_region(args: tuple[Any, ...]) -> None:
             a, b = _cast(args[0], out), _cast(args[1], out)
             if kind == "matmul":
-                mul, add = (arith.MulfOp, arith.AddfOp) if is_float else (arith.MuliOp, arith.AddiOp)
+                mul, add = (
+                    (arith.MulfOp, arith.AddfOp)
+                    if is_float
+                    else (arith.MuliOp, arith.AddiOp)
+                )
                 YieldOp(add(mul(a, b), args[2]))
                 return
             YieldOp((float_ops if is_float else int_ops)[cls](a, b))
@@ -191,7 +232,9 @@ def _casting_region(kind: str) -> Callable[..., Any]:
     return classmethod(get_hidden_region)
 
 
-def _named_verify(op_class: Any, structured_verify: Callable[[Any], None]) -> Callable[[Any], None]:
+def _named_verify(
+    op_class: Any, structured_verify: Callable[[Any], None]
+) -> Callable[[Any], None]:
     """What `irdl_op_definition` generates (the op definition's checks, then the custom verifier)."""
     op_def = op_class.get_irdl_definition()
 

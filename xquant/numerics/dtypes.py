@@ -32,6 +32,11 @@ _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
 }
 
 
+def integer_facts(attr: IntegerType[int, Signedness]) -> tuple[int, Signedness]:
+    """(width, signedness) of an integer type, typed (xDSL's generic parameters are not)."""
+    return attr.width.data, attr.signedness.data
+
+
 def integer_dtype(width: int, signed: bool) -> np.dtype:
     """The smallest numpy integer dtype holding `width` bits of the given signedness."""
     if width == 1:
@@ -55,11 +60,10 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
     Signless integers are held signed (`i8` -> int8, `i1` -> bool); `index` is int64.
     """
     if isinstance(element_type, IntegerType):
-        width = element_type.width.data
+        width, signedness = integer_facts(element_type)  # pyright: ignore[reportUnknownArgumentType]
         if width == 1:
             return np.dtype(np.bool_)
-        signed = element_type.signedness.data != Signedness.UNSIGNED
-        return integer_dtype(width, signed)
+        return integer_dtype(width, signedness != Signedness.UNSIGNED)
     if isinstance(element_type, IndexType):
         return np.dtype(np.int64)
     if (dtype := _FLOAT_DTYPES.get(type(element_type))) is not None:

@@ -53,7 +53,7 @@ def _toward_zero(value: int, dtype: np.dtype) -> np.generic:
         # Sign-magnitude encodings: one less in the bit pattern is one step toward zero.
         bits_dtype = np.dtype(f"uint{dtype.itemsize * 8}")
         rounded = (rounded.view(bits_dtype) - bits_dtype.type(1)).view(dtype)
-    return rounded[()]
+    return rounded.reshape(())[()]  # pyright: ignore[reportReturnType]
 
 
 def broadcast_parameters(

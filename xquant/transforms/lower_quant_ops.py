@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
@@ -215,8 +216,8 @@ class _Lowering:
         empty = ops.add(tensor.EmptyOp(dynamic, result_type))
         maps.append(AffineMap.identity(rank))
 
-        arg_types = [
-            container.element_type,
+        arg_types: list[Attribute] = [
+            container.get_element_type(),
             *(
                 []
                 if layout is None
@@ -247,7 +248,8 @@ class _Lowering:
         shape_value = ops.add(shape.ShapeOfOp(value))
         extents, known_shape, layout = self._flattening(ops, shape_value)
         extents_tensor = ops.add(tensor.FromElementsOp(*extents))
-        ranked_type = TensorType(container.element_type, known_shape)
+        element = cast(Attribute, container.element_type)  # pyright: ignore[reportUnknownMemberType]
+        ranked_type = TensorType(element, known_shape)
         reshaped = ops.add(tensor.ReshapeOp(value, extents_tensor, ranked_type))
         result = self._ranked(ops, reshaped, layout)
         return ops.add(
@@ -376,7 +378,10 @@ class LowerQuantOpsPass(ModulePass):
             raise ValueError(
                 f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})"
             ) from None
-        patterns = [LowerQuantizeCast(rounding), LowerDequantizeCast(rounding)]
+        patterns: list[RewritePattern] = [
+            LowerQuantizeCast(rounding),
+            LowerDequantizeCast(rounding),
+        ]
         PatternRewriteWalker(
             GreedyRewritePatternApplier(patterns), apply_recursively=False
         ).rewrite_module(op)

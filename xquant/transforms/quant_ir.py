@@ -56,17 +56,18 @@ class OpList:
 def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
     """An `arith.constant` scalar (float or integer)."""
     if isinstance(type, IntegerType):
-        return ops.add(
-            arith.ConstantOp(IntegerAttr(int(value), type, truncate_bits=True))
-        )
-    return ops.add(arith.ConstantOp(FloatAttr(float(value), type)))  # pyright: ignore[reportArgumentType]
+        attr = IntegerAttr(int(value), type, truncate_bits=True)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        return ops.add(arith.ConstantOp(attr))  # pyright: ignore[reportUnknownArgumentType]
+    # FloatAttr's overloads want a concrete float type class; any float type works.
+    return ops.add(arith.ConstantOp(FloatAttr(float(value), type)))  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 
 def dense_constant(
     ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]
 ) -> SSAValue:
     """An `arith.constant dense<...>` tensor."""
-    return ops.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(type, values)))  # pyright: ignore[reportArgumentType]
+    attr = DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
+    return ops.add(arith.ConstantOp(attr))  # pyright: ignore[reportUnknownArgumentType]
 
 
 @dataclass(frozen=True)
@@ -121,12 +122,10 @@ def emit_quantize(
     if rounding is Rounding.TOWARD_ZERO:
         if params.zero_point is not None:
             cast = arith.SIToFPOp if signed else arith.UIToFPOp
-            value = ops.add(
-                arith.AddfOp(value, ops.add(cast(params.zero_point, x.type)))
-            )  # pyright: ignore[reportArgumentType]
-        stored = ops.add(
-            (arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type)
-        )  # pyright: ignore[reportArgumentType]
+            zero_point = ops.add(cast(params.zero_point, x.type))  # pyright: ignore[reportArgumentType]
+            value = ops.add(arith.AddfOp(value, zero_point))
+        to_int = arith.FPToSIOp if signed else arith.FPToUIOp
+        stored = ops.add(to_int(value, result_type))  # pyright: ignore[reportArgumentType]
         if bounds.low is None or bounds.high is None:
             return stored
         max_op, min_op = (

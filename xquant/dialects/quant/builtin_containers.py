@@ -37,6 +37,7 @@ def _checked(original: Callable[[Any], None], message: str) -> Callable[[Any], N
 def install() -> None:
     """Add the element-type checks (idempotent)."""
     for cls, message in _MESSAGES.items():
-        if hasattr(cls.verify, "__wrapped__"):
+        original: Callable[[Any], None] = getattr(cls, "verify")
+        if hasattr(original, "__wrapped__"):
             continue
-        cls.verify = _checked(cls.verify, message)  # pyright: ignore[reportAttributeAccessIssue]
+        setattr(cls, "verify", _checked(original, message))

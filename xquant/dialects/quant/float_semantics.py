@@ -8,6 +8,7 @@ rounded into the expressed type. Both need the same small table.
 from __future__ import annotations
 
 import functools
+from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
@@ -36,7 +37,7 @@ def scale_range(float_type: Attribute) -> tuple[float, float]:
         return _TF32_SMALLEST, _TF32_LARGEST
     if isinstance(float_type, builtin.Float80Type | builtin.Float128Type):
         return _DOUBLE_SMALLEST, _DOUBLE_LARGEST
-    info = ml_dtypes.finfo(numpy_dtype(float_type))
+    info = cast(Any, ml_dtypes.finfo(numpy_dtype(float_type)))
     return float(info.smallest_subnormal), float(info.max)
 
 

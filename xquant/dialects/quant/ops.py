@@ -33,6 +33,7 @@ from xquant.dialects.quant.types import (
     StorageQuantizedType,
     UniformQuantizedType,
 )
+from xquant.numerics.dtypes import integer_facts
 
 
 def element_type(attr: Attribute) -> Attribute:
@@ -57,7 +58,9 @@ def _same_scalar_or_tensor_shape(a: Attribute, b: Attribute) -> bool:
 
 
 def _is_signless_int(attr: Attribute) -> bool:
-    return isinstance(attr, IntegerType) and attr.signedness.data == Signedness.SIGNLESS
+    if not isinstance(attr, IntegerType):
+        return False
+    return integer_facts(attr)[1] == Signedness.SIGNLESS  # pyright: ignore[reportUnknownArgumentType]
 
 
 class _QuantCastOp(IRDLOperation):
@@ -254,7 +257,9 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
                 "failed to verify that input must be integer and result must be quantized, or vice versa"
             )
         qtype = in_elem if isinstance(in_elem, QuantizedType) else out_elem
-        int_type = in_elem if isinstance(in_elem, IntegerType) else out_elem
+        int_type: Attribute = (
+            out_elem if isinstance(in_elem, QuantizedType) else in_elem
+        )
         if (
             not isinstance(qtype, StorageQuantizedType)
             or qtype.storage_type != int_type
