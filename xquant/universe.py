@@ -12,9 +12,10 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-from xquant.dialects import lexer_fix, xdsl_fixes
+from xquant.dialects import lexer_fix, linalg_extra, xdsl_fixes
 
 lexer_fix.install()
+linalg_extra.install()  # before xdsl_fixes, which patches every linalg named op
 xdsl_fixes.install()
 
 
@@ -116,3 +117,14 @@ def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
 
 
 PASSES["stablehlo-legalize-quant-to-math"] = _stablehlo_legalize_quant_to_math
+
+
+def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_to_linalg import (
+        StablehloLegalizeToLinalgPass,
+    )
+
+    return StablehloLegalizeToLinalgPass
+
+
+PASSES["stablehlo-legalize-to-linalg"] = _stablehlo_legalize_to_linalg

@@ -1,0 +1,861 @@
+"""`stablehlo-legalize-to-linalg`: the StableHLO subset on integers and floats to linalg/arith/math/tensor.
+
+Run after `stablehlo-legalize-quant-to-math`, a quantized program becomes
+upstream-valid linalg that the interpreter runs with the same numbers:
+
+- element-wise ops, clamp, compare, select, convert, bitcast_convert: one
+  all-parallel `linalg.generic` whose body is the scalar arith/math op
+  (rank-0 operands such as clamp bounds broadcast through an empty map);
+- constant: `arith.constant`; broadcast_in_dim: a generic whose input map
+  drops (or pins to 0) the broadcast dimensions; transpose:
+  `linalg.transpose`; reshape: `tensor.collapse_shape` + `tensor.expand_shape`;
+  concatenate: `tensor.concat`; slice: `tensor.extract_slice`;
+- dot_general: `linalg.matmul` for the plain 2-D form, otherwise one
+  `linalg.generic` over (batch, lhs free, rhs free, contracting) with
+  reduction iterators; operands are extended to the result type first, so
+  i8 x i8 -> i32 accumulates in i32 (float results accumulate in f64 and
+  round once, as the interpreter's `dot_general` does);
+- reduce: the init value broadcast to the result, then a `linalg.generic` with
+  reduction iterators whose body is the reducer's scalar ops (so a wide
+  accumulator stays wide); reduce_window: `tensor.pad` with the init value,
+  then a generic over (output, window) dims with `d * stride + w * dilation`
+  maps and a window-shaped operand, as linalg's pooling ops do.
+
+Semantics kept from StableHLO (and the interpreter): float -> integer convert
+truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
+i32 goes through f64 so its bounds are exact); compare uses ordered
+predicates except NE. Constants are created before the generics (never in
+bodies). Ops outside the subset (gather, convolution, select_and_scatter,
+iota, custom_call, unsigned integers, base dilations) are left as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import arith, linalg, math, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+    f64,
+    i64,
+)
+from xdsl.dialects.linalg import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo import elementwise as ew
+from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.stablehlo.syntax import array_values
+from xquant.interpreter.arith import dense_value
+from xquant.numerics.dtypes import numpy_dtype
+from xquant.transforms.stablehlo_ir import is_static, shape_of
+
+
+class Unsupported(Exception):
+    """The op (or one in its body) has no lowering here; it is left unchanged."""
+
+
+@dataclass
+class Ops:
+    """Ops built in order; `hoisted` ones go before everything (constants captured by bodies)."""
+
+    ops: list[Operation]
+
+    def add(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+
+def _is_float(t: Attribute) -> bool:
+    return not isinstance(t, IntegerType)
+
+
+def _is_bool(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+def _check_signless(t: Attribute) -> None:
+    if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
+        raise Unsupported(f"{t} is not signless")
+
+
+def scalar_constant(
+    ops: Ops, value: float | int | bool, element: Attribute
+) -> SSAValue:
+    if isinstance(element, IntegerType):
+        return ops.add(
+            arith.ConstantOp(IntegerAttr(int(value), element, truncate_bits=True))
+        )
+    return ops.add(arith.ConstantOp(FloatAttr(float(value), element)))  # pyright: ignore[reportArgumentType]
+
+
+def _toward_zero_bound(value: int, element: Attribute) -> float:
+    """`value` in the float type `element`, rounded toward zero (so the clamp cannot overflow)."""
+    dtype = numpy_dtype(element)
+    rounded = np.array(value, dtype=np.float64).astype(dtype)
+    while not np.isfinite(rounded) or abs(float(rounded)) > abs(value):
+        rounded = np.nextafter(rounded, dtype.type(0))
+    return float(rounded)
+
+
+# ----------------------------------------------------------------------------------------
+# scalar semantics of the element-wise ops
+
+FLOAT_BINARY: dict[str, type[Operation]] = {
+    "stablehlo.add": arith.AddfOp, "stablehlo.subtract": arith.SubfOp, "stablehlo.multiply": arith.MulfOp,
+    "stablehlo.divide": arith.DivfOp, "stablehlo.maximum": arith.MaximumfOp, "stablehlo.minimum": arith.MinimumfOp,
+    "stablehlo.power": math.PowFOp,
+}  # fmt: skip
+INT_BINARY: dict[str, type[Operation]] = {
+    "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
+    "stablehlo.maximum": arith.MaxSIOp, "stablehlo.minimum": arith.MinSIOp,
+}  # fmt: skip
+BOOL_BINARY: dict[str, type[Operation]] = {
+    "stablehlo.add": arith.OrIOp, "stablehlo.multiply": arith.AndIOp,
+    "stablehlo.maximum": arith.OrIOp, "stablehlo.minimum": arith.AndIOp,
+}  # fmt: skip
+FLOAT_UNARY: dict[str, type[Operation]] = {
+    "stablehlo.negate": arith.NegfOp, "stablehlo.abs": math.AbsFOp, "stablehlo.ceil": math.CeilOp,
+    "stablehlo.floor": math.FloorOp, "stablehlo.round_nearest_even": math.RoundEvenOp,
+    "stablehlo.round_nearest_afz": math.RoundOp, "stablehlo.sqrt": math.SqrtOp, "stablehlo.rsqrt": math.RsqrtOp,
+    "stablehlo.cbrt": math.CbrtOp, "stablehlo.exponential": math.ExpOp, "stablehlo.exponential_minus_one": math.ExpM1Op,
+    "stablehlo.log": math.LogOp, "stablehlo.log_plus_one": math.Log1pOp, "stablehlo.tanh": math.TanhOp,
+    "stablehlo.sine": math.SinOp, "stablehlo.cosine": math.CosOp,
+}  # fmt: skip
+FLOAT_PREDICATES = {
+    "EQ": "oeq",
+    "NE": "une",
+    "GE": "oge",
+    "GT": "ogt",
+    "LE": "ole",
+    "LT": "olt",
+}
+INT_PREDICATES = {
+    "EQ": "eq",
+    "NE": "ne",
+    "GE": "sge",
+    "GT": "sgt",
+    "LE": "sle",
+    "LT": "slt",
+}
+
+
+def emit_convert(
+    body: Ops, hoist: Ops, x: SSAValue, source: Attribute, target: Attribute
+) -> SSAValue:
+    """StableHLO's convert on scalars (truncating, saturating, NaN -> 0 for float -> integer)."""
+    if source == target:
+        return x
+    if isinstance(source, IntegerType) and isinstance(target, IntegerType):
+        if _is_bool(target):
+            return body.add(arith.CmpiOp(x, scalar_constant(hoist, 0, source), "ne"))
+        if source.width.data < target.width.data:
+            cast = arith.ExtUIOp if _is_bool(source) else arith.ExtSIOp
+            return body.add(cast(x, target))
+        return body.add(arith.TruncIOp(x, target))
+    if isinstance(source, IntegerType):
+        cast = arith.UIToFPOp if _is_bool(source) else arith.SIToFPOp
+        return body.add(cast(x, target))  # pyright: ignore[reportArgumentType]
+    if not isinstance(target, IntegerType):
+        source_bits, target_bits = (
+            numpy_dtype(source).itemsize,
+            numpy_dtype(target).itemsize,
+        )
+        cast = arith.ExtFOp if source_bits < target_bits else arith.TruncFOp
+        return body.add(cast(x, target))  # pyright: ignore[reportArgumentType]
+    if _is_bool(target):
+        return body.add(arith.CmpfOp(x, scalar_constant(hoist, 0.0, source), "une"))
+    width = target.width.data
+    if width == 32 and numpy_dtype(source).itemsize < 8:
+        x, source = body.add(arith.ExtFOp(x, f64)), f64
+    is_nan = body.add(arith.CmpfOp(x, x, "uno"))
+    x = body.add(arith.SelectOp(is_nan, scalar_constant(hoist, 0.0, source), x))
+    low = scalar_constant(
+        hoist, _toward_zero_bound(-(1 << (width - 1)), source), source
+    )
+    high = scalar_constant(
+        hoist, _toward_zero_bound((1 << (width - 1)) - 1, source), source
+    )
+    x = body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+    return body.add(arith.FPToSIOp(x, target))
+
+
+def _sign(body: Ops, hoist: Ops, x: SSAValue, element: Attribute) -> SSAValue:
+    zero, one, minus = (scalar_constant(hoist, v, element) for v in (0, 1, -1))
+    if _is_float(element):
+        positive = body.add(arith.CmpfOp(x, zero, "ogt"))
+        negative = body.add(arith.CmpfOp(x, zero, "olt"))
+    else:
+        positive = body.add(arith.CmpiOp(x, zero, "sgt"))
+        negative = body.add(arith.CmpiOp(x, zero, "slt"))
+    other = zero if not _is_float(element) else x  # keeps NaN and the sign of zero
+    return body.add(
+        arith.SelectOp(positive, one, body.add(arith.SelectOp(negative, minus, other)))
+    )
+
+
+def emit_scalar(
+    op: Operation, operands: Sequence[SSAValue], body: Ops, hoist: Ops
+) -> SSAValue:
+    """The scalar computation of one element of `op` (a StableHLO op on rank-0 values)."""
+    name = op.name
+    types = [element_type(t) for t in op.operand_types]
+    result = element_type(op.result_types[0])
+    for t in (*types, result):
+        _check_signless(t)
+        if is_quantized(t):
+            raise Unsupported("quantized operand")
+    if isinstance(op, shlo.ConstantOp):
+        return scalar_constant(
+            hoist, dense_value(op.value).reshape(-1)[0].item(), result
+        )
+    if isinstance(op, ew.ConvertOp):
+        return emit_convert(body, hoist, operands[0], types[0], result)
+    if isinstance(op, ew.BitcastConvertOp):
+        return body.add(arith.BitcastOp(operands[0], result))
+    if isinstance(op, ew.CompareOp):
+        if op.compare_type is not None and op.compare_type.data.value == "TOTALORDER":
+            raise Unsupported("TOTALORDER compare")
+        direction = op.comparison_direction.data.value
+        if _is_float(types[0]):
+            return body.add(
+                arith.CmpfOp(operands[0], operands[1], FLOAT_PREDICATES[direction])
+            )
+        return body.add(
+            arith.CmpiOp(operands[0], operands[1], INT_PREDICATES[direction])
+        )
+    if isinstance(op, ew.SelectOp):
+        return body.add(arith.SelectOp(*operands))
+    if isinstance(op, ew.ClampOp):
+        low, x, high = operands
+        if _is_float(result):
+            return body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+        return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(x, low)), high))
+    if name == "stablehlo.sign":
+        return _sign(body, hoist, operands[0], result)
+    if _is_bool(result) and name in BOOL_BINARY:
+        return body.add(BOOL_BINARY[name](*operands))
+    if not _is_float(result):
+        if name in INT_BINARY:
+            return body.add(INT_BINARY[name](*operands))
+        if name == "stablehlo.negate":
+            return body.add(
+                arith.SubiOp(scalar_constant(hoist, 0, result), operands[0])
+            )
+        if name == "stablehlo.abs":
+            negated = body.add(
+                arith.SubiOp(scalar_constant(hoist, 0, result), operands[0])
+            )
+            is_negative = body.add(
+                arith.CmpiOp(operands[0], scalar_constant(hoist, 0, result), "slt")
+            )
+            return body.add(arith.SelectOp(is_negative, negated, operands[0]))
+        raise Unsupported(f"{name} on integers")
+    if name in FLOAT_BINARY:
+        return body.add(FLOAT_BINARY[name](*operands))
+    if name in FLOAT_UNARY:
+        return body.add(FLOAT_UNARY[name](operands[0]))
+    if name == "stablehlo.logistic":
+        one = scalar_constant(hoist, 1.0, result)
+        denominator = body.add(
+            arith.AddfOp(body.add(math.ExpOp(body.add(arith.NegfOp(operands[0])))), one)
+        )
+        return body.add(arith.DivfOp(one, denominator))
+    raise Unsupported(name)
+
+
+# ----------------------------------------------------------------------------------------
+# generic builders
+
+
+def _parallel(n: int) -> list[IteratorTypeAttr]:
+    return [IteratorTypeAttr(IteratorType.PARALLEL)] * n
+
+
+def _empty(ops: Ops, t: TensorType[Attribute]) -> SSAValue:
+    return ops.add(tensor.EmptyOp([], t))
+
+
+def build_generic(
+    ops: Ops,
+    inputs: Sequence[SSAValue],
+    input_maps: Sequence[AffineMap],
+    outputs: Sequence[SSAValue],
+    output_maps: Sequence[AffineMap],
+    iterators: Sequence[IteratorTypeAttr],
+    body_fn: Callable[[Sequence[SSAValue], Ops], Sequence[SSAValue]],
+) -> list[SSAValue]:
+    """A `linalg.generic`; `body_fn(block args, body ops)` returns the yielded values."""
+    block = Block(arg_types=[element_type(v.type) for v in (*inputs, *outputs)])
+    body = Ops([])
+    yielded = body_fn(block.args, body)
+    block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
+    generic = linalg.GenericOp(
+        list(inputs), list(outputs), Region(block),
+        [AffineMapAttr(m) for m in (*input_maps, *output_maps)], list(iterators),
+        [v.type for v in outputs],
+    )  # fmt: skip
+    ops.ops.append(generic)
+    return list(generic.results)
+
+
+def _operand_map(t: Attribute, rank: int) -> AffineMap:
+    """Identity for a full-rank operand, the empty map for a rank-0 one (broadcast)."""
+    return (
+        AffineMap.identity(rank) if len(shape_of(t)) == rank else AffineMap(rank, 0, ())
+    )
+
+
+def lower_elementwise(op: Operation, ops: Ops) -> SSAValue:
+    result_type = op.result_types[0]
+    assert isinstance(result_type, TensorType)
+    rank = len(shape_of(result_type))
+    hoist = Ops([])
+    out = _empty(ops, result_type)
+
+    def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+        return [emit_scalar(op, args[: len(op.operands)], body_ops, hoist)]
+
+    staged = Ops([])
+    (result,) = build_generic(
+        staged, list(op.operands), [_operand_map(t, rank) for t in op.operand_types], [out],
+        [AffineMap.identity(rank)], _parallel(rank), body,
+    )  # fmt: skip
+    ops.ops.extend([*hoist.ops, *staged.ops])
+    return result
+
+
+def _broadcast_scalar(
+    ops: Ops, scalar: SSAValue, result_type: TensorType[Attribute]
+) -> SSAValue:
+    """A rank-0 tensor broadcast to `result_type` (a generic with an empty input map)."""
+    rank = len(result_type.get_shape())
+    out = _empty(ops, result_type)
+    (result,) = build_generic(
+        ops, [scalar], [AffineMap(rank, 0, ())], [out], [AffineMap.identity(rank)], _parallel(rank),
+        lambda args, _: [args[0]],
+    )  # fmt: skip
+    return result
+
+
+def lower_region_body(
+    region: Region, args: Sequence[SSAValue], body: Ops, hoist: Ops
+) -> list[SSAValue]:
+    """The scalar ops of a reducer body (StableHLO ops on rank-0 tensors), with `args` for its arguments."""
+    values: dict[SSAValue, SSAValue] = dict(zip(region.block.args, args, strict=True))
+    for inner in region.block.ops:
+        if isinstance(inner, shlo.ReturnOp):
+            return [values[v] for v in inner.operands]
+        if len(inner.results) != 1 or inner.regions:
+            raise Unsupported(inner.name)
+        values[inner.results[0]] = emit_scalar(
+            inner, [values[v] for v in inner.operands], body, hoist
+        )
+    raise Unsupported("reducer without return")
+
+
+def _reducer(
+    region: Region, count: int, hoist: Ops
+) -> Callable[[Sequence[SSAValue], Ops], list[SSAValue]]:
+    """Body of a reduction generic: generic args are (elements..., [window], accumulators...)."""
+
+    def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+        elements, accumulators = args[:count], args[len(args) - count :]
+        return lower_region_body(region, [*accumulators, *elements], body_ops, hoist)
+
+    return body
+
+
+# ----------------------------------------------------------------------------------------
+# patterns
+
+
+class LowerElementwise(RewritePattern):
+    """Element-wise ops, clamp, compare, select, convert, bitcast_convert: one parallel generic."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(
+            op, (ew.ElementwiseOp, ew.CompareOp, ew.SelectOp)
+        ) or _in_reducer(op):
+            return
+        if not all(is_static(t) for t in (*op.operand_types, *op.result_types)):
+            return
+        ops = Ops([])
+        try:
+            result = lower_elementwise(op, ops)
+        except Unsupported:
+            return
+        rewriter.replace_op(op, ops.ops, [result])
+
+
+class LowerConstant(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ConstantOp, rewriter: PatternRewriter) -> None:
+        if (
+            op.value.type != op.output.type
+            or is_quantized(op.output.type)
+            or _in_reducer(op)
+        ):
+            return
+        if any(_signed_or_unsigned(t) for t in (op.output.type,)):
+            return
+        rewriter.replace_op(op, arith.ConstantOp(op.value))
+
+
+def _in_reducer(op: Operation) -> bool:
+    """Ops of a reducer body are lowered with their reduction, as scalars."""
+    return isinstance(
+        op.parent_op(), (shlo.ReduceOp, shlo.ReduceWindowOp, shlo.SelectAndScatterOp)
+    )
+
+
+def _signed_or_unsigned(t: Attribute) -> bool:
+    element = element_type(t)
+    return (
+        isinstance(element, IntegerType)
+        and element.signedness.data != Signedness.SIGNLESS
+    )
+
+
+class LowerBroadcastInDim(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.BroadcastInDimOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.operand.type) or not is_static(op.result.type):
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        shape, result_shape = shape_of(op.operand.type), shape_of(result_type)
+        rank = len(result_shape)
+        exprs = tuple(
+            AffineExpr.constant(0)
+            if shape[i] == 1 and result_shape[d] != 1
+            else AffineExpr.dimension(d)
+            for i, d in enumerate(op.dims)
+        )
+        ops = Ops([])
+        out = _empty(ops, result_type)
+        (result,) = build_generic(
+            ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], _parallel(rank),
+            lambda args, _: [args[0]],
+        )  # fmt: skip
+        rewriter.replace_op(op, ops.ops, [result])
+
+
+class LowerTranspose(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.TransposeOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.operand.type):
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        ops = Ops([])
+        out = _empty(ops, result_type)
+        ops.add(
+            linalg.TransposeOp(
+                op.operand, out, DenseArrayBase.from_list(i64, op.dims), result_type
+            )
+        )
+        rewriter.replace_op(op, ops.ops)
+
+
+def _reassociation(
+    groups: Sequence[Sequence[int]],
+) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+
+
+class LowerReshape(RewritePattern):
+    """Collapse to 1-D (or rank 0), then expand to the result shape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ReshapeOp, rewriter: PatternRewriter) -> None:
+        if is_quantized(op.operand.type) or not is_static(op.operand.type):
+            return
+        source, result_type = op.operand.type, op.result.type
+        assert isinstance(source, TensorType) and isinstance(result_type, TensorType)
+        shape, result_shape = shape_of(source), shape_of(result_type)
+        element = source.get_element_type()
+        ops = Ops([])
+        if not shape or not result_shape:
+            # Rank 0 <-> all-ones: a copy through constant-0 maps (xDSL rejects empty reassociations).
+            rank = len(result_shape)
+            out = _empty(ops, result_type)
+            (result,) = build_generic(
+                ops, [op.operand], [AffineMap(rank, 0, (AffineExpr.constant(0),) * len(shape))], [out],
+                [AffineMap.identity(rank)], _parallel(rank), lambda args, _: [args[0]],
+            )  # fmt: skip
+            rewriter.replace_op(op, ops.ops, [result])
+            return
+        flat_shape = [int(np.prod(shape))]
+        value: SSAValue = op.operand
+        if len(shape) != len(flat_shape):
+            groups = [list(range(len(shape)))]
+            value = ops.add(
+                tensor.CollapseShapeOp.create(
+                    operands=[value], result_types=[TensorType(element, flat_shape)],
+                    properties={"reassociation": _reassociation(groups)},
+                )
+            )  # fmt: skip
+        if len(result_shape) != len(flat_shape):
+            groups = [list(range(len(result_shape)))]
+            value = ops.add(
+                tensor.ExpandShapeOp(
+                    value, [], _reassociation(groups), result_shape, result_type
+                )
+            )
+        if value is op.operand:
+            rewriter.replace_op(op, [], [value])
+            return
+        rewriter.replace_op(op, ops.ops, [value])
+
+
+class LowerConcatenate(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.ConcatenateOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.result.type):
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        rewriter.replace_op(
+            op, tensor.ConcatOp(list(op.inputs), op.dimension.value.data, result_type)
+        )
+
+
+class LowerSlice(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.SliceOp, rewriter: PatternRewriter) -> None:
+        if is_quantized(op.result.type):
+            return
+        rewriter.replace_op(
+            op,
+            tensor.ExtractSliceOp.from_static_parameters(
+                op.operand,
+                array_values(op.start_indices),
+                shape_of(op.result.type),
+                array_values(op.strides),
+            ),
+        )
+
+
+def _accumulate_type(result: Attribute) -> Attribute:
+    return f64 if _is_float(result) else result
+
+
+class LowerDotGeneral(RewritePattern):
+    """`linalg.matmul` for `[M,K] x [K,N]`, else a generic over (batch, lhs free, rhs free, contracting)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.DotGeneralOp, rewriter: PatternRewriter
+    ) -> None:
+        if any(
+            is_quantized(t) or _signed_or_unsigned(t)
+            for t in (*op.operand_types, op.result.type)
+        ):
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        element = result_type.get_element_type()
+        acc_element = _accumulate_type(element)
+        acc_type = TensorType(acc_element, result_type.get_shape())
+        numbers = op.dot_dimension_numbers
+        ops = Ops([])
+        hoist = Ops([])
+        zero = scalar_constant(hoist, 0, acc_element)
+        init = ops.add(linalg.FillOp([zero], [_empty(ops, acc_type)], [acc_type]))
+        lhs_shape, rhs_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
+        plain = (
+            not numbers.lhs_batching and len(lhs_shape) == 2 and len(rhs_shape) == 2
+            and numbers.lhs_contracting == (1,) and numbers.rhs_contracting == (0,)
+            and element_type(op.lhs.type) == element_type(op.rhs.type)
+        )  # fmt: skip
+        if plain:
+            acc = ops.add(linalg.MatmulOp([op.lhs, op.rhs], [init], [acc_type]))
+        else:
+            acc = self._generic(op, init, acc_element, ops)
+        if acc_element != element:
+            acc = _convert_tensor(ops, acc, result_type)
+        rewriter.replace_op(op, [*hoist.ops, *ops.ops], [acc])
+
+    def _generic(
+        self, op: shlo.DotGeneralOp, init: SSAValue, acc_element: Attribute, ops: Ops
+    ) -> SSAValue:
+        numbers = op.dot_dimension_numbers
+        lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+        nb = len(numbers.lhs_batching)
+        lhs_free = [
+            d
+            for d in range(lhs_rank)
+            if d not in (*numbers.lhs_batching, *numbers.lhs_contracting)
+        ]
+        rhs_free = [
+            d
+            for d in range(rhs_rank)
+            if d not in (*numbers.rhs_batching, *numbers.rhs_contracting)
+        ]
+        nk = len(numbers.lhs_contracting)
+        n_parallel = nb + len(lhs_free) + len(rhs_free)
+        loops = n_parallel + nk
+
+        def operand_map(
+            rank: int,
+            batching: Sequence[int],
+            contracting: Sequence[int],
+            free: Sequence[int],
+            offset: int,
+        ):
+            exprs: list[AffineExpr] = []
+            for d in range(rank):
+                if d in batching:
+                    exprs.append(AffineExpr.dimension(batching.index(d)))
+                elif d in contracting:
+                    exprs.append(
+                        AffineExpr.dimension(n_parallel + contracting.index(d))
+                    )
+                else:
+                    exprs.append(AffineExpr.dimension(offset + free.index(d)))
+            return AffineMap(loops, 0, tuple(exprs))
+
+        lhs_map = operand_map(
+            lhs_rank, numbers.lhs_batching, numbers.lhs_contracting, lhs_free, nb
+        )
+        rhs_map = operand_map(
+            rhs_rank,
+            numbers.rhs_batching,
+            numbers.rhs_contracting,
+            rhs_free,
+            nb + len(lhs_free),
+        )
+        out_map = AffineMap(
+            loops, 0, tuple(AffineExpr.dimension(d) for d in range(n_parallel))
+        )
+        iterators = [
+            *_parallel(n_parallel),
+            *[IteratorTypeAttr(IteratorType.REDUCTION)] * nk,
+        ]
+        lhs_element, rhs_element = element_type(op.lhs.type), element_type(op.rhs.type)
+
+        def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+            hoist = Ops([])
+            a = emit_convert(body_ops, hoist, args[0], lhs_element, acc_element)
+            b = emit_convert(body_ops, hoist, args[1], rhs_element, acc_element)
+            if _is_float(acc_element):
+                return [
+                    body_ops.add(
+                        arith.AddfOp(args[2], body_ops.add(arith.MulfOp(a, b)))
+                    )
+                ]
+            return [
+                body_ops.add(arith.AddiOp(args[2], body_ops.add(arith.MuliOp(a, b))))
+            ]
+
+        (result,) = build_generic(
+            ops,
+            [op.lhs, op.rhs],
+            [lhs_map, rhs_map],
+            [init],
+            [out_map],
+            iterators,
+            body,
+        )
+        return result
+
+
+def _convert_tensor(
+    ops: Ops, value: SSAValue, result_type: TensorType[Attribute]
+) -> SSAValue:
+    rank = len(result_type.get_shape())
+    source = element_type(value.type)
+    target = result_type.get_element_type()
+    hoist = Ops([])
+    staged = Ops([])
+    out = _empty(staged, result_type)
+    (result,) = build_generic(
+        staged, [value], [AffineMap.identity(rank)], [out], [AffineMap.identity(rank)], _parallel(rank),
+        lambda args, body: [emit_convert(body, hoist, args[0], source, target)],
+    )  # fmt: skip
+    ops.ops.extend([*hoist.ops, *staged.ops])
+    return result
+
+
+class LowerReduce(RewritePattern):
+    """The init values broadcast to the result, then a generic with reduction iterators running the reducer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ReduceOp, rewriter: PatternRewriter) -> None:
+        types = [
+            *op.operand_types,
+            *op.result_types,
+            *(a.type for a in op.body.block.args),
+        ]
+        if any(is_quantized(t) or _signed_or_unsigned(t) for t in types):
+            return
+        if any(
+            element_type(a) != element_type(b)
+            for a, b in zip(
+                op.operand_types, types[len(op.operands) + len(op.results) :]
+            )
+        ):
+            return  # implicit conversions are made explicit by quant-to-math; mixed float widths are not lowered
+        count = len(op.inputs)
+        shape = shape_of(op.inputs[0].type)
+        rank = len(shape)
+        dims = op.reduced_dimensions
+        kept = [d for d in range(rank) if d not in dims]
+        ops, hoist = Ops([]), Ops([])
+        outs = [
+            _broadcast_scalar(ops, init, t)
+            for init, t in zip(op.init_values, op.result_types, strict=True)
+        ]  # pyright: ignore[reportArgumentType]
+        out_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in kept))
+        iterators = [
+            IteratorTypeAttr(
+                IteratorType.REDUCTION if d in dims else IteratorType.PARALLEL
+            )
+            for d in range(rank)
+        ]
+        try:
+            results = build_generic(
+                ops, list(op.inputs), [AffineMap.identity(rank)] * count, outs, [out_map] * count, iterators,
+                _reducer(op.body, count, hoist),
+            )  # fmt: skip
+        except Unsupported:
+            return
+        rewriter.replace_op(op, [*hoist.ops, *ops.ops], results)
+
+
+class LowerReduceWindow(RewritePattern):
+    """`tensor.pad` with the init value, then a generic over (output dims, window dims)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.ReduceWindowOp, rewriter: PatternRewriter
+    ) -> None:
+        types = [
+            *op.operand_types,
+            *op.result_types,
+            *(a.type for a in op.body.block.args),
+        ]
+        if any(
+            is_quantized(t) or _signed_or_unsigned(t) or not is_static(t) for t in types
+        ):
+            return
+        if any(
+            element_type(a) != element_type(b)
+            for a, b in zip(
+                op.operand_types, types[len(op.operands) + len(op.results) :]
+            )
+        ):
+            return
+        count = len(op.inputs)
+        shape = shape_of(op.inputs[0].type)
+        rank = len(shape)
+        window, strides, padding = op.window(rank)
+        base_dilations, window_dilations = op.dilations(rank)
+        if any(d != 1 for d in base_dilations) or any(
+            lo < 0 or hi < 0 for lo, hi in padding
+        ):
+            return
+        ops, hoist = Ops([]), Ops([])
+        padded_inputs: list[SSAValue] = []
+        for value, init in zip(op.inputs, op.init_values, strict=True):
+            padded_inputs.append(self._pad(ops, value, init, padding))
+        window_type = TensorType(element_type(op.inputs[0].type), list(window))
+        window_tensor = _empty(ops, window_type)
+        outs = [
+            _broadcast_scalar(ops, init, t)
+            for init, t in zip(op.init_values, op.result_types, strict=True)
+        ]  # pyright: ignore[reportArgumentType]
+        loops = 2 * rank
+        input_map = AffineMap(
+            loops, 0,
+            tuple(AffineExpr.dimension(d) * strides[d] + AffineExpr.dimension(rank + d) * window_dilations[d] for d in range(rank)),
+        )  # fmt: skip
+        window_map = AffineMap(
+            loops, 0, tuple(AffineExpr.dimension(rank + d) for d in range(rank))
+        )
+        out_map = AffineMap(
+            loops, 0, tuple(AffineExpr.dimension(d) for d in range(rank))
+        )
+        iterators = [
+            *_parallel(rank),
+            *[IteratorTypeAttr(IteratorType.REDUCTION)] * rank,
+        ]
+        try:
+            results = build_generic(
+                ops, [*padded_inputs, window_tensor], [*[input_map] * count, window_map], outs, [out_map] * count,
+                iterators, _reducer(op.body, count, hoist),
+            )  # fmt: skip
+        except Unsupported:
+            return
+        rewriter.replace_op(op, [*hoist.ops, *ops.ops], results)
+
+    @staticmethod
+    def _pad(
+        ops: Ops, value: SSAValue, init: SSAValue, padding: Sequence[tuple[int, int]]
+    ) -> SSAValue:
+        if all(lo == 0 and hi == 0 for lo, hi in padding):
+            return value
+        source = value.type
+        assert isinstance(source, TensorType)
+        element = source.get_element_type()
+        scalar = ops.add(tensor.ExtractOp(init, [], element))
+        shape = [
+            n + lo + hi for n, (lo, hi) in zip(source.get_shape(), padding, strict=True)
+        ]
+        from xdsl.dialects.builtin import IndexType
+
+        block = Block(arg_types=[IndexType()] * len(shape))
+        block.add_op(tensor.YieldOp(scalar))
+        return ops.add(
+            tensor.PadOp(
+                value, [], [], Region(block), [lo for lo, _ in padding], [hi for _, hi in padding],
+                TensorType(element, shape),
+            )
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StablehloLegalizeToLinalgPass(ModulePass):
+    """Lower the StableHLO subset (integer and float tensors) to linalg, arith, math and tensor."""
+
+    name = "stablehlo-legalize-to-linalg"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    LowerElementwise(), LowerConstant(), LowerBroadcastInDim(), LowerTranspose(), LowerReshape(),
+                    LowerConcatenate(), LowerSlice(), LowerDotGeneral(), LowerReduce(), LowerReduceWindow(),
+                ]
+            ),
+        ).rewrite_module(op)  # fmt: skip
+
+
+__all__ = ["StablehloLegalizeToLinalgPass", "emit_scalar"]
