@@ -449,3 +449,37 @@ def test_pooling_and_conv() -> None:
             for j in range(3):
                 expected[0, f, i, j] = (x[0, :, i : i + 2, j : j + 2] * w[f]).sum()
     np.testing.assert_array_equal(got, expected)
+
+
+def test_named_div_float_and_signed_int() -> None:
+    """`linalg.div` (project-defined, upstream's BinaryFn::div): divf, or divsi toward zero."""
+    a = np.array([7.0, -7.0, 1.0, 0.0], np.float32)
+    b = np.array([2.0, 2.0, 0.0, 0.0], np.float32)
+    t = "tensor<4xf32>"
+    with np.errstate(all="ignore"):
+        expected = a / b
+    (got,) = run(named("div", [t, t], t), "main", a, b, np.zeros(4, np.float32))
+    np.testing.assert_array_equal(got, expected)
+    ai = np.array([7, -7, 7, -7, -128], np.int8)
+    bi = np.array([2, 2, -2, -2, 3], np.int8)
+    t = "tensor<5xi8>"
+    (got,) = run(named("div", [t, t], t), "main", ai, bi, np.zeros(5, np.int8))
+    np.testing.assert_array_equal(got, [3, -3, -3, 3, -42])  # truncating, like C
+
+
+@pytest.mark.parametrize("elem", ["f32", "i32"])
+def test_batch_matmul_exact_loop_order(path: str, elem: str) -> None:
+    dt = {"f32": np.float32, "i32": np.int32}[elem]
+    a = (RNG.standard_normal((3, 5, 7)) * 30).astype(dt)
+    b = (RNG.standard_normal((3, 7, 4)) * 30).astype(dt)
+    c = (RNG.standard_normal((3, 5, 4)) * 30).astype(dt)
+    text = named(
+        "batch_matmul",
+        [f"tensor<3x5x7x{elem}>", f"tensor<3x7x4x{elem}>"],
+        f"tensor<3x5x4x{elem}>",
+    )
+    (got,) = run(text, "main", a, b, c)
+    expected = np.array(c, copy=True)
+    for k in range(7):
+        expected = (expected + a[:, :, k : k + 1] * b[:, k : k + 1, :]).astype(dt)
+    np.testing.assert_array_equal(got, expected)

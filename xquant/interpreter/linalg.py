@@ -25,6 +25,7 @@ from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
 
+from xquant.dialects import linalg_extra
 from xquant.interpreter.arith import _maximumf, _minimumf, float_to_int, int_to_float
 from xquant.interpreter.common import (
     cast_float,
@@ -252,6 +253,7 @@ class LinalgFunctions(InterpreterFunctions):
     run_add = impl(linalg.AddOp)(_structured(_elementwise_spec("add")))
     run_sub = impl(linalg.SubOp)(_structured(_elementwise_spec("sub")))
     run_mul = impl(linalg.MulOp)(_structured(_elementwise_spec("mul")))
+    run_div = impl(linalg_extra.DivOp)(_structured(_elementwise_spec("div")))
     run_max = impl(linalg.MaxOp)(_structured(_elementwise_spec("max")))
     run_min = impl(linalg.MinOp)(_structured(_elementwise_spec("min")))
     run_exp = impl(linalg.ExpOp)(_structured(_elementwise_spec("exp")))
@@ -264,6 +266,7 @@ class LinalgFunctions(InterpreterFunctions):
         _structured(_elementwise_spec("transpose"))
     )
     run_matmul = impl(linalg.MatmulOp)(_structured(_matmul_spec))
+    run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(_structured(_matmul_spec))
     run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
         _structured(lambda op: _matmul_spec(op, quantized=True))
     )
