@@ -42,7 +42,19 @@ EXTRA_IMPLEMENTATION_MODULES = [
 
 def _stock_functions() -> list[InterpreterFunctions]:
     """xDSL's own implementations that the tensor-level interpreter can use."""
-    from xdsl.interpreters import affine, arith, builtin, cf, func, linalg, memref, ml_program, printf, scf, tensor
+    from xdsl.interpreters import (
+        affine,
+        arith,
+        builtin,
+        cf,
+        func,
+        linalg,
+        memref,
+        ml_program,
+        printf,
+        scf,
+        tensor,
+    )
 
     return [
         affine.AffineFunctions(),

@@ -22,7 +22,14 @@ from xdsl.traits import SymbolTable
 
 from xquant.interpreter.common import as_value, dtype_of, element_type, is_float_dtype
 
-__all__ = ["check_argument", "format_dense_literal", "format_value", "load_dense_literal", "lookup_function", "run"]
+__all__ = [
+    "check_argument",
+    "format_dense_literal",
+    "format_value",
+    "load_dense_literal",
+    "lookup_function",
+    "run",
+]
 
 
 def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
@@ -30,7 +37,9 @@ def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
     op = SymbolTable.lookup_symbol(module, function_name)
     if not isinstance(op, func.FuncOp):
         names = [o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp)]
-        raise ValueError(f"no function named '{function_name}' in the module (functions: {', '.join(names) or 'none'})")
+        raise ValueError(
+            f"no function named '{function_name}' in the module (functions: {', '.join(names) or 'none'})"
+        )
     return op
 
 
@@ -60,37 +69,63 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
             dt = _holder_dtype(typ)
             value = np.asarray(value, dtype=dt)
         if not isinstance(value, np.ndarray):
-            raise ValueError(f"{where}: expected {expected}, got a scalar {type(value).__name__} ({value!r})")
+            raise ValueError(
+                f"{where}: expected {expected}, got a scalar {type(value).__name__} ({value!r})"
+            )
         shape = typ.get_shape() if isinstance(typ, TensorType) else tuple(value.shape)
-        if len(shape) != value.ndim or any(s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)):
-            raise ValueError(f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})")
+        if len(shape) != value.ndim or any(
+            s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)
+        ):
+            raise ValueError(
+                f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})"
+            )
         dt = _holder_dtype(typ)
         if dt is not None and value.dtype != dt:
-            raise ValueError(f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}")
+            raise ValueError(
+                f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}"
+            )
         return value
     dt = _holder_dtype(typ)
     if isinstance(value, np.ndarray):
         if value.ndim != 0:
-            raise ValueError(f"{where}: expected a scalar {expected}, got an array of shape {list(value.shape)}")
+            raise ValueError(
+                f"{where}: expected a scalar {expected}, got an array of shape {list(value.shape)}"
+            )
         value = value[()]
     if dt is None:
         return value
-    if isinstance(value, (bool, np.bool_)) and dt.kind != "b" and not isinstance(typ, IntegerType):
+    if (
+        isinstance(value, (bool, np.bool_))
+        and dt.kind != "b"
+        and not isinstance(typ, IntegerType)
+    ):
         raise ValueError(f"{where}: expected {expected}, got {value!r}")
     if isinstance(typ, IntegerType | IndexType):
         if isinstance(value, (float, np.floating)) and not float(value).is_integer():
             raise ValueError(f"{where}: expected an integer {expected}, got {value!r}")
         if not isinstance(value, (int, np.integer, np.bool_, float, np.floating)):
-            raise ValueError(f"{where}: expected {expected}, got {type(value).__name__}")
+            raise ValueError(
+                f"{where}: expected {expected}, got {type(value).__name__}"
+            )
         iv = int(value)
         width = 64 if isinstance(typ, IndexType) else typ.width.data
-        if not -(1 << (width - 1)) <= iv < (1 << width) and not (width == 1 and iv in (-1, 0, 1)):
+        if not -(1 << (width - 1)) <= iv < (1 << width) and not (
+            width == 1 and iv in (-1, 0, 1)
+        ):
             raise ValueError(f"{where}: {iv} does not fit in {expected}")
         return as_value(iv, dt)
     if is_float_dtype(dt):
-        if not isinstance(value, (int, float, np.integer, np.floating)) and not hasattr(value, "dtype"):
-            raise ValueError(f"{where}: expected {expected}, got {type(value).__name__}")
-        return as_value(float(value), dt) if not isinstance(value, np.generic) or value.dtype != dt else value
+        if not isinstance(value, (int, float, np.integer, np.floating)) and not hasattr(
+            value, "dtype"
+        ):
+            raise ValueError(
+                f"{where}: expected {expected}, got {type(value).__name__}"
+            )
+        return (
+            as_value(float(value), dt)
+            if not isinstance(value, np.generic) or value.dtype != dt
+            else value
+        )
     return value
 
 
@@ -107,7 +142,9 @@ def _result(value: Any, typ: Attribute) -> Any:
     return value
 
 
-def run(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any) -> tuple[Any, ...]:
+def run(
+    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+) -> tuple[Any, ...]:
     """Interpret `function_name` of a module (or module text) on numpy arrays / scalars.
 
     Arguments are checked against the function type (shape and dtype); results are
@@ -116,12 +153,20 @@ def run(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any)
     from xquant import parse_module
     from xquant.interpreter import make_interpreter
 
-    module = parse_module(module_or_text) if isinstance(module_or_text, str) else module_or_text
+    module = (
+        parse_module(module_or_text)
+        if isinstance(module_or_text, str)
+        else module_or_text
+    )
     fn = lookup_function(module, function_name)
     arg_types = fn.function_type.inputs.data
     if len(args) != len(arg_types):
-        raise ValueError(f"function '{function_name}' takes {len(arg_types)} argument(s), got {len(args)}")
-    values = tuple(check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types)))
+        raise ValueError(
+            f"function '{function_name}' takes {len(arg_types)} argument(s), got {len(args)}"
+        )
+    values = tuple(
+        check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types))
+    )
     interpreter = make_interpreter(module)
     with np.errstate(all="ignore"):
         results = interpreter.call_op(fn, values)
@@ -183,7 +228,9 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
     if arr.dtype != dt:
         arr = arr.astype(dt)
     if isinstance(typ, TensorType):
-        shape = tuple(s if s != DYNAMIC_INDEX else n for s, n in zip(typ.get_shape(), arr.shape))
+        shape = tuple(
+            s if s != DYNAMIC_INDEX else n for s, n in zip(typ.get_shape(), arr.shape)
+        )
         typ = TensorType(el, shape)
     type_text = _type_str(typ)
     if arr.size == 0:
@@ -200,7 +247,9 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
 
     flat = arr.reshape(-1)
     first = flat[:1].tobytes()
-    if arr.ndim == 0 or all(flat[i : i + 1].tobytes() == first for i in range(flat.size)):
+    if arr.ndim == 0 or all(
+        flat[i : i + 1].tobytes() == first for i in range(flat.size)
+    ):
         return f"dense<{fmt(flat[0])}> : {type_text}"
 
     def nest(a: np.ndarray) -> str:
@@ -211,7 +260,9 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
     return f"dense<{nest(arr)}> : {type_text}"
 
 
-def run_with_checks(module_or_text: ModuleOp | str, function_name: str = "main", *args: Any) -> tuple[tuple[Any, ...], list[Any]]:
+def run_with_checks(
+    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+) -> tuple[tuple[Any, ...], list[Any]]:
     """`run`, recording every check op (`check.*`, `custom_call @check.*`) it executes.
 
     Returns the results and the `xquant.interpreter.stablehlo.CheckResult`s in

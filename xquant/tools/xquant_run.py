@@ -35,13 +35,39 @@ class ToolError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="xquant-run", description="Interpret a function of an MLIR file on numpy values.")
+    p = argparse.ArgumentParser(
+        prog="xquant-run",
+        description="Interpret a function of an MLIR file on numpy values.",
+    )
     p.add_argument("file", help="input .mlir file ('-' for stdin)")
-    p.add_argument("-p", "--passes", dest="pipeline", default="", help="pass pipeline to apply first (xdsl-opt -p syntax)")
-    p.add_argument("--function", default=None, help="function to run (default: main, or every function if none takes arguments)")
-    p.add_argument("--arg", action="append", default=[], help="an argument: a .npy file or an MLIR dense literal")
-    p.add_argument("--split-input-file", action="store_true", help="run each '// -----' separated chunk on its own")
-    p.add_argument("--checks-only", action="store_true", help="in check mode, print the check report but not the results")
+    p.add_argument(
+        "-p",
+        "--passes",
+        dest="pipeline",
+        default="",
+        help="pass pipeline to apply first (xdsl-opt -p syntax)",
+    )
+    p.add_argument(
+        "--function",
+        default=None,
+        help="function to run (default: main, or every function if none takes arguments)",
+    )
+    p.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        help="an argument: a .npy file or an MLIR dense literal",
+    )
+    p.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="run each '// -----' separated chunk on its own",
+    )
+    p.add_argument(
+        "--checks-only",
+        action="store_true",
+        help="in check mode, print the check report but not the results",
+    )
     return p
 
 
@@ -78,7 +104,9 @@ def _load_arg(value: str) -> Any:
 
     from xquant.interpreter.runner import load_dense_literal
 
-    if value.endswith(".npy") or (os.path.exists(value) and not value.lstrip().startswith("dense")):
+    if value.endswith(".npy") or (
+        os.path.exists(value) and not value.lstrip().startswith("dense")
+    ):
         try:
             return np.load(value, allow_pickle=False)
         except (OSError, ValueError) as err:
@@ -88,11 +116,18 @@ def _load_arg(value: str) -> Any:
     except ParseError as err:
         raise ToolError(f"error: bad --arg {value!r}: {err.msg}\n") from err
     except Exception as err:  # noqa: BLE001 - any failure to read a literal is user error
-        raise ToolError(f"error: bad --arg {value!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}\n") from err
+        raise ToolError(
+            f"error: bad --arg {value!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}\n"
+        ) from err
 
 
 def _run_chunk(
-    text: str, name: str, pipeline: str, function: str | None, args: list[Any], checks_only: bool = False
+    text: str,
+    name: str,
+    pipeline: str,
+    function: str | None,
+    args: list[Any],
+    checks_only: bool = False,
 ) -> list[str]:
     from xdsl.dialects import func
     from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -123,14 +158,20 @@ def _run_chunk(
             from xquant.transforms.diagnostics import OpDiagnostic
 
             if isinstance(err, OpDiagnostic):
-                raise ToolError(format_error(located.span_of(err.op), str(err), name)) from err
+                raise ToolError(
+                    format_error(located.span_of(err.op), str(err), name)
+                ) from err
             if (failure := find_verify_error(located)) is not None:
                 op, message = failure
-                raise ToolError(format_error(located.span_of(op), message, name)) from err
+                raise ToolError(
+                    format_error(located.span_of(op), message, name)
+                ) from err
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise ToolError(f"{name}: error: {first}\n") from err
     if function is None and not args:
-        functions = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+        functions = [
+            op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks
+        ]
         if functions and all(not f.function_type.inputs.data for f in functions):
             return _run_all(module, located, functions, name, checks_only)
     function = "main" if function is None else function
@@ -141,10 +182,16 @@ def _run_chunk(
     arg_types = fn.function_type.inputs.data
     if len(args) != len(arg_types):
         raise ToolError(
-            format_error(located.span_of(fn), f"function '{function}' takes {len(arg_types)} argument(s), got {len(args)}", name)
+            format_error(
+                located.span_of(fn),
+                f"function '{function}' takes {len(arg_types)} argument(s), got {len(args)}",
+                name,
+            )
         )
     try:
-        values = [check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types))]
+        values = [
+            check_argument(v, t, i) for i, (v, t) in enumerate(zip(args, arg_types))
+        ]
     except ValueError as err:
         raise ToolError(format_error(located.span_of(fn), str(err), name)) from err
     from xquant.interpreter.runner import run
@@ -156,11 +203,15 @@ def _run_chunk(
         raise ToolError(f"{name}: error: interpretation failed: {first}\n") from err
     except Exception as err:  # noqa: BLE001 - never a traceback
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ToolError(f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n") from err
+        raise ToolError(
+            f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n"
+        ) from err
     return [format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)]
 
 
-def _run_all(module: Any, located: Any, functions: list[Any], name: str, checks_only: bool) -> list[str]:
+def _run_all(
+    module: Any, located: Any, functions: list[Any], name: str, checks_only: bool
+) -> list[str]:
     """Run every (argument-less) function, collecting results and a line per check."""
     from xquant.interpreter.runner import format_value, run_with_checks
     from xquant.tools.diagnostics import format_error
@@ -173,19 +224,32 @@ def _run_all(module: Any, located: Any, functions: list[Any], name: str, checks_
             results, checks = run_with_checks(module, fn_name)
         except Exception as err:  # noqa: BLE001 - reported, and the other functions still run
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
-            errors.append(format_error(located.span_of(fn), f"interpretation of @{fn_name} failed: {first}", name))
+            errors.append(
+                format_error(
+                    located.span_of(fn),
+                    f"interpretation of @{fn_name} failed: {first}",
+                    name,
+                )
+            )
             continue
         if not checks_only:
             if len(functions) > 1:
                 lines.append(f"// @{fn_name}")
-            lines.extend(format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data))
+            lines.extend(
+                format_value(v, t)
+                for v, t in zip(results, fn.function_type.outputs.data)
+            )
         for result in checks:
             span = located.span_of(result.op)
             where = f" at line {span.get_location().line}" if span is not None else ""
             what = _check_name(result.op)
-            lines.append(f"@{fn_name}: {what}{where}: {'passed' if result.passed else 'FAILED'}")
+            lines.append(
+                f"@{fn_name}: {what}{where}: {'passed' if result.passed else 'FAILED'}"
+            )
             if not result.passed:
-                errors.append(format_error(span, f"{what} failed: {result.message}", name))
+                errors.append(
+                    format_error(span, f"{what} failed: {result.message}", name)
+                )
     if errors:
         raise ChecksFailed("".join(errors), lines)
     return lines
@@ -211,7 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(name, encoding="utf-8") as f:
                 text = f.read()
     except (OSError, UnicodeDecodeError) as err:
-        sys.stderr.write(f"error: cannot read {name}: {err.strerror if isinstance(err, OSError) else err}\n")
+        sys.stderr.write(
+            f"error: cannot read {name}: {err.strerror if isinstance(err, OSError) else err}\n"
+        )
         return 1
     status = 0
     try:
@@ -223,7 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k:
             print(SPLIT_MARKER)
         try:
-            lines = _run_chunk(chunk, name, ns.pipeline, ns.function, args, ns.checks_only)
+            lines = _run_chunk(
+                chunk, name, ns.pipeline, ns.function, args, ns.checks_only
+            )
         except ChecksFailed as err:
             for line in err.lines:
                 print(line)
@@ -237,7 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         except Exception as err:  # noqa: BLE001 - an internal error is a bug, but still no traceback
             first = str(err).splitlines()[0] if str(err) else ""
-            sys.stderr.write(f"{name}: error: internal error: {type(err).__name__}: {first}\n")
+            sys.stderr.write(
+                f"{name}: error: internal error: {type(err).__name__}: {first}\n"
+            )
             status = 1
             continue
         for line in lines:
