@@ -131,8 +131,8 @@ def _replace(
         b.bitcast(value, old.type) if value.type != old.type else value
         for value, old in zip(results, op.results, strict=True)
     ]
-    rewriter.insert_op(b.ops, InsertPoint.before(op))
-    rewriter.replace_op(op, [], bridged)
+    rewriter.insert(b.ops, InsertPoint.before(op))
+    rewriter.replace(op, [], bridged)
 
 
 def _require_static(op: Operation) -> None:
@@ -551,7 +551,7 @@ class LowerCustomCall(RewritePattern):
             return
         b = HloBuilder()
         operands = [to_float(b, v) for v in op.operands]
-        rewriter.insert_op(b.ops, InsertPoint.before(op))
+        rewriter.insert(b.ops, InsertPoint.before(op))
         for index, value in enumerate(operands):
             op.operands[index] = value
         rewriter.handle_operation_modification(op)
@@ -568,7 +568,7 @@ class LowerCheckOps(RewritePattern):
         exact = isinstance(op, check.ExpectEqOp)
         b = HloBuilder()
         operands = [to_storage(b, v) if exact else to_float(b, v) for v in op.operands]
-        rewriter.insert_op(b.ops, InsertPoint.before(op))
+        rewriter.insert(b.ops, InsertPoint.before(op))
         for index, value in enumerate(operands):
             op.operands[index] = value
         rewriter.handle_operation_modification(op)
@@ -602,7 +602,7 @@ def _retype_body(rewriter: PatternRewriter, region: Region) -> None:
         old_type = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, new_type)
         cast = ew.BitcastConvertOp(new_arg, old_type)
-        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        rewriter.insert(cast, InsertPoint.at_start(block))
         new_arg.replace_uses_with_if(cast.result, lambda use: use.operation is not cast)
     terminator = block.last_op
     assert terminator is not None
@@ -611,8 +611,36 @@ def _retype_body(rewriter: PatternRewriter, region: Region) -> None:
         if new_type is None:
             continue
         cast = ew.BitcastConvertOp(value, new_type)
-        rewriter.insert_op(cast, InsertPoint.before(terminator))
+        rewriter.insert(cast, InsertPoint.before(terminator))
         terminator.operands[index] = cast.result
+
+
+def _widen_select(
+    b: HloBuilder,
+    rewriter: PatternRewriter,
+    operand: SSAValue,
+    select: Region,
+    source: SSAValue,
+) -> SSAValue:
+    """select_and_scatter needs operand and source of one element type (C1).
+
+    The source is requantized to the scatter's accumulator storage, so the
+    operand is sign-extended to that integer type too and the select body
+    narrows its arguments back before comparing: the comparison is the
+    original one on the original storage values.
+    """
+    wide = element_type(source.type)
+    narrow = element_type(operand.type)
+    if wide == narrow:
+        return operand
+    block = select.block
+    for arg in list(block.args):
+        old_type = arg.type
+        new_arg = rewriter.replace_value_with_new_type(arg, TensorType(wide, []))
+        cast = ew.ConvertOp(new_arg, old_type)
+        rewriter.insert(cast, InsertPoint.at_start(block))
+        new_arg.replace_uses_with_if(cast.result, lambda use: use.operation is not cast)
+    return b.convert(operand, wide)
 
 
 def _sum_accumulator(op: Operation) -> UniformQuantizedType | None:
@@ -694,6 +722,10 @@ class LowerReductions(RewritePattern):
         ]
         for region in regions:
             _retype_body(rewriter, region)
+        if isinstance(op, shlo.SelectAndScatterOp):
+            operands[0] = _widen_select(
+                b, rewriter, operands[0], regions[0], operands[1]
+            )
         clone = type(op).create(
             operands=operands,
             result_types=[convert_type(t) or t for t in op.result_types],
@@ -721,7 +753,7 @@ class FoldBridges(RewritePattern):
             isinstance(source, ew.BitcastConvertOp)
             and source.operand.type == op.result.type
         ):
-            rewriter.replace_op(op, [], [source.operand])
+            rewriter.replace(op, [], [source.operand])
             return
         if not op.result.uses and (
             is_quantized(op.operand.type) or is_quantized(op.result.type)

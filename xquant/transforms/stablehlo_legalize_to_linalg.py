@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg, math, tensor
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -50,7 +50,8 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.dialects.linalg import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -405,7 +406,7 @@ class LowerElementwise(RewritePattern):
             result = lower_elementwise(op, ops)
         except Unsupported:
             return
-        rewriter.replace_op(op, ops.ops, [result])
+        rewriter.replace(op, ops.ops, [result])
 
 
 class LowerConstant(RewritePattern):
@@ -419,7 +420,7 @@ class LowerConstant(RewritePattern):
             return
         if any(_signed_or_unsigned(t) for t in (op.output.type,)):
             return
-        rewriter.replace_op(op, arith.ConstantOp(op.value))
+        rewriter.replace(op, arith.ConstantOp(op.value))
 
 
 def _in_reducer(op: Operation) -> bool:
@@ -460,7 +461,7 @@ class LowerBroadcastInDim(RewritePattern):
             ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], _parallel(rank),
             lambda args, _: [args[0]],
         )  # fmt: skip
-        rewriter.replace_op(op, ops.ops, [result])
+        rewriter.replace(op, ops.ops, [result])
 
 
 class LowerTranspose(RewritePattern):
@@ -479,7 +480,7 @@ class LowerTranspose(RewritePattern):
                 op.operand, out, DenseArrayBase.from_list(i64, op.dims), result_type
             )
         )
-        rewriter.replace_op(op, ops.ops)
+        rewriter.replace(op, ops.ops)
 
 
 def _reassociation(
@@ -508,7 +509,7 @@ class LowerReshape(RewritePattern):
                 ops, [op.operand], [AffineMap(rank, 0, (AffineExpr.constant(0),) * len(shape))], [out],
                 [AffineMap.identity(rank)], _parallel(rank), lambda args, _: [args[0]],
             )  # fmt: skip
-            rewriter.replace_op(op, ops.ops, [result])
+            rewriter.replace(op, ops.ops, [result])
             return
         flat_shape = [int(np.prod(shape))]
         value: SSAValue = op.operand
@@ -528,9 +529,9 @@ class LowerReshape(RewritePattern):
                 )
             )
         if value is op.operand:
-            rewriter.replace_op(op, [], [value])
+            rewriter.replace(op, [], [value])
             return
-        rewriter.replace_op(op, ops.ops, [value])
+        rewriter.replace(op, ops.ops, [value])
 
 
 class LowerConcatenate(RewritePattern):
@@ -542,7 +543,7 @@ class LowerConcatenate(RewritePattern):
             return
         result_type = op.result.type
         assert isinstance(result_type, TensorType)
-        rewriter.replace_op(
+        rewriter.replace(
             op, tensor.ConcatOp(list(op.inputs), op.dimension.value.data, result_type)
         )
 
@@ -552,7 +553,7 @@ class LowerSlice(RewritePattern):
     def match_and_rewrite(self, op: shlo.SliceOp, rewriter: PatternRewriter) -> None:
         if is_quantized(op.result.type):
             return
-        rewriter.replace_op(
+        rewriter.replace(
             op,
             tensor.ExtractSliceOp.from_static_parameters(
                 op.operand,
@@ -601,7 +602,7 @@ class LowerDotGeneral(RewritePattern):
             acc = self._generic(op, init, acc_element, ops)
         if acc_element != element:
             acc = _convert_tensor(ops, acc, result_type)
-        rewriter.replace_op(op, [*hoist.ops, *ops.ops], [acc])
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [acc])
 
     def _generic(
         self, op: shlo.DotGeneralOp, init: SSAValue, acc_element: Attribute, ops: Ops
@@ -747,7 +748,7 @@ class LowerReduce(RewritePattern):
             )  # fmt: skip
         except Unsupported:
             return
-        rewriter.replace_op(op, [*hoist.ops, *ops.ops], results)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
 
 class LowerReduceWindow(RewritePattern):
@@ -814,7 +815,7 @@ class LowerReduceWindow(RewritePattern):
             )  # fmt: skip
         except Unsupported:
             return
-        rewriter.replace_op(op, [*hoist.ops, *ops.ops], results)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
     @staticmethod
     def _pad(
