@@ -34,6 +34,24 @@ def _result_types(
     return tuple(o.type for o in outputs if not isinstance(o.type, MemRefType))
 
 
+def _build(
+    op: NamedOperation,
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    res: Sequence[Attribute] | None,
+    attributes: dict[str, Attribute] | None,
+) -> None:
+    """The constructor every named op shares: results from tensor outputs, hidden body."""
+    NamedOperation.__init__(
+        op,
+        ins=inputs,
+        outs=outputs,
+        result_types=_result_types(outputs, res),
+        attributes=attributes,
+        hidden_region=type(op).get_hidden_region(inputs, outputs),
+    )
+
+
 @irdl_op_definition
 class DivOp(ElementwiseOperation):
     """Divides two tensors elementwise (`divf`, or signed `divsi` for integers)."""
@@ -47,13 +65,7 @@ class DivOp(ElementwiseOperation):
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=_result_types(outputs, res),
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        _build(self, inputs, outputs, res, attributes)
 
     @classmethod
     def get_hidden_region(
@@ -95,13 +107,7 @@ class BatchMatmulOp(NamedOperation):
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=_result_types(outputs, res),
-            attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        _build(self, inputs, outputs, res, attributes)
 
     @classmethod
     def get_hidden_region(

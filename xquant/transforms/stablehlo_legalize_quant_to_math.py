@@ -758,7 +758,7 @@ class FoldBridges(RewritePattern):
         if not op.result.uses and (
             is_quantized(op.operand.type) or is_quantized(op.result.type)
         ):
-            rewriter.erase_op(op)
+            rewriter.erase(op)
 
 
 def _first_quantized(module: ModuleOp) -> Operation | None:
