@@ -128,3 +128,53 @@ def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
 
 
 PASSES["stablehlo-legalize-to-linalg"] = _stablehlo_legalize_to_linalg
+
+
+def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_qdq_to_quantized_op import (
+        StablehloLegalizeQDQToQuantizedOpPass,
+    )
+
+    return StablehloLegalizeQDQToQuantizedOpPass
+
+
+PASSES["stablehlo-legalize-qdq-to-quantized-op"] = (
+    _stablehlo_legalize_qdq_to_quantized_op
+)
+
+
+def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_quantized_op_to_qdq import (
+        StablehloLegalizeQuantizedOpToQDQPass,
+    )
+
+    return StablehloLegalizeQuantizedOpToQDQPass
+
+
+PASSES["stablehlo-legalize-quantized-op-to-qdq"] = (
+    _stablehlo_legalize_quantized_op_to_qdq
+)
+
+
+def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_quant_legalize_to_tosa_rescale import (
+        StablehloQuantLegalizeToTosaRescalePass,
+    )
+
+    return StablehloQuantLegalizeToTosaRescalePass
+
+
+PASSES["stablehlo-quant-legalize-to-tosa-rescale"] = (
+    _stablehlo_quant_legalize_to_tosa_rescale
+)
+
+
+def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
+    from xquant.transforms.tosa_rescale_legalize_to_stablehlo import (
+        TosaRescaleLegalizeToStablehloPass,
+    )
+
+    return TosaRescaleLegalizeToStablehloPass
+
+
+PASSES["tosa-rescale-legalize-to-stablehlo"] = _tosa_rescale_legalize_to_stablehlo
