@@ -483,3 +483,22 @@ def test_batch_matmul_exact_loop_order(path: str, elem: str) -> None:
     for k in range(7):
         expected = (expected + a[:, :, k : k + 1] * b[:, k : k + 1, :]).astype(dt)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("op", ["matmul", "batch_matmul"])
+def test_matmul_i8_into_i32_sign_extends(op: str) -> None:
+    """Mixed-width operands verify (the body casts with extsi) and sum exactly, wrapping at i32."""
+    batch = (2,) if op == "batch_matmul" else ()
+    dims = "2x" if batch else ""
+    a = RNG.integers(-128, 128, (*batch, 3, 300)).astype(np.int8)
+    b = RNG.integers(-128, 128, (*batch, 300, 4)).astype(np.int8)
+    c = np.full((*batch, 3, 4), 2**31 - 5, np.int32)
+    text = named(
+        op,
+        [f"tensor<{dims}3x300xi8>", f"tensor<{dims}300x4xi8>"],
+        f"tensor<{dims}3x4xi32>",
+    )
+    (got,) = run(text, "main", a, b, c)
+    exact = c.astype(np.int64) + np.matmul(a.astype(np.int64), b.astype(np.int64))
+    wrapped = ((exact + 2**31) % 2**32 - 2**31).astype(np.int32)
+    np.testing.assert_array_equal(got, wrapped)

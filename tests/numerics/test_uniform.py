@@ -127,3 +127,59 @@ def test_requantize() -> None:
     q = np.array([-128, 10, 11, 127], dtype=np.int8)
     # values: (-138, 0, 1, 117) * 0.5 = -69, 0, 0.5, 58.5 -> /0.125 - 3
     assert uniform.requantize(q, src, dst).tolist() == [-555, -3, 1, 465]
+
+
+# ----- integer forms of quantized contractions and add/subtract
+
+
+def test_contraction_rescale_multiplier_per_channel() -> None:
+    lhs = qtype("!quant.uniform<i8:f32, 5.000000e-01:3>")
+    rhs = qtype("!quant.uniform<i8:f32:1, {2.500000e-01,1.000000e+00}>")
+    result = qtype("!quant.uniform<i8:f32, 2.000000e+00:-1>")
+    multiplier, axis = uniform.contraction_rescale(lhs, rhs, result, 1) or (None, None)
+    np.testing.assert_array_equal(multiplier, [0.0625, 0.25])
+    assert axis == 1
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs", "result", "rhs_axis_in_result"),
+    [
+        # per-axis lhs
+        ("!quant.uniform<i8:f32:0, {1.0,2.0}>", "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", None),
+        # 32-bit storage could overflow the int64 sum
+        ("!quant.uniform<i32:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", None),
+        # per-axis result on another dimension than the rhs channels
+        ("!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32:1, {1.0,2.0}>", "!quant.uniform<i8:f32:0, {1.0,2.0}>", 1),
+    ],
+)  # fmt: skip
+def test_contraction_rescale_does_not_apply(
+    lhs: str, rhs: str, result: str, rhs_axis_in_result: int | None
+) -> None:
+    assert (
+        uniform.contraction_rescale(
+            qtype(lhs), qtype(rhs), qtype(result), rhs_axis_in_result
+        )
+        is None
+    )
+
+
+def test_rescale_accumulator_clamps_then_rounds_half_even() -> None:
+    result = qtype("!quant.uniform<i8:f32, 1.0:1>")
+    acc = np.array([3, 5, -5, 1000, -1000], np.int64)
+    got = uniform.rescale_accumulator(acc, np.array([0.5]), None, result)
+    # 1.5+1 -> 2.5 -> 2; 2.5+1 -> 3.5 -> 4; -2.5+1 -> -1.5 -> -2; clamps
+    np.testing.assert_array_equal(got, [2, 4, -2, 127, -128])
+    assert got.dtype == np.int8
+
+
+def test_integer_add_correction() -> None:
+    a = qtype("!quant.uniform<i8:f32:1, {1.0:2,5.000000e-01:-3}>")
+    b = qtype("!quant.uniform<i8:f32:1, {1.0:4,5.000000e-01}>")
+    out = qtype("!quant.uniform<i8:f32:1, {1.0:-1,5.000000e-01:6}>")
+    add, axis = uniform.integer_add_correction(a, b, out, False) or (None, None)
+    np.testing.assert_array_equal(add, [-1 - 2 - 4, 6 + 3 - 0])
+    assert axis == 1
+    sub, _ = uniform.integer_add_correction(a, b, out, True) or (None, None)
+    np.testing.assert_array_equal(sub, [-1 - 2 + 4, 6 + 3 + 0])
+    other_scale = qtype("!quant.uniform<i8:f32, 2.500000e-01>")
+    assert uniform.integer_add_correction(a, other_scale, out, False) is None

@@ -271,3 +271,54 @@ def test_integer_add_per_axis() -> None:
     np.testing.assert_array_equal(
         results[-1], np.clip(expected, -128, 127).astype(np.int8)
     )
+
+
+def test_dot_general_rescale_is_exact_real_arithmetic_at_ties() -> None:
+    """The original and both lowerings rescale an exact integer sum once; the golden is exact rational math.
+
+    With scales 0.025, 0.05 and 2.0, a sum of 20000 is a tie in decimal
+    (12.5) but not for the binary scales, which f32 dequantize-then-multiply
+    arithmetic would round to the tie and then to even.
+    """
+    from fractions import Fraction
+
+    rng = np.random.default_rng(0)
+    lhs = rng.integers(-128, 128, size=(64, 128), dtype=np.int8)
+    rhs = rng.integers(-128, 128, size=(128, 64), dtype=np.int8)
+    lq, rq = (
+        "!quant.uniform<i8:f32, 2.500000e-02:3>",
+        "!quant.uniform<i8:f32, 5.000000e-02>",
+    )
+    oq = "!quant.uniform<i8:f32, 2.000000e+00:-5>"
+    text = f"""
+    func.func @main(%l: tensor<64x128x{lq}>, %r: tensor<128x64x{rq}>) -> tensor<64x64x{oq}> {{
+      %0 = stablehlo.dot_general %l, %r, contracting_dims = [1] x [0]
+        : (tensor<64x128x{lq}>, tensor<128x64x{rq}>) -> tensor<64x64x{oq}>
+      func.return %0 : tensor<64x64x{oq}>
+    }}"""
+    results = three_stages(text, lhs, rhs)
+    acc = (lhs.astype(np.int64) - 3) @ rhs.astype(np.int64)
+    multiplier = Fraction(0.025) * Fraction(0.05) / Fraction(2.0)
+    golden = [
+        max(-128, min(127, round(int(a) * multiplier - 5))) for a in acc.reshape(-1)
+    ]
+    np.testing.assert_array_equal(results[0].reshape(-1), golden)
+
+
+def test_wide_sum_beyond_f32_mantissa_is_exact() -> None:
+    """An i32 accumulator past 2**24 storage units: integer adds, not f32 (which would round)."""
+    x = np.full((256, 256), 127, np.int8)
+    result_type = f"tensor<{Q32}>"
+    text = f"""
+    func.func @main(%x: tensor<256x256x{Q8}>, %init: tensor<{Q8}>) -> {result_type} {{
+      %r = stablehlo.reduce(%x init: %init) across dimensions = [0, 1] : (tensor<256x256x{Q8}>, tensor<{Q8}>) -> {result_type}
+       reducer(%a: tensor<{Q32}>, %b: tensor<{Q32}>)  {{
+        %s = stablehlo.add %a, %b : tensor<{Q32}>
+        stablehlo.return %s : tensor<{Q32}>
+      }}
+      func.return %r : {result_type}
+    }}"""
+    results = three_stages(text, x, np.array(Z_IN, np.int8))
+    golden = Z_ACC + 256 * 256 * (2 * (127 - Z_IN))
+    assert golden > 2**24
+    assert int(results[0]) == golden

@@ -2,7 +2,8 @@
 
 Both follow upstream's OpDSL definitions (`BinaryFn::div`: `divf` on floats,
 signed `divsi` on integers; batch_matmul: `C[b, m, n] += A[b, m, k] * B[b, k, n]`)
-and the assembly of xDSL's other named ops, so
+and the assembly of xDSL's other named ops (inputs cast to the output's
+element type in the body, as MLIR's `cast_signed`), so
 `linalg.div ins(%a, %b : ...) outs(%c : ...) -> ...` and
 `linalg.batch_matmul ins(...) outs(...)` parse, print and verify like their
 siblings. `install()` adds them to xDSL's `Linalg` dialect before any context
@@ -23,6 +24,8 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, prop_def
+
+from xquant.dialects.xdsl_fixes import cast_signed
 
 
 def _result_types(
@@ -76,7 +79,8 @@ class DivOp(ElementwiseOperation):
 
         @Builder.implicit_region(arg_types)
         def hidden_region(args: tuple[BlockArgument, ...]) -> None:
-            YieldOp(div(args[0], args[1]))
+            out = arg_types[-1]
+            YieldOp(div(cast_signed(args[0], out), cast_signed(args[1], out)))
 
         return hidden_region
 
@@ -121,7 +125,9 @@ class BatchMatmulOp(NamedOperation):
 
         @Builder.implicit_region(arg_types)
         def hidden_region(args: tuple[BlockArgument, ...]) -> None:
-            YieldOp(add(args[2], mul(args[0], args[1])))
+            out = arg_types[-1]
+            product = mul(cast_signed(args[0], out), cast_signed(args[1], out))
+            YieldOp(add(product, args[2]))
 
         return hidden_region
 

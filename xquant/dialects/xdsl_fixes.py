@@ -167,7 +167,7 @@ def _wrap_verify(original: Callable[[Any], None]) -> Callable[[Any], None]:
     return verify_
 
 
-def _cast(value: SSAValue, target: Attribute) -> SSAValue:
+def cast_signed(value: SSAValue, target: Attribute) -> SSAValue:
     """MLIR's `cast_signed` of a scalar block argument (built inside an implicit region)."""
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import AnyFloat, IntegerType
@@ -216,7 +216,7 @@ def _casting_region(kind: str) -> Callable[..., Any]:
 
         @Builder.implicit_region(arg_types)
         def hidden_region(args: tuple[Any, ...]) -> None:
-            a, b = _cast(args[0], out), _cast(args[1], out)
+            a, b = cast_signed(args[0], out), cast_signed(args[1], out)
             if kind == "matmul":
                 mul, add = (
                     (arith.MulfOp, arith.AddfOp)
@@ -253,10 +253,8 @@ def install_linalg_shaped_operands() -> None:
     global _LINALG_INSTALLED
     if _LINALG_INSTALLED:
         return
-    from xdsl.dialects.linalg import abstract_ops
+    from xdsl.dialects.linalg import Linalg, abstract_ops
     from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MulOp, SubOp
-
-    from xdsl.dialects.linalg import Linalg
 
     abstract_ops.NamedOperation.body_arg_types = staticmethod(_body_arg_types)  # pyright: ignore[reportAttributeAccessIssue]
     structured_verify = _wrap_verify(abstract_ops.LinalgStructuredOperation.verify_)

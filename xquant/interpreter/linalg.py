@@ -32,6 +32,7 @@ from xquant.interpreter.common import (
     dtype_of,
     element_type,
     int_info,
+    integer_matmul,
     is_float_dtype,
     signed_view,
     wrap,
@@ -248,6 +249,56 @@ def _structured(build: Callable[[Any], StructuredSpec]):
     return run
 
 
+_MATMUL_MAPS = {
+    3: (
+        "(d0, d1, d2) -> (d0, d2)",
+        "(d0, d1, d2) -> (d2, d1)",
+        "(d0, d1, d2) -> (d0, d1)",
+    ),
+    4: (
+        "(d0, d1, d2, d3) -> (d0, d1, d3)",
+        "(d0, d1, d2, d3) -> (d0, d3, d2)",
+        "(d0, d1, d2, d3) -> (d0, d1, d2)",
+    ),
+}
+
+
+def _integer_matmul_or(
+    general: Callable[..., PythonValues],
+) -> Callable[..., PythonValues]:
+    """Integer (batch_)matmul with the default maps through `integer_matmul`, else `general`.
+
+    Integer sums wrap modulo 2**width in any order, so one exact product,
+    then the wrap, equals the loop; floats keep the loop-order fold.
+    """
+
+    def run(
+        self: InterpreterFunctions,
+        interpreter: Interpreter,
+        op: Any,
+        args: PythonValues,
+    ) -> PythonValues:
+        ins, out = _operand_elems(op)
+        maps = tuple(str(m.data) for m in op.get_indexing_maps())
+        if (
+            not op.results
+            or is_float_dtype(dtype_of(out))
+            or any(is_float_dtype(dtype_of(t)) for t in ins)
+            or maps != _MATMUL_MAPS.get(len(op.get_iterator_types()))
+        ):
+            return general(self, interpreter, op, args)
+        info = int_info(out)
+        a, b = (
+            signed_view(cast_signed(np.asarray(x), t, out), info)
+            for x, t in zip(args[:2], ins, strict=True)
+        )
+        product = integer_matmul(np.asarray(a), np.asarray(b))
+        init = signed_view(np.asarray(args[2]), info)
+        return (wrap(np.asarray(init).astype(np.int64) + product, info),)
+
+    return run
+
+
 @register_impls
 class LinalgFunctions(InterpreterFunctions):
     run_add = impl(linalg.AddOp)(_structured(_elementwise_spec("add")))
@@ -265,8 +316,10 @@ class LinalgFunctions(InterpreterFunctions):
     run_transpose = impl(linalg.TransposeOp)(
         _structured(_elementwise_spec("transpose"))
     )
-    run_matmul = impl(linalg.MatmulOp)(_structured(_matmul_spec))
-    run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(_structured(_matmul_spec))
+    run_matmul = impl(linalg.MatmulOp)(_integer_matmul_or(_structured(_matmul_spec)))
+    run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(
+        _integer_matmul_or(_structured(_matmul_spec))
+    )
     run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
         _structured(lambda op: _matmul_spec(op, quantized=True))
     )

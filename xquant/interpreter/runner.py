@@ -44,8 +44,9 @@ def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
 
 
 def _type_str(t: Attribute) -> str:
-    from xdsl.printer import Printer
     import io
+
+    from xdsl.printer import Printer
 
     s = io.StringIO()
     Printer(stream=s).print_attribute(t)

@@ -4,10 +4,14 @@ Values: a tensor is a numpy array (0-d for rank 0); a tensor of
 `!quant.uniform` holds its storage integers. Quantized semantics follow the
 spec and the project's numeric contract (`xquant.numerics.uniform`):
 
-- element-wise ops, compare, select, clamp, dot_general, convolution:
-  dequantize the quantized operands, compute in the expressed type, quantize
-  into the result type (`dequantize_op_quantize`); hybrid dot/conv (float lhs,
-  quantized rhs) dequantize only the rhs;
+- element-wise ops, compare, select, clamp: dequantize the quantized
+  operands, compute in the expressed type, quantize into the result type
+  (`dequantize_op_quantize`);
+- dot_general, convolution with quantized operands and result: an exact
+  integer sum of zero-centred storage values, rescaled once in float64
+  (`uniform.contraction_rescale`), as `stablehlo-legalize-quant-to-math`
+  lowers them, so both agree bit for bit; where that form does not apply,
+  and for hybrid ops (float lhs: only the rhs is dequantized), floats as above;
 - data movement (reshape, transpose, gather, ...) moves storage integers;
 - reduce / reduce_window / select_and_scatter first convert inputs and init
   values to the body's (possibly wider) accumulator type (a requantize for
@@ -225,6 +229,42 @@ INTEGER_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.sign": np.sign,
 }
 
+
+def _quantized_in_integers(
+    op: Operation, values: Sequence[np.ndarray]
+) -> np.ndarray | None:
+    """add/subtract with one scale per channel, and max/min on one type, on storage integers.
+
+    As `stablehlo-legalize-quant-to-math` computes them (exact, where floats
+    would round i32 storage values), or None for the float path.
+    """
+    types = [quantized(t) for t in (*op.operand_types, op.result_types[0])]
+    if any(t is None for t in types) or len(types) != 3:
+        return None
+    lhs_q, rhs_q, result_q = types
+    assert lhs_q is not None and rhs_q is not None and result_q is not None
+    if op.name in ("stablehlo.maximum", "stablehlo.minimum"):
+        if not lhs_q == rhs_q == result_q:
+            return None
+        function = np.maximum if op.name == "stablehlo.maximum" else np.minimum
+        return function(np.asarray(values[0]), np.asarray(values[1]))
+    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
+        return None
+    subtract = op.name == "stablehlo.subtract"
+    found = uniform.integer_add_correction(lhs_q, rhs_q, result_q, subtract)
+    if found is None:
+        return None
+    correction, axis = found
+    lhs, rhs = (np.asarray(v).astype(np.int64) for v in values)
+    value = lhs - rhs if subtract else lhs + rhs
+    shape = [1] * value.ndim
+    if axis is not None:
+        shape[axis] = -1
+    value = value + correction.reshape(shape)
+    value = np.clip(value, result_q.storage_min, result_q.storage_max)
+    return value.astype(uniform.storage_numpy_dtype(result_q))
+
+
 BOOLEAN_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.add": np.logical_or,
     "stablehlo.multiply": np.logical_and,
@@ -237,6 +277,9 @@ def elementwise(op: Operation, values: Sequence[np.ndarray]) -> np.ndarray:
     """Run an element-wise op on arrays (of any shape; reduction bodies pass whole slices)."""
     types, result_type = op.operand_types, op.result_types[0]
     if any(quantized(t) is not None for t in (*types, result_type)):
+        exact = _quantized_in_integers(op, values)
+        if exact is not None:
+            return exact
         floats = [to_float(v, t) for v, t in zip(values, types, strict=True)]
         with np.errstate(all="ignore"):
             return from_float(FLOAT_FUNCTIONS[op.name](*floats), result_type)
@@ -463,7 +506,9 @@ def reduce_arrays(
 
 
 def _result(value: np.ndarray, t: Attribute) -> np.ndarray:
-    return np.asarray(as_array(value, t), order="C")  # keeps rank 0 (ascontiguousarray makes it 1-d)
+    return np.asarray(
+        as_array(value, t), order="C"
+    )  # keeps rank 0 (ascontiguousarray makes it 1-d)
 
 
 @register_impls
@@ -668,26 +713,33 @@ class StableHloFunctions(InterpreterFunctions):
     def run_dot_general(
         self, interpreter: Interpreter, op: shlo.DotGeneralOp, args: PythonValues
     ) -> PythonValues:
-        lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
         numbers = op.dot_dimension_numbers
+        rhs_q = quantized(op.rhs.type)
+        rhs_axis = None if rhs_q is None else rhs_q.quantized_dimension
+        lhs_rank, rhs_rank = (len(_shape(t)) for t in op.operand_types)
+        lhs, rhs, rescale = _contraction_operands(
+            op,
+            args,
+            None
+            if rhs_axis is None
+            else numbers.rhs_dimension_in_result(rhs_axis, lhs_rank, rhs_rank),
+        )
         integer = not is_float_dtype(lhs.dtype)
         accumulator = np.int64 if integer else np.float64
         product = kernels.dot_general(
             lhs, rhs, numbers.lhs_batching, numbers.rhs_batching, numbers.lhs_contracting,
             numbers.rhs_contracting, accumulator,
         )  # fmt: skip
-        return (
-            _result(
-                _finish_contraction(product, lhs.dtype, op.result.type), op.result.type
-            ),
-        )
+        return (_finish_contraction(product, lhs.dtype, op.result.type, rescale),)
 
     @impl(shlo.ConvolutionOp)
     def run_convolution(
         self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues
     ) -> PythonValues:
-        lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
         numbers = op.dimension_numbers
+        lhs, rhs, rescale = _contraction_operands(
+            op, args, numbers.output_feature_dimension.data
+        )
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
         integer = not is_float_dtype(lhs.dtype)
         product = kernels.convolution(
@@ -711,11 +763,7 @@ class StableHloFunctions(InterpreterFunctions):
             batch_group_count=op.batch_group_count.value.data,
             accumulator=np.int64 if integer else np.float64,
         )
-        return (
-            _result(
-                _finish_contraction(product, lhs.dtype, op.result.type), op.result.type
-            ),
-        )
+        return (_finish_contraction(product, lhs.dtype, op.result.type, rescale),)
 
     # --- reductions
 
@@ -869,15 +917,52 @@ def _select_positions(
     return best_index
 
 
+Rescale = tuple[np.ndarray, int | None, UniformQuantizedType]
+
+
+def _contraction_operands(
+    op: Operation, args: PythonValues, rhs_axis_in_result: int | None
+) -> tuple[np.ndarray, np.ndarray, Rescale | None]:
+    """dot/convolution operands: zero-centred integers when the result is rescaled from an
+    exact integer sum (`uniform.contraction_rescale`), else dequantized floats."""
+    lhs_q, rhs_q, result_q = (
+        quantized(t) for t in (*op.operand_types, op.result_types[0])
+    )
+    if lhs_q is not None and rhs_q is not None and result_q is not None:
+        found = uniform.contraction_rescale(lhs_q, rhs_q, result_q, rhs_axis_in_result)
+        if found is not None:
+            lhs = np.asarray(args[0]).astype(np.int64) - lhs_q.zero_point
+            rhs = _zero_centred(np.asarray(args[1]), rhs_q)
+            return lhs, rhs, (*found, result_q)
+    lhs, rhs = (to_float(a, t) for a, t in zip(args, op.operand_types, strict=True))
+    return lhs, rhs, None
+
+
+def _zero_centred(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
+    """`q - zero_point` in int64, per tensor or per axis."""
+    zero_points = np.asarray(qtype.zero_points, np.int64).reshape(-1)
+    shape = [1] * q.ndim
+    if qtype.quantized_dimension is not None:
+        shape[qtype.quantized_dimension] = -1
+    return q.astype(np.int64) - zero_points.reshape(shape)
+
+
 def _finish_contraction(
-    product: np.ndarray, operand_dtype: np.dtype[Any], result_type: Attribute
+    product: np.ndarray,
+    operand_dtype: np.dtype[Any],
+    result_type: Attribute,
+    rescale: Rescale | None = None,
 ) -> np.ndarray:
-    """Round a wide sum to the result: quantize (expressed type first) or cast."""
-    if (q := quantized(result_type)) is not None:
-        return uniform.quantize(product.astype(uniform.expressed_dtype(q)), q)
-    if is_float_dtype(operand_dtype):
-        return product.astype(dtype_of(result_type))
-    return convert_values(product, result_type)
+    """Round a wide sum to the result: rescale an integer sum, quantize floats, or cast."""
+    if rescale is not None:
+        result = uniform.rescale_accumulator(product, *rescale)
+    elif (q := quantized(result_type)) is not None:
+        result = uniform.quantize(product.astype(uniform.expressed_dtype(q)), q)
+    elif is_float_dtype(operand_dtype):
+        result = product.astype(dtype_of(result_type))
+    else:
+        result = convert_values(product, result_type)
+    return _result(result, result_type)
 
 
 def _total_order(x: np.ndarray) -> np.ndarray:

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from xquant.interpreter.common import integer_matmul
+
 
 def gather(
     operand: np.ndarray,
@@ -94,9 +96,12 @@ def dot_general(
     )
     left = left.reshape(batch, math.prod(lhs_free_shape), contract)
     right = right.reshape(batch, contract, math.prod(rhs_free_shape))
-    return np.matmul(left, right).reshape(
-        *batch_shape, *lhs_free_shape, *rhs_free_shape
+    product = (
+        integer_matmul(left, right)
+        if np.dtype(accumulator).kind in "iu"
+        else np.matmul(left, right)
     )
+    return product.reshape(*batch_shape, *lhs_free_shape, *rhs_free_shape)
 
 
 def pad_dilate(

@@ -155,3 +155,105 @@ def requantize(
     """Storage integers of `from_type` to storage integers of `to_type` via the expressed values."""
     values = dequantize(q, from_type)
     return quantize(values.astype(expressed_dtype(to_type)), to_type)
+
+
+def contraction_rescale(
+    lhs: UniformQuantizedType,
+    rhs: UniformQuantizedType,
+    result: UniformQuantizedType,
+    rhs_axis_in_result: int | None,
+) -> tuple[np.ndarray, int | None] | None:
+    """The multiplier `s_lhs * s_rhs / s_result` of an integer dot/convolution, per result channel.
+
+    A quantized contraction whose operands and result are all quantized is
+    computed exactly in integers, `acc = sum((q_lhs - z_lhs) * (q_rhs - z_rhs))`,
+    then rescaled once by `rescale_accumulator`. Returns the multiplier and
+    the result dimension it varies along (None for one multiplier), or None
+    when that form does not apply and the contraction goes through floats:
+    a per-axis lhs, storage wider than 16 bits (the sum could overflow i64),
+    or a per-axis result on another dimension than the rhs's channels.
+    """
+    if not lhs.is_per_layer or max(lhs.storage_width, rhs.storage_width) > 16:
+        return None
+    if rhs.is_sub_channel or result.is_sub_channel:
+        return None
+    result_axis = rhs_axis_in_result if rhs.is_per_axis else None
+    if result.is_per_axis:
+        if result_axis is not None and result_axis != result.quantized_dimension:
+            return None
+        result_axis = result.quantized_dimension
+    rhs_scales = np.asarray(rhs.scales, np.float64).reshape(-1)
+    result_scales = np.asarray(result.scales, np.float64).reshape(-1)
+    multiplier = lhs.scale * rhs_scales / result_scales
+    return multiplier, result_axis if multiplier.size > 1 else None
+
+
+def rescale_accumulator(
+    acc: np.ndarray,
+    multiplier: np.ndarray,
+    axis: int | None,
+    result: UniformQuantizedType,
+) -> np.ndarray:
+    """`rne(clamp(acc * multiplier + z_result))` in float64, into the result's storage.
+
+    The one rounding of an integer contraction (see `contraction_rescale`);
+    `axis` is the result dimension `multiplier` and the zero points vary along.
+    """
+    shape = [1] * acc.ndim
+    if axis is not None:
+        shape[axis] = -1
+    zero_points = np.asarray(result.zero_points, np.float64).reshape(-1)
+    value = acc.astype(np.float64) * multiplier.reshape(shape) + zero_points.reshape(
+        shape
+    )
+    value = np.clip(value, float(result.storage_min), float(result.storage_max))
+    return np.rint(value).astype(storage_numpy_dtype(result))
+
+
+def _channels(qtype: UniformQuantizedType, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scales (float64) and zero points (int64) of a per-tensor/per-axis type over `count` channels."""
+    scales = np.asarray(qtype.scales, np.float64).reshape(-1)
+    zero_points = np.asarray(qtype.zero_points, np.int64).reshape(-1)
+    if scales.size == 1 and count > 1:
+        return np.repeat(scales, count), np.repeat(zero_points, count)
+    return scales, zero_points
+
+
+def common_channels(*qtypes: UniformQuantizedType) -> tuple[int | None, int] | None:
+    """`(axis, channel count)` when every type has the same scale on every channel, else None.
+
+    Per-tensor types count as that scale on every channel; per-axis types
+    must share one axis; sub-channel types never qualify.
+    """
+    if any(q.is_sub_channel for q in qtypes):
+        return None
+    axes = {q.quantized_dimension for q in qtypes if q.is_per_axis}
+    if len(axes) > 1:
+        return None
+    count = max(q.scales.size for q in qtypes)
+    scales = [_channels(q, count)[0] for q in qtypes]
+    if any(s.size != count or not np.array_equal(s, scales[0]) for s in scales):
+        return None
+    return next(iter(axes), None), count
+
+
+def integer_add_correction(
+    lhs: UniformQuantizedType,
+    rhs: UniformQuantizedType,
+    result: UniformQuantizedType,
+    subtract: bool,
+) -> tuple[np.ndarray, int | None] | None:
+    """Per-channel `c` such that add/subtract is `clamp(q_lhs +- q_rhs + c)` in integers.
+
+    That form applies, exactly, when all three types share one scale per
+    channel and one expressed type: `c = z_out - z_lhs - z_rhs` (add) or
+    `z_out - z_lhs + z_rhs` (subtract). Returns `c` and the axis it varies
+    along, or None (then the op goes through floats). Exact where the float
+    form is not: an i32 storage value does not fit an f32 mantissa.
+    """
+    found = common_channels(lhs, rhs, result)
+    if found is None or lhs.expressed_type != result.expressed_type:
+        return None
+    axis, count = found
+    zl, zr, zo = (_channels(q, count)[1] for q in (lhs, rhs, result))
+    return (zo - zl + zr if subtract else zo - zl - zr), axis

@@ -115,7 +115,7 @@ def _load_arg(value: str) -> Any:
         return load_dense_literal(value)
     except ParseError as err:
         raise ToolError(f"error: bad --arg {value!r}: {err.msg}\n") from err
-    except Exception as err:  # noqa: BLE001 - any failure to read a literal is user error
+    except Exception as err:
         raise ToolError(
             f"error: bad --arg {value!r}: {str(err).splitlines()[0] if str(err) else type(err).__name__}\n"
         ) from err
@@ -154,7 +154,7 @@ def _run_chunk(
     if pipeline:
         try:
             apply_passes(module, pipeline, ctx)
-        except Exception as err:  # noqa: BLE001 - pass failures are reported, not raised
+        except Exception as err:
             from xquant.transforms.diagnostics import OpDiagnostic
 
             if isinstance(err, OpDiagnostic):
@@ -201,7 +201,7 @@ def _run_chunk(
     except DiagnosticException as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ToolError(f"{name}: error: interpretation failed: {first}\n") from err
-    except Exception as err:  # noqa: BLE001 - never a traceback
+    except Exception as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ToolError(
             f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n"
@@ -222,7 +222,7 @@ def _run_all(
         fn_name = fn.sym_name.data
         try:
             results, checks = run_with_checks(module, fn_name)
-        except Exception as err:  # noqa: BLE001 - reported, and the other functions still run
+        except Exception as err:
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             errors.append(
                 format_error(
@@ -303,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(str(err))
             status = 1
             continue
-        except Exception as err:  # noqa: BLE001 - an internal error is a bug, but still no traceback
+        except Exception as err:
             first = str(err).splitlines()[0] if str(err) else ""
             sys.stderr.write(
                 f"{name}: error: internal error: {type(err).__name__}: {first}\n"

@@ -39,6 +39,7 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
 )
 from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
 
 
@@ -256,17 +257,12 @@ def wide_type(*qtypes: UniformQuantizedType) -> IntegerType:
 
 def same_scales(*qtypes: UniformQuantizedType) -> Channels | None:
     """The common channel layout when every type has the same scale on every channel, else None."""
-    channels = [Channels.of(q) for q in qtypes]
-    axes = {c.axis for c in channels if c.axis is not None}
-    if len(axes) > 1:
+    found = uniform.common_channels(*qtypes)
+    if found is None:
         return None
-    count = max(c.scales.size for c in channels)
-    expanded = [c.expand(count) for c in channels]
-    if any(c.scales.size != count for c in expanded):
-        return None
-    if not all(np.array_equal(expanded[0].scales, c.scales) for c in expanded):
-        return None
-    return Channels(next(iter(axes), None), expanded[0].scales, expanded[0].zero_points)
+    axis, count = found
+    first = Channels.of(qtypes[0]).expand(count)
+    return Channels(axis, first.scales, first.zero_points)
 
 
 def emit_requantize(

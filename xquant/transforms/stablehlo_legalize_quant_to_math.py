@@ -67,8 +67,8 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
+from xquant.numerics import uniform
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.signatures import convert_function_boundaries
 from xquant.transforms.stablehlo_ir import (
@@ -79,7 +79,6 @@ from xquant.transforms.stablehlo_ir import (
     emit_quantize,
     emit_requantize,
     is_static,
-    same_scales,
     shape_of,
     storage_type,
     wide_type,
@@ -213,24 +212,18 @@ def _integer_add_subtract(
         return None
     lhs_q, rhs_q, result_q = types
     assert lhs_q is not None and rhs_q is not None and result_q is not None
-    channels = same_scales(lhs_q, rhs_q, result_q)
-    if channels is None or lhs_q.expressed_type != result_q.expressed_type:
-        return None
-    count = channels.scales.size
-    zl, zr, zo = (
-        Channels.of(t).expand(count).zero_points for t in (lhs_q, rhs_q, result_q)
-    )
     subtract = isinstance(op, ew.SubtractOp)
-    correction = zo - zl + zr if subtract else zo - zl - zr
+    found = uniform.integer_add_correction(lhs_q, rhs_q, result_q, subtract)
+    if found is None:
+        return None
+    correction, axis = found
     wide = wide_type(lhs_q, rhs_q, result_q)
     shape = shape_of(op.result.type)
     lhs = b.convert(to_storage(b, op.lhs), wide)
     rhs = b.convert(to_storage(b, op.rhs), wide)
     value = b.binary(ew.SubtractOp if subtract else ew.AddOp, lhs, rhs)
     if bool(np.any(correction != 0)):
-        value = b.binary(
-            ew.AddOp, value, b.parameter(correction, wide, shape, channels.axis)
-        )
+        value = b.binary(ew.AddOp, value, b.parameter(correction, wide, shape, axis))
     value = b.clamp_to(value, result_q.storage_min, result_q.storage_max)
     return b.convert(value, storage_type(result_q))
 
@@ -303,37 +296,6 @@ def _rescale(
     return b.convert(value, storage_type(result_q))
 
 
-def _multiplier(
-    lhs_q: UniformQuantizedType,
-    rhs_q: UniformQuantizedType,
-    result_q: UniformQuantizedType,
-    result_axis: int | None,
-) -> tuple[np.ndarray, int | None] | None:
-    """`s_lhs * s_rhs / s_result` per result channel (on `result_axis`), or None if the layouts disagree."""
-    rhs_ch, result_ch = Channels.of(rhs_q), Channels.of(result_q)
-    if result_ch.axis is not None and result_ch.axis != result_axis:
-        return None
-    count = max(rhs_ch.scales.size, result_ch.scales.size)
-    scales = lhs_q.scale * rhs_ch.expand(count).scales / result_ch.expand(count).scales
-    axis = result_axis if count > 1 else None
-    return scales, axis
-
-
-def _rhs_result_position(
-    numbers: DotDimensionNumbersAttr, rhs_rank: int, lhs_rank: int, axis: int
-) -> int:
-    """Where rhs dimension `axis` lands in the dot_general result."""
-    if axis in numbers.rhs_batching:
-        return numbers.rhs_batching.index(axis)
-    lhs_free = lhs_rank - len(numbers.lhs_batching) - len(numbers.lhs_contracting)
-    rhs_free = [
-        d
-        for d in range(rhs_rank)
-        if d not in (*numbers.rhs_batching, *numbers.rhs_contracting)
-    ]
-    return len(numbers.lhs_batching) + lhs_free + rhs_free.index(axis)
-
-
 def _operand_sums(
     b: HloBuilder, stored: SSAValue, wide: IntegerType, batching: Sequence[int], contracting: Sequence[int],
     result_shape: Sequence[int], result_dims: Sequence[int],
@@ -369,10 +331,10 @@ def _integer_dot_general(b: HloBuilder, op: shlo.DotGeneralOp) -> SSAValue | Non
     result_axis = (
         None
         if rhs_axis is None
-        else _rhs_result_position(numbers, rhs_rank, lhs_rank, rhs_axis)
+        else numbers.rhs_dimension_in_result(rhs_axis, lhs_rank, rhs_rank)
     )
-    multiplier = _multiplier(lhs_q, rhs_q, result_q, result_axis)
-    if multiplier is None or rhs_q.storage_width > 16 or lhs_q.storage_width > 16:
+    multiplier = uniform.contraction_rescale(lhs_q, rhs_q, result_q, result_axis)
+    if multiplier is None:
         return None
     wide = (
         IntegerType(32)
@@ -434,14 +396,16 @@ def _integer_convolution(b: HloBuilder, op: shlo.ConvolutionOp) -> SSAValue | No
     lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
     if lhs_q is None or rhs_q is None or result_q is None or not lhs_q.is_per_layer:
         return None
-    if max(lhs_q.storage_width, rhs_q.storage_width) > 8:
-        return None
     numbers = op.dimension_numbers
     result_axis = numbers.output_feature_dimension.data if rhs_q.is_per_axis else None
-    multiplier = _multiplier(lhs_q, rhs_q, result_q, result_axis)
+    multiplier = uniform.contraction_rescale(lhs_q, rhs_q, result_q, result_axis)
     if multiplier is None:
         return None
-    wide = IntegerType(32)
+    wide = (
+        IntegerType(32)
+        if max(lhs_q.storage_width, rhs_q.storage_width) <= 8
+        else IntegerType(64)
+    )
     lhs, rhs = _zero_centred(b, op.lhs, wide), _zero_centred(b, op.rhs, wide)
     conv = shlo.ConvolutionOp.create(
         operands=[lhs, rhs],

@@ -174,6 +174,23 @@ class DotDimensionNumbersAttr(ParametrizedAttribute):
     def rhs_contracting(self) -> tuple[int, ...]:
         return ints(self.rhs_contracting_dimensions)
 
+    def rhs_dimension_in_result(
+        self, rhs_dim: int, lhs_rank: int, rhs_rank: int
+    ) -> int:
+        """Where rhs dimension `rhs_dim` (batching or free) lands in the result.
+
+        The result is laid out as batch dims, then lhs free dims, then rhs free dims.
+        """
+        if rhs_dim in self.rhs_batching:
+            return self.rhs_batching.index(rhs_dim)
+        lhs_free = lhs_rank - len(self.lhs_batching) - len(self.lhs_contracting)
+        rhs_free = [
+            d
+            for d in range(rhs_rank)
+            if d not in (*self.rhs_batching, *self.rhs_contracting)
+        ]
+        return len(self.lhs_batching) + lhs_free + rhs_free.index(rhs_dim)
+
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         values = _parse_struct(
