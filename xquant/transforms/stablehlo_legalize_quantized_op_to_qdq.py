@@ -73,14 +73,12 @@ def expressed_type(t: Attribute) -> Attribute:
 
 
 def decomposable(op: Operation) -> bool:
-    """Some operand or result is quantized, and every quantized one is `!quant.uniform` on a tensor."""
-    types = [*op.operand_types, *op.result_types]
-    if not any(is_quantized(t) for t in types):
-        return False
-    return all(
-        quantized(t) is not None and expressed_type(t) != t
-        for t in types
-        if is_quantized(t)
+    """Some operand or result is quantized, and every quantized one is `!quant.uniform`."""
+    quantized_types = [
+        t for t in (*op.operand_types, *op.result_types) if is_quantized(t)
+    ]
+    return bool(quantized_types) and all(
+        quantized(t) is not None for t in quantized_types
     )
 
 
