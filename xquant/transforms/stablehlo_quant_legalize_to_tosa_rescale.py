@@ -34,7 +34,14 @@ untouched; another pass or the interpreter handles it):
   storage with zero point 0 (TOSA's ERROR_IF for i16 zero points), and the
   full storage range (RESCALE clamps to the storage type's range, not to
   narrower `storage_min/max` bounds);
-- a scale whose shift would fall below 2 (TOSA requires 2 <= shift <= 62).
+- ops whose rescales would break one of RESCALE's REQUIREs for some storage
+  value (`2 <= shift`, `-2^(shift-1) <= q - z < 2^(shift-1)`), or whose i32
+  intermediate could overflow. This is checked from the types' storage
+  ranges. With 8-bit storage nothing is excluded; with 16-bit storage it
+  excludes maximum, minimum and compare (the larger-scale operand is
+  rescaled by exactly 2^15: shift 15, so only `|q| < 2^14` is allowed) and
+  multiply whenever `s_lhs * s_rhs / s_result` >= 0.5 (i16 products reach
+  2^30).
 
 Per-axis types are left untouched, as upstream does. `dot_general` has no
 pattern upstream and none here.
@@ -172,8 +179,30 @@ BINARY_SCALES: dict[type[ew.BinaryElementwiseOp], BinaryScales] = {
 }
 
 
-def _valid_shift(scale: float) -> bool:
-    return compute_multiplier_and_shift(scale)[1] >= 2
+def _rescaled_bound(low: int, high: int, scale: float) -> int | None:
+    """An upper bound of `|apply_scale_32(v, m, s)|` for `low <= v <= high`, or None when
+    some `v` breaks RESCALE's REQUIREs (`2 <= shift`, `-2^(shift-1) <= v < 2^(shift-1)`)."""
+    multiplier, shift = compute_multiplier_and_shift(scale)
+    if shift < 2 or low < -(1 << (shift - 1)) or high >= 1 << (shift - 1):
+        return None
+    bound = max(-low, high)
+    return (bound * multiplier + (1 << (shift - 1))) >> shift
+
+
+def _operand_bound(qtype: UniformQuantizedType, scale: float) -> int | None:
+    """`_rescaled_bound` over a quantized operand's `q - z`."""
+    return _rescaled_bound(
+        qtype.storage_min - qtype.zero_point,
+        qtype.storage_max - qtype.zero_point,
+        scale,
+    )
+
+
+I32_MAX = (1 << 31) - 1
+
+
+def _fits_i32(bound: int | None) -> bool:
+    return bound is not None and bound <= I32_MAX
 
 
 @dataclass
@@ -286,10 +315,21 @@ class QuantizedBinaryToRescale(RewritePattern):
         if not (rescalable(lhs_q) and rescalable(rhs_q) and rescalable(result_q)):
             return
         assert lhs_q is not None and rhs_q is not None and result_q is not None
-        scales = scales_of(lhs_q, rhs_q, result_q)
-        if not all(_valid_shift(s) for s in scales):
+        lhs_scale, rhs_scale, result_scale = scales_of(lhs_q, rhs_q, result_q)
+        lhs_bound = _operand_bound(lhs_q, lhs_scale)
+        rhs_bound = _operand_bound(rhs_q, rhs_scale)
+        if lhs_bound is None or rhs_bound is None:
             return
-        lhs_scale, rhs_scale, result_scale = scales
+        integer_bound = {
+            ew.AddOp: lhs_bound + rhs_bound,
+            ew.SubtractOp: lhs_bound + rhs_bound,
+            ew.MultiplyOp: lhs_bound * rhs_bound,
+        }.get(type(op), max(lhs_bound, rhs_bound))  # pyright: ignore[reportArgumentType]
+        if not (
+            _fits_i32(integer_bound)
+            and _fits_i32(_rescaled_bound(-integer_bound, integer_bound, result_scale))
+        ):
+            return  # the i32 op could overflow, or a rescale would break a REQUIRE
         b = RescaleBuilder()
         lhs = b.to_i32(op.lhs, lhs_scale)
         rhs = b.to_i32(op.rhs, rhs_scale)
@@ -313,7 +353,8 @@ class QuantizedAbsToRescale(RewritePattern):
             return
         assert operand_q is not None and result_q is not None
         result_scale = operand_q.scale / result_q.scale
-        if not _valid_shift(result_scale):
+        bound = _operand_bound(operand_q, 1.0)
+        if bound is None or not _fits_i32(_rescaled_bound(-bound, bound, result_scale)):
             return
         b = RescaleBuilder()
         value = b.to_i32(op.operand, 1.0)
@@ -337,6 +378,11 @@ class QuantizedCompareToRescale(RewritePattern):
         unit = float(1 << _input_shift(lhs_q))
         lhs_scale = lhs_q.scale / max_scale * unit
         rhs_scale = rhs_q.scale / max_scale * unit
+        if not (
+            _fits_i32(_operand_bound(lhs_q, lhs_scale))
+            and _fits_i32(_operand_bound(rhs_q, rhs_scale))
+        ):
+            return
         b = RescaleBuilder()
         lhs = b.to_i32(op.lhs, lhs_scale)
         rhs = b.to_i32(op.rhs, rhs_scale)
