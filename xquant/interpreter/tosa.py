@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import tosa
-from xdsl.dialects.builtin import IntegerType, Signedness, TensorType
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.interpreter.arith import dense_value
+from xquant.interpreter.common import int_info
 from xquant.numerics.dtypes import storage_dtype
 
 __all__ = [
@@ -62,10 +63,9 @@ def type_width(t: Attribute) -> int:
     """Bit width of the integer (or quantized storage) element type of `t`."""
     if (q := quantized(t)) is not None:
         return q.storage_width
-    element = element_type(t)
-    if not isinstance(element, IntegerType):
+    if not isinstance(element_type(t), IntegerType):
         raise InterpretationError(f"tosa.rescale needs integer tensors, got {t}")
-    return element.width.data
+    return int_info(t).width
 
 
 def _extend(bits: np.ndarray, width: int, unsigned: bool) -> np.ndarray:
@@ -228,10 +228,8 @@ def _to_holder(values: np.ndarray, t: Attribute) -> np.ndarray:
     if (q := quantized(t)) is not None:
         width, signed = q.storage_width, q.is_signed
     else:
-        element = element_type(t)
-        assert isinstance(element, IntegerType)
-        width = element.width.data
-        signed = element.signedness.data != Signedness.UNSIGNED
+        info = int_info(t)
+        width, signed = info.width, not info.unsigned_type
     bits = _extend(values, width, unsigned=not signed)
     return bits.astype(storage_dtype(width, signed))
 

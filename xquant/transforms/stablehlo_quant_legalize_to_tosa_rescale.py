@@ -258,10 +258,10 @@ class RescaleBuilder:
     def to_i32(self, value: SSAValue, scale: float) -> SSAValue:
         """`buildRescaleToInt32`: a quantized tensor to i32 at `scale`, zero point removed."""
         q = quantized(value.type)
-        assert q is not None and isinstance(value.type, TensorType)
+        assert q is not None
         return self.rescale(
             value,
-            TensorType(i32, value.type.get_shape()),
+            _i32_like(value.type),
             scale,
             q.zero_point,
             IntegerType(q.storage_width),
@@ -320,11 +320,12 @@ class QuantizedBinaryToRescale(RewritePattern):
         rhs_bound = _operand_bound(rhs_q, rhs_scale)
         if lhs_bound is None or rhs_bound is None:
             return
-        integer_bound = {
-            ew.AddOp: lhs_bound + rhs_bound,
-            ew.SubtractOp: lhs_bound + rhs_bound,
-            ew.MultiplyOp: lhs_bound * rhs_bound,
-        }.get(type(op), max(lhs_bound, rhs_bound))  # pyright: ignore[reportArgumentType]
+        if isinstance(op, (ew.AddOp, ew.SubtractOp)):
+            integer_bound = lhs_bound + rhs_bound
+        elif isinstance(op, ew.MultiplyOp):
+            integer_bound = lhs_bound * rhs_bound
+        else:
+            integer_bound = max(lhs_bound, rhs_bound)
         if not (
             _fits_i32(integer_bound)
             and _fits_i32(_rescaled_bound(-integer_bound, integer_bound, result_scale))

@@ -62,6 +62,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import ComparisonDirection
 from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.interpreter.common import int_info
 from xquant.interpreter.tosa import RescaleParameters
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.stablehlo_ir import HloBuilder, is_static, storage_type
@@ -90,12 +91,19 @@ def _integer_element(t: Attribute) -> IntegerType | None:
     if (q := quantized(t)) is not None:
         return storage_type(q)
     element = element_type(t)
-    return element if isinstance(element, IntegerType) else None
+    if not isinstance(element, IntegerType):
+        return None
+    return IntegerType(int_info(element).width, element.signedness.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
 
 
 def _extend(value: int, width: int, unsigned: bool) -> int:
     bits = value & ((1 << width) - 1)
     return bits if unsigned else bits - ((bits >> (width - 1)) << width)
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
 
 
 def _with_signedness(element: IntegerType, unsigned: bool) -> IntegerType:
@@ -140,14 +148,14 @@ def _read(
         raise OpDiagnostic(op, "'tosa.rescale' op zero points must have one element")
     in_zp = _extend(int(input_zp[0]), params.in_width, params.input_unsigned)
     out_zp = _extend(int(output_zp[0]), params.out_width, params.output_unsigned)
-    shape = op.input.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    shape = _shape(op.input.type)
     try:
-        params.check(len(shape), in_zp, out_zp)  # pyright: ignore[reportUnknownArgumentType]
+        params.check(len(shape), in_zp, out_zp)
     except InterpretationError as err:
         raise OpDiagnostic(
             op, f"'tosa.rescale' op {str(err).removeprefix('tosa.rescale: ')}"
         ) from err
-    channels = shape[-1] if params.per_channel else 1  # pyright: ignore[reportUnknownVariableType]
+    channels = shape[-1] if params.per_channel else 1
     if multiplier.size != channels or shift.size != channels:
         raise OpDiagnostic(
             op,
@@ -175,14 +183,14 @@ def emit_rescale(
     b: HloBuilder, value: SSAValue, r: _Rescale, result_type: Attribute
 ) -> SSAValue:
     """The RESCALE of `value` (a tensor of integers or quantized storage) into `result_type`."""
-    assert isinstance(value.type, TensorType) and isinstance(result_type, TensorType)
-    shape = tuple(value.type.get_shape())
+    value_type: Attribute = value.type
+    shape = _shape(value_type)
     axis = len(shape) - 1 if r.params.per_channel else None
-    in_element = _integer_element(value.type)
+    in_element = _integer_element(value_type)
     out_element = _integer_element(result_type)
     assert in_element is not None and out_element is not None
     stored = value
-    if (storage := quantized(value.type)) is not None:
+    if (storage := quantized(value_type)) is not None:
         stored = b.bitcast(value, TensorType(storage_type(storage), shape))
     bits_type = TensorType(_with_signedness(in_element, r.params.input_unsigned), shape)
     x = b.convert(b.bitcast(stored, bits_type), i64)
