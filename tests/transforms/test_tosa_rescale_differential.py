@@ -329,3 +329,26 @@ def test_i16_compare_is_untouched() -> None:
       func.return %0 : tensor<4xi1>
     }}"""
     assert "tosa." not in str(apply_passes(parse_module(text), TO_RESCALE))
+
+
+def test_exact_ties_round_half_up_not_half_even() -> None:
+    """abs into twice the scale: every odd |q - z| is a tie. The float contract rounds it to
+    even, TOSA's RESCALE up, so they differ by one exactly where |q - z| % 4 == 1."""
+    q_in, q_out = _qtype(0.5, 3), _qtype(1.0, -2)
+    a = np.arange(-128, 128, dtype=np.int8)
+    text = f"""
+    func.func @main(%a: tensor<256x{q_in}>) -> tensor<256x{q_out}> {{
+      %0 = stablehlo.abs %a : (tensor<256x{q_in}>) -> tensor<256x{q_out}>
+      func.return %0 : tensor<256x{q_out}>
+    }}"""
+    original, rescaled = _three_stages(text, a)
+    magnitude = np.abs(a.astype(np.int64) - 3)
+    np.testing.assert_array_equal(
+        original, np.clip(np.rint(magnitude / 2) - 2, -128, 127)
+    )
+    np.testing.assert_array_equal(
+        rescaled, np.clip((magnitude + 1) // 2 - 2, -128, 127)
+    )
+    differs = original != rescaled
+    np.testing.assert_array_equal(differs, magnitude % 4 == 1)
+    assert int(np.abs(original.astype(np.int64) - rescaled).max()) == 1
