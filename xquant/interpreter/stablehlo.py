@@ -33,7 +33,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -102,6 +107,8 @@ def convert_values(value: np.ndarray, t: Attribute) -> np.ndarray:
     if dtype.kind == "b":
         return value != 0
     if dtype.kind in "iu" and is_float_dtype(value.dtype):
+        if value.size and _fits(value, element_type(t)):
+            return value.astype(dtype)  # truncates toward zero; nothing to saturate
         info = np.iinfo(dtype)
         element = element_type(t)
         width = (
@@ -126,6 +133,16 @@ def convert_values(value: np.ndarray, t: Attribute) -> np.ndarray:
         )
     with np.errstate(all="ignore"):
         return value.astype(dtype)
+
+
+def _fits(value: np.ndarray, element: Attribute) -> bool:
+    """Every value is finite and inside the integer type's range (NaN fails the comparisons)."""
+    if not isinstance(element, IntegerType):
+        return False
+    unsigned = element.signedness.data == Signedness.UNSIGNED
+    low, high = _int_range(element.width.data, not unsigned)
+    # Python float vs int compares exactly (numpy would round `high` to the float type).
+    return float(value.min()) >= low and float(value.max()) <= high
 
 
 def _int_range(width: int, signed: bool) -> tuple[int, int]:
@@ -216,6 +233,16 @@ FLOAT_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.cosine": np.cos,
 }
 
+# On 8/16/32/64-bit operands of the result's dtype these wrap exactly as the spec's integers.
+WRAPPING_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
+    "stablehlo.add": np.add,
+    "stablehlo.subtract": np.subtract,
+    "stablehlo.multiply": np.multiply,
+    "stablehlo.maximum": np.maximum,
+    "stablehlo.minimum": np.minimum,
+    "stablehlo.negate": np.negative,
+}
+
 INTEGER_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.add": lambda a, b: a.astype(np.int64) + b,
     "stablehlo.subtract": lambda a, b: a.astype(np.int64) - b,
@@ -291,12 +318,20 @@ def elementwise(op: Operation, values: Sequence[np.ndarray]) -> np.ndarray:
             raise InterpretationError(f"{op.name} is not defined on booleans")
         return function(*arrays)
     if dtype.kind in "iu":
+        info = int_info(element_type(result_type))
+        native = WRAPPING_FUNCTIONS.get(op.name)
+        if (
+            native is not None
+            and info.natural
+            and all(a.dtype == dtype for a in arrays)
+        ):
+            return native(*arrays)  # numpy wraps modulo 2**width itself
         function = INTEGER_FUNCTIONS.get(op.name)
         if function is None:
             raise InterpretationError(f"{op.name} is not defined on integers")
-        return wrap(np.asarray(function(*arrays)), int_info(element_type(result_type)))
+        return wrap(np.asarray(function(*arrays)), info)
     with np.errstate(all="ignore"):
-        return np.asarray(FLOAT_FUNCTIONS[op.name](*arrays)).astype(dtype)
+        return np.asarray(FLOAT_FUNCTIONS[op.name](*arrays)).astype(dtype, copy=False)
 
 
 COMPARISONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
@@ -479,7 +514,8 @@ def tree_reduce(
 
 
 def _broadcast(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    return np.array(np.broadcast_to(value, tuple(shape)), order="C")
+    """A read-only broadcast view (no op writes into its operands; the few that write copy first)."""
+    return np.broadcast_to(value, tuple(shape))
 
 
 def reduce_arrays(
@@ -506,9 +542,7 @@ def reduce_arrays(
 
 
 def _result(value: np.ndarray, t: Attribute) -> np.ndarray:
-    return np.asarray(
-        as_array(value, t), order="C"
-    )  # keeps rank 0 (ascontiguousarray makes it 1-d)
+    return np.asarray(as_array(value, t))  # views stay views; rank 0 stays rank 0
 
 
 @register_impls
