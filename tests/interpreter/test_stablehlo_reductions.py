@@ -172,3 +172,58 @@ def test_float_reduce_compact_form() -> None:
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     (result,) = run(text, "main", x, np.array(0.5, np.float32))
     np.testing.assert_array_equal(result, x.sum(axis=1) + 0.5)
+
+
+SAT = "!quant.uniform<i8:f32, 1.000000e+00:2>"
+
+
+def saturating_sum_text(element: str) -> str:
+    t = f"tensor<4x{element}>"
+    return f"""
+    func.func @main(%x: {t}, %init: tensor<{element}>) -> tensor<{element}> {{
+      %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : ({t}, tensor<{element}>) -> tensor<{element}>
+       reducer(%a: tensor<{element}>, %b: tensor<{element}>)  {{
+        %s = stablehlo.add %a, %b : tensor<{element}>
+        stablehlo.return %s : tensor<{element}>
+      }}
+      func.return %r : tensor<{element}>
+    }}"""
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "",
+        "stablehlo-legalize-quant-to-math",
+        "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg",
+    ],
+)
+def test_quantized_sum_clamps_once_at_the_end(pipeline: str) -> None:
+    """Real values 100 + 100 - 100 - 100 sum to 0 (storage 2): exact, not clamped pairwise.
+
+    A tree of clamped pairwise adds would give (100 + 100 -> 125) +
+    (-100 - 100 -> -130) = -5 and depend on the order; the sum is exact in
+    i64 with one final clamp, in the interpreter and in both lowered forms.
+    """
+    import xquant
+
+    module = xquant.parse_module(saturating_sum_text(SAT))
+    if pipeline:
+        module = xquant.apply_passes(module, pipeline)
+    x = np.array([102, -98, 102, -98], np.int8)  # real 100, -100, 100, -100
+    init = np.array(2, np.int8)  # real 0
+    (result,) = xquant.run(module, "main", x, init)
+    assert int(result) == 2
+    (big,) = xquant.run(module, "main", np.array([102, 102, 102, -98], np.int8), init)
+    assert int(big) == 127  # real 200 saturates at the end
+
+
+def test_plain_integer_sum_wraps() -> None:
+    """A non-quantized i8 sum wraps modulo 2^8 like every integer add: 4 * 100 - 99 = 301 -> 45."""
+    (result,) = run(
+        saturating_sum_text("i8"),
+        "main",
+        np.full(4, 100, np.int8),
+        np.array(-99, np.int8),
+    )
+    assert int(result) == 45

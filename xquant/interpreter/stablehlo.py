@@ -518,6 +518,33 @@ def _broadcast(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
     return np.broadcast_to(value, tuple(shape))
 
 
+def integer_sum(
+    region: Region, inputs: list[np.ndarray], inits: list[np.ndarray]
+) -> np.ndarray | None:
+    """The last axis summed at once when the body is one `add` on integers, else None.
+
+    Integer adds wrap, so any order gives the tree's result. A quantized
+    accumulator sums its zero-centred values exactly in i64 with one final
+    clamp, as `stablehlo-legalize-quant-to-math` lowers it (a clamp at every
+    step would make the result depend on the order).
+    """
+    if len(inputs) != 1 or red.combiner_name(region) != "stablehlo.add":
+        return None
+    acc = element_type(region.block.args[0].type)
+    x, init = inputs[0], inits[0]
+    q = quantized(acc)
+    if q is not None and q.is_per_layer:
+        z = q.zero_point
+        total = x.sum(axis=-1, dtype=np.int64) + (
+            init.astype(np.int64) - (x.shape[-1] * z)
+        )
+        clipped = np.clip(total, q.storage_min, q.storage_max)
+        return clipped.astype(uniform.storage_numpy_dtype(q))
+    if isinstance(acc, IntegerType) and int_info(region.block.args[0].type).width > 1:
+        return x.sum(axis=-1, dtype=x.dtype) + init
+    return None
+
+
 def reduce_arrays(
     interpreter: Interpreter,
     region: Region,
@@ -531,6 +558,8 @@ def reduce_arrays(
     flat = [v.reshape(*kept, -1) for v in inputs]
     if flat[0].shape[-1] == 0:
         return [_broadcast(i, kept) for i in inits]
+    if (total := integer_sum(region, flat, inits)) is not None:
+        return [total]
     partial = tree_reduce(interpreter, region, flat, name)
     return run_body(
         interpreter, region, [*(_broadcast(i, kept) for i in inits), *partial], name

@@ -21,7 +21,10 @@ broadcast by reshaping, never by materializing a full-size scale array.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
 
+import ml_dtypes
 import numpy as np
 
 from xquant.dialects.quant.types import UniformQuantizedType
@@ -152,9 +155,130 @@ def dequantize(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
 def requantize(
     q: np.ndarray, from_type: UniformQuantizedType, to_type: UniformQuantizedType
 ) -> np.ndarray:
-    """Storage integers of `from_type` to storage integers of `to_type` via the expressed values."""
+    """Storage integers of `from_type` to storage integers of `to_type` via the expressed values.
+
+    When every source scale is an integer multiple of the target's
+    (`IntegerRequantize`), the same result comes from integers alone.
+    """
+    exact = IntegerRequantize.of(from_type, to_type)
+    if exact is not None:
+        return exact.apply(np.asarray(q), to_type)
     values = dequantize(q, from_type)
     return quantize(values.astype(expressed_dtype(to_type)), to_type)
+
+
+_MAX_FACTOR = 2**24
+
+
+@dataclass(frozen=True)
+class IntegerRequantize:
+    """Requantize as `clamp(k * q + c)` per channel, where `s_from = k * s_to` exactly.
+
+    `k` is a positive integer and `c = z_to - k * z_from`. Used where it is
+    bit-identical to the float formula: when every `|k * (q - z_from)| +
+    |z_to|` over the source storage range stays within `2^(p-4)` (`p` the
+    expressed type's significand bits: 2^20 for f32), the float formula's
+    roundings stay within 1/4 of that integer. The one exception is
+    `k == 1`, a pure zero-point shift, kept exact at any magnitude (the float
+    formula would lose digits: i32 values in f32, most values in bf16; the same choice as integer
+    add/subtract). Applies to per-tensor and per-axis types on one axis with
+    one expressed type; `wide_bits` (32 or 64) holds every intermediate
+    without overflow and `clamps` says whether the target range can be
+    exceeded at all.
+    """
+
+    axis: int | None
+    factors: np.ndarray
+    offsets: np.ndarray
+    wide_bits: int
+    clamps: bool
+
+    @staticmethod
+    def of(
+        source: UniformQuantizedType, target: UniformQuantizedType
+    ) -> IntegerRequantize | None:
+        if source.expressed_type != target.expressed_type:
+            return None
+        if source.is_sub_channel or target.is_sub_channel:
+            return None
+        if source.is_per_axis and target.is_per_axis:
+            if source.quantized_dimension != target.quantized_dimension:
+                return None
+        axis = (
+            source.quantized_dimension
+            if source.is_per_axis
+            else target.quantized_dimension
+        )
+        count = max(source.scales.size, target.scales.size)
+        if min(source.scales.size, target.scales.size) not in (1, count):
+            return None
+        dtype = expressed_dtype(source)
+        scales_from, zps_from = _channels(source, count)
+        scales_to, zps_to = _channels(target, count)
+        s_from = scales_from.astype(dtype).astype(np.float64)
+        s_to = scales_to.astype(dtype).astype(np.float64)
+        with np.errstate(all="ignore"):
+            factors = np.rint(s_from / s_to)
+        if not (np.all(factors >= 1) and np.all(factors <= _MAX_FACTOR)):
+            return None
+        if not np.array_equal(factors * s_to, s_from):
+            return None
+        k = factors.astype(np.int64)
+        c = zps_to - k * zps_from
+        if np.any(k != 1) and not _float_exact(source, target, k, zps_from, zps_to):
+            return None
+        low = k * source.storage_min + c
+        high = k * source.storage_max + c
+        extremes = np.concatenate(
+            [low, high, k * source.storage_min, k * source.storage_max]
+        )
+        wide_bits = 32 if int(np.abs(extremes).max()) < 2**31 else 64
+        clamps = bool(
+            np.any(low < target.storage_min) or np.any(high > target.storage_max)
+        )
+        return IntegerRequantize(axis if count > 1 else None, k, c, wide_bits, clamps)
+
+    def apply(self, q: np.ndarray, target: UniformQuantizedType) -> np.ndarray:
+        """The target storage of source storage integers `q`."""
+        shape = [1] * q.ndim
+        if self.axis is not None:
+            shape[self.axis] = -1
+        wide = np.dtype(f"int{self.wide_bits}")
+        value = q.astype(wide)
+        if np.any(self.factors != 1):
+            value *= self.factors.astype(wide).reshape(shape)
+        if np.any(self.offsets != 0):
+            value += self.offsets.astype(wide).reshape(shape)
+        if self.clamps:
+            np.clip(value, target.storage_min, target.storage_max, out=value)
+        return value.astype(storage_numpy_dtype(target))
+
+
+def _float_exact(
+    source: UniformQuantizedType,
+    target: UniformQuantizedType,
+    factors: np.ndarray,
+    zps_from: np.ndarray,
+    zps_to: np.ndarray,
+) -> bool:
+    """Whether the float requantize formula is exact integer math over the whole source range."""
+    info = cast(Any, ml_dtypes.finfo)(expressed_dtype(source))  # untyped in ml_dtypes
+    bits = int(info.nmant) + 1
+    stored = max(abs(source.storage_min), abs(source.storage_max))
+    if max(stored, int(np.abs(zps_from).max())) > 2**bits:
+        return False
+    offsets = np.maximum(
+        np.abs(source.storage_min - zps_from), np.abs(source.storage_max - zps_from)
+    )
+    if int((factors * offsets + np.abs(zps_to)).max()) > 2 ** (bits - 4):
+        return False
+    # Normal numbers only: the relative error bound fails for subnormals and inf.
+    s_to = float(np.min(target.scales))
+    s_from = float(np.max(source.scales))
+    return (
+        s_to >= float(info.smallest_normal)
+        and s_from * float(offsets.max()) <= float(info.max) / 2
+    )
 
 
 def contraction_rescale(

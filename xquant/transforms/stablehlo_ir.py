@@ -39,6 +39,7 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
 )
 from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.interpreter.common import int_info
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
 
@@ -97,6 +98,22 @@ class Channels:
         )
 
 
+def _is_integer(t: Attribute) -> bool:
+    return isinstance(t, IntegerType)
+
+
+def _widens_exactly(source: Attribute, target: Attribute) -> bool:
+    """Whether every value of integer type `source` is a value of integer type `target` (i1 excluded)."""
+    if not (_is_integer(source) and _is_integer(target)):
+        return False
+    src, dst = int_info(source), int_info(target)
+    if src.width < 2:
+        return False
+    if src.unsigned_type == dst.unsigned_type:
+        return dst.width >= src.width
+    return src.unsigned_type and dst.width > src.width
+
+
 @dataclass
 class HloBuilder:
     """StableHLO ops built in order, to be inserted together (before the op being rewritten)."""
@@ -153,6 +170,19 @@ class HloBuilder:
     # ----- ops
 
     def convert(self, value: SSAValue, element: Attribute) -> SSAValue:
+        """`value` converted to `element`; an exact integer widening just before is skipped.
+
+        `convert(convert(x : i8 -> i32) : i32 -> i64)` is `convert(x : i8 -> i64)`,
+        so chains of requantize and accumulate steps do not touch every element twice.
+        """
+        inner = value.owner
+        if isinstance(inner, ew.ConvertOp) and _widens_exactly(
+            element_type(inner.operand.type), element_type(value.type)
+        ):
+            value = inner.operand
+            if not inner.result.uses and inner in self.ops:
+                self.ops.remove(inner)
+                inner.erase()
         if element_type(value.type) == element:
             return value
         return self.add(ew.ConvertOp(value, with_element(value.type, element)))
@@ -255,16 +285,6 @@ def wide_type(*qtypes: UniformQuantizedType) -> IntegerType:
     return IntegerType(32 if max(q.storage_width for q in qtypes) <= 16 else 64)
 
 
-def same_scales(*qtypes: UniformQuantizedType) -> Channels | None:
-    """The common channel layout when every type has the same scale on every channel, else None."""
-    found = uniform.common_channels(*qtypes)
-    if found is None:
-        return None
-    axis, count = found
-    first = Channels.of(qtypes[0]).expand(count)
-    return Channels(axis, first.scales, first.zero_points)
-
-
 def emit_requantize(
     b: HloBuilder,
     stored: SSAValue,
@@ -273,30 +293,24 @@ def emit_requantize(
 ) -> SSAValue:
     """Storage of `source` to storage of `target`: `quantize(dequantize(q))`.
 
-    With equal scales the zero-point shift is exact integer math
-    (`q - z_source + z_target`, clamped); otherwise it goes through the
-    expressed type as the contract does.
+    When the contract allows it (`uniform.IntegerRequantize`: each source
+    scale an integer multiple of the target's) this is integer math,
+    `clamp(k * q + c)`; otherwise it goes through the expressed type.
     """
     if source == target:
         return stored
-    shape = shape_of(stored.type)
-    if (
-        same_scales(source, target) is not None
-        and source.quantized_dimension == target.quantized_dimension
-    ):
-        wide = wide_type(source, target)
-        source_ch, target_ch = Channels.of(source), Channels.of(target)
-        count = max(source_ch.scales.size, target_ch.scales.size)
-        shift = (
-            target_ch.expand(count).zero_points - source_ch.expand(count).zero_points
-        )
-        axis = source_ch.axis if source_ch.axis is not None else target_ch.axis
+    exact = uniform.IntegerRequantize.of(source, target)
+    if exact is not None:
+        shape = shape_of(stored.type)
+        wide = IntegerType(exact.wide_bits)
         value = b.convert(stored, wide)
-        if bool(np.any(shift != 0)):
-            value = b.binary(ew.AddOp, value, b.parameter(shift, wide, shape, axis))
-        if target.storage_min > source.storage_min + int(
-            shift.min()
-        ) or target.storage_max < source.storage_max + int(shift.max()):
+        if bool(np.any(exact.factors != 1)):
+            factors = b.parameter(exact.factors, wide, shape, exact.axis)
+            value = b.binary(ew.MultiplyOp, value, factors)
+        if bool(np.any(exact.offsets != 0)):
+            offsets = b.parameter(exact.offsets, wide, shape, exact.axis)
+            value = b.binary(ew.AddOp, value, offsets)
+        if exact.clamps:
             value = b.clamp_to(value, target.storage_min, target.storage_max)
         return b.convert(value, storage_type(target))
     values = emit_dequantize(b, stored, source)

@@ -620,32 +620,88 @@ def _sum_accumulator(op: Operation) -> UniformQuantizedType | None:
 def _lower_sum(
     b: HloBuilder, op: shlo.ReduceOp | shlo.ReduceWindowOp, acc: UniformQuantizedType
 ) -> SSAValue:
-    """Sum of zero-centred values in i64 (an `add` body on `a + b - z` unrolled), one final clamp."""
+    """Sum of zero-centred values in i64 (an `add` body on `a + b - z` unrolled), one final clamp.
+
+    A `reduce` touches its (large) input once: it sums the elements `x` as
+    they are and applies the affine map to accumulator storage, `k * x + c`
+    (`_affine_to`), and the zero-point terms once per result, exactly in
+    i64. A `reduce_window` centres its input first, since padding makes the
+    element count vary per window.
+    """
     wide = IntegerType(64)
     z = acc.zero_point
-    stored = converted_to(b, op.inputs[0], acc)
-    init = converted_to(b, op.init_values[0], acc)
-    centred = b.convert(stored, wide)
-    init_centred = b.convert(init, wide)
+    init_centred = b.convert(converted_to(b, op.init_values[0], acc), wide)
     if z != 0:
-        centred = b.binary(
-            ew.SubtractOp, centred, b.splat(z, wide, shape_of(centred.type))
-        )
         init_centred = b.binary(ew.SubtractOp, init_centred, b.scalar(z, wide))
-    scalar_type = TensorType(wide, [])
-    body = Region(_add_block(scalar_type))
     result_type = with_element(op.result_types[0], wide)
-    total = b.add(
+    if isinstance(op, shlo.ReduceWindowOp):
+        centred = b.convert(converted_to(b, op.inputs[0], acc), wide)
+        if z != 0:
+            centred = b.binary(
+                ew.SubtractOp, centred, b.splat(z, wide, shape_of(centred.type))
+            )
+        total = _sum_op(b, op, centred, init_centred, result_type)
+        return _finish_sum(b, total, z, acc)
+    x, k, c = _affine_to(b, op.inputs[0], acc)
+    x = b.convert(x, wide)
+    shape = shape_of(x.type)
+    count = int(np.prod([shape[d] for d in op.reduced_dimensions]))
+    if k == 1:
+        total = _sum_op(b, op, x, init_centred, result_type)
+    else:
+        total = _sum_op(b, op, x, b.scalar(0, wide), result_type)
+        total = b.binary(ew.MultiplyOp, total, b.splat(k, wide, shape_of(result_type)))
+        init_full = b.add(shlo.BroadcastInDimOp(init_centred, [], result_type))
+        total = b.binary(ew.AddOp, total, init_full)
+    return _finish_sum(b, total, z + count * (c - z), acc)
+
+
+def _affine_to(
+    b: HloBuilder, value: SSAValue, acc: UniformQuantizedType
+) -> tuple[SSAValue, int, int]:
+    """`(x, k, c)` with `k * x + c` the accumulator storage of each element of `value`.
+
+    The raw storage with the integer requantize's factor and offset when the
+    conversion is one without clamping, else the converted values (`k = 1`).
+    """
+    source = quantized(value.type)
+    if source == acc:
+        return to_storage(b, value), 1, 0
+    if source is not None:
+        exact = uniform.IntegerRequantize.of(source, acc)
+        if exact is not None and exact.axis is None and not exact.clamps:
+            factor, offset = int(exact.factors[0]), int(exact.offsets[0])
+            return to_storage(b, value), factor, offset
+    return converted_to(b, value, acc), 1, 0
+
+
+def _sum_op(
+    b: HloBuilder,
+    op: shlo.ReduceOp | shlo.ReduceWindowOp,
+    operand: SSAValue,
+    init: SSAValue,
+    result_type: TensorType[Attribute],
+) -> SSAValue:
+    """`op` again, on i64 operands with a plain `add` body."""
+    body = Region(_add_block(TensorType(element_type(init.type), [])))
+    return b.add(
         type(op).create(
-            operands=[centred, init_centred],
+            operands=[operand, init],
             result_types=[result_type],
             properties=dict(op.properties),
             attributes=dict(op.attributes),
             regions=[body],
         )
     )
-    if z != 0:
-        total = b.binary(ew.AddOp, total, b.splat(z, wide, shape_of(result_type)))
+
+
+def _finish_sum(
+    b: HloBuilder, total: SSAValue, offset: int, acc: UniformQuantizedType
+) -> SSAValue:
+    """`total + offset`, clamped to the accumulator's storage and converted to it."""
+    if offset != 0:
+        shift = b.splat(offset, element_type(total.type), shape_of(total.type))
+        total = b.binary(ew.AddOp, total, shift)
     total = b.clamp_to(total, acc.storage_min, acc.storage_max)
     return b.convert(total, storage_type(acc))
 
