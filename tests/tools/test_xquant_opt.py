@@ -85,6 +85,28 @@ def test_split_input_file_reports_every_bad_chunk(tmp_path: Path) -> None:
     assert f"{f}:5:" in result.stderr and "VectorElementTypeInterface" in result.stderr
 
 
+def test_split_input_file_pass_errors_count_lines_from_the_file_start(
+    tmp_path: Path,
+) -> None:
+    """A pass error in the second chunk points at its line in the file, not in the chunk."""
+    f = tmp_path / "split.mlir"
+    q = "tensor<?x!quant.uniform<i8:f32, 0.5>>"
+    f.write_text(
+        "func.func private @a() -> i8\n"
+        "// -----\n"
+        "\n"
+        f"func.func @b(%x: tensor<?xf32>) -> {q} {{\n"
+        f"  %0 = stablehlo.uniform_quantize %x : (tensor<?xf32>) -> {q}\n"
+        f"  func.return %0 : {q}\n"
+        "}\n"
+    )
+    result = run(f, "--split-input-file", "-p", "stablehlo-legalize-quant-to-math")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{f}:5:3: error: 'stablehlo.uniform_quantize' op with quantized dynamic shapes is not supported"
+    )
+
+
 @pytest.mark.parametrize("args", [["--no-such-flag"], ["-p", "no-such-pass"]])
 def test_bad_options_exit_nonzero_without_traceback(
     tmp_path: Path, args: list[str]

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xquant.tools.diagnostics import (
@@ -35,6 +37,9 @@ class XQuantOptMain(xDSLOptMain):
     """`xdsl-opt` whose frontend remembers op positions for diagnostics."""
 
     located: LocatedModule | None = None
+    line_offset: int = (
+        0  # of the current `// -----` chunk, so lines count from the file's start
+    )
 
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="xquant modular optimizer driver", args=args)
@@ -58,6 +63,7 @@ class XQuantOptMain(xDSLOptMain):
             for i, (chunk, offset) in enumerate(chunks):
                 if i > 0:
                     output.write("// -----\n")
+                self.line_offset = offset
                 try:
                     module = self.parse_chunk(chunk, file_extension, offset)
                     if module is not None:
@@ -98,11 +104,19 @@ class XQuantOptMain(xDSLOptMain):
         if located is None:
             return f"{name}: error: {err}\n"
         if isinstance(err, OpDiagnostic):
-            return format_error(located.span_of(err.op), str(err), name)
+            return format_error(self._span_of(located, err.op), str(err), name)
         if (failure := find_verify_error(located)) is not None:
             op, message = failure
-            return format_error(located.span_of(op), message, name)
+            return format_error(self._span_of(located, op), message, name)
         return format_error(None, str(err).split("\n", 1)[0], name)
+
+    def _span_of(
+        self, located: LocatedModule, op: Operation
+    ) -> Span[str] | Span[bytes] | None:
+        span = located.span_of(op)
+        if span is None:
+            return None
+        return dataclasses.replace(span, line_offset=self.line_offset)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
