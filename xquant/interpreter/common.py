@@ -266,16 +266,17 @@ def integer_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """`np.matmul` of integer arrays, exact, in int64.
 
     numpy has no BLAS for integers (a 512^3 int64 matmul takes about a
-    second); float64 BLAS is exact while every partial sum stays below 2**53,
-    which `k * max|a| * max|b|` bounds. Beyond that the int64 loop runs.
+    second); float BLAS is exact while every partial sum stays below 2**24
+    (float32) or 2**53 (float64), which `k * max|a| * max|b|` bounds. Beyond
+    that the int64 loop runs.
     """
-    a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
     if a.size == 0 or b.size == 0:
-        return np.matmul(a, b)
+        return np.matmul(a.astype(np.int64), b.astype(np.int64))
     bound = _magnitude(a) * _magnitude(b) * a.shape[-1]
     if bound >= 2**53:
-        return np.matmul(a, b)
-    return np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.int64)
+        return np.matmul(a.astype(np.int64), b.astype(np.int64))
+    exact = np.float32 if bound < 2**24 else np.float64
+    return np.matmul(a.astype(exact), b.astype(exact)).astype(np.int64)
 
 
 def _magnitude(x: np.ndarray) -> int:

@@ -539,6 +539,10 @@ def _to_output(
         v = v.transpose(order)
     if v.dtype != out_dtype:
         v = v.astype(out_dtype)
+    if not v.flags.writeable:
+        return (
+            v  # a broadcast view (a splat or a row repeated): read-only, never copied
+        )
     return np.asarray(v, order="C")
 
 
