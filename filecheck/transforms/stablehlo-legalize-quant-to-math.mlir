@@ -76,6 +76,42 @@ func.func @requantize(%arg0: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor
   func.return %0 : tensor<4x!quant.uniform<i8:f32, 0.25:2>>
 }
 
+// Per-axis quantize: scales and zero points are per-channel constants broadcast along the axis.
+// CHECK-LABEL: func.func @quantize_per_axis
+// CHECK-SAME:    (%arg0: tensor<2x3xf32>) -> tensor<2x3xi8> {
+// CHECK-NEXT:    %[[V0:[0-9]+]] = stablehlo.constant dense<[5.000000e-01, 2.500000e-01, 2.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT:    %[[V1:[0-9]+]] = stablehlo.broadcast_in_dim %[[V0]], dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V2:[0-9]+]] = stablehlo.divide %arg0, %[[V1]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[V3:[0-9]+]] = stablehlo.constant dense<[-3.000000e+00, 0.000000e+00, 7.000000e+00]> : tensor<3xf32>
+// CHECK-NEXT:    %[[V4:[0-9]+]] = stablehlo.broadcast_in_dim %[[V3]], dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V5:[0-9]+]] = stablehlo.add %[[V2]], %[[V4]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[V6:[0-9]+]] = stablehlo.constant dense<-1.280000e+02> : tensor<f32>
+// CHECK-NEXT:    %[[V7:[0-9]+]] = stablehlo.constant dense<1.270000e+02> : tensor<f32>
+// CHECK-NEXT:    %[[V8:[0-9]+]] = stablehlo.clamp %[[V6]], %[[V5]], %[[V7]] : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V9:[0-9]+]] = stablehlo.round_nearest_even %[[V8]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[V10:[0-9]+]] = stablehlo.convert %[[V9]] : (tensor<2x3xf32>) -> tensor<2x3xi8>
+// CHECK-NEXT:    func.return %[[V10]] : tensor<2x3xi8>
+func.func @quantize_per_axis(%arg0: tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:-3, 0.25, 2.0:7}>> {
+  %0 = stablehlo.uniform_quantize %arg0 : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:-3, 0.25, 2.0:7}>>
+  func.return %0 : tensor<2x3x!quant.uniform<i8:f32:1, {0.5:-3, 0.25, 2.0:7}>>
+}
+
+// Per-axis dequantize along dimension 0.
+// CHECK-LABEL: func.func @dequantize_per_axis
+// CHECK-SAME:    (%arg0: tensor<2x3xi8>) -> tensor<2x3xf32> {
+// CHECK-NEXT:    %[[V0:[0-9]+]] = stablehlo.convert %arg0 : (tensor<2x3xi8>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V1:[0-9]+]] = stablehlo.constant dense<[-3.000000e+00, 0.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[V2:[0-9]+]] = stablehlo.broadcast_in_dim %[[V1]], dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V3:[0-9]+]] = stablehlo.subtract %[[V0]], %[[V2]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[V4:[0-9]+]] = stablehlo.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK-NEXT:    %[[V5:[0-9]+]] = stablehlo.broadcast_in_dim %[[V4]], dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[V6:[0-9]+]] = stablehlo.multiply %[[V3]], %[[V5]] : tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[V6]] : tensor<2x3xf32>
+func.func @dequantize_per_axis(%arg0: tensor<2x3x!quant.uniform<i8:f32:0, {0.5:-3, 0.25}>>) -> tensor<2x3xf32> {
+  %0 = stablehlo.uniform_dequantize %arg0 : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5:-3, 0.25}>>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
 // add with one scale on all three types: q_a + q_b + (z_out - z_a - z_b) in i32, clamped.
 // CHECK-LABEL: func.func @add_same_scale
 // CHECK-SAME:    (%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> tensor<4xi8> {
