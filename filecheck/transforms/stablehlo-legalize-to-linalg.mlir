@@ -90,11 +90,10 @@ func.func @negate_i8(%a: tensor<4xi8>) -> tensor<4xi8> {
 // CHECK-LABEL: func.func @abs_i8
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xi8>
 // CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0 : i8
-// CHECK-NEXT:    %[[Z1:.*]] = arith.constant 0 : i8
 // CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xi8>) outs(%[[E]] : tensor<4xi8>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i8, %{{.*}}: i8):
 // CHECK-NEXT:      %[[N:.*]] = arith.subi %[[Z0]], %[[X]] : i8
-// CHECK-NEXT:      %[[LT:.*]] = arith.cmpi slt, %[[X]], %[[Z1]] : i8
+// CHECK-NEXT:      %[[LT:.*]] = arith.cmpi slt, %[[X]], %[[Z0]] : i8
 // CHECK-NEXT:      %[[S:.*]] = arith.select %[[LT]], %[[N]], %[[X]] : i8
 // CHECK-NEXT:      linalg.yield %[[S]] : i8
 func.func @abs_i8(%a: tensor<4xi8>) -> tensor<4xi8> {
@@ -783,12 +782,22 @@ func.func @reduce_unsupported_body(%a: tensor<4xi32>, %z: tensor<i32>) -> tensor
   return %0 : tensor<i32>
 }
 
-// A reduce that promotes i8 inputs to an i32 reducer implicitly is not lowered (only the
-// explicit convert + same-type reduce of @reduce_i8_into_i32 is).
+// A reduce that promotes i8 inputs to an i32 reducer implicitly: the init value is
+// converted as it is broadcast, each element inside the reduction body.
 // CHECK-LABEL: func.func @reduce_implicit_promotion
-// CHECK-NEXT:    %{{.*}} = stablehlo.reduce(%a init: %z) across dimensions = [1] : (tensor<4x6xi8>, tensor<i8>) -> tensor<4xi32>
-// CHECK-NEXT:     reducer(%x: tensor<i32>, %y: tensor<i32>)  {
-// CHECK-NEXT:      %{{.*}} = stablehlo.add %x, %y : tensor<i32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xi32>
+// CHECK-NEXT:    %[[INIT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i8>) outs(%[[E]] : tensor<4xi32>) {
+// CHECK-NEXT:    ^bb0(%[[Z:.*]]: i8, %{{.*}}: i32):
+// CHECK-NEXT:      %[[ZW:.*]] = arith.extsi %[[Z]] : i8 to i32
+// CHECK-NEXT:      linalg.yield %[[ZW]] : i32
+// CHECK-NEXT:    } -> tensor<4xi32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x6xi8>) outs(%[[INIT]] : tensor<4xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i8, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[XW:.*]] = arith.extsi %[[X]] : i8 to i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[XW]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<4xi32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<4xi32>
 func.func @reduce_implicit_promotion(%a: tensor<4x6xi8>, %z: tensor<i8>) -> tensor<4xi32> {
   %0 = stablehlo.reduce(%a init: %z) across dimensions = [1] : (tensor<4x6xi8>, tensor<i8>) -> tensor<4xi32>
    reducer(%x: tensor<i32>, %y: tensor<i32>)  {

@@ -122,10 +122,11 @@ def convert_values(value: np.ndarray, t: Attribute) -> np.ndarray:
             else _int_range(width, dtype.kind == "i")
         )
         with np.errstate(invalid="ignore"):
-            wide = np.nan_to_num(
-                value.astype(np.float64), nan=0.0, posinf=high, neginf=low
-            )
-        return np.clip(np.trunc(wide), low, high).astype(dtype)
+            wide = np.trunc(np.nan_to_num(value.astype(np.float64), nan=0.0))
+        # high + 1 is a power of two, exact in float64 (high itself may not be: 2^63 - 1).
+        too_big = wide >= float(high + 1)
+        result = np.maximum(np.where(too_big, 0.0, wide), float(low)).astype(dtype)
+        return np.where(too_big, dtype.type(high), result)
     if dtype.kind in "iu":
         return wrap(
             value.astype(np.int64) if value.dtype.kind == "b" else value,
@@ -215,7 +216,7 @@ FLOAT_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.power": np.power,
     "stablehlo.negate": np.negative,
     "stablehlo.abs": np.abs,
-    "stablehlo.sign": np.sign,
+    "stablehlo.sign": lambda x: np.where(x == 0, x, np.sign(x)),  # sign(-0.0) is -0.0
     "stablehlo.ceil": np.ceil,
     "stablehlo.floor": np.floor,
     "stablehlo.round_nearest_afz": _round_afz,

@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     Signedness,
     TensorType,
+    f32,
     f64,
     i64,
 )
@@ -86,6 +87,12 @@ class Ops:
         self.ops.append(op)
         return op.results[0]
 
+    def discard(self) -> None:
+        """Erase the built (never inserted) ops, so they leave no uses on the values they read."""
+        for op in reversed(self.ops):
+            op.erase(safe_erase=False)
+        self.ops.clear()
+
 
 def _is_float(t: Attribute) -> bool:
     return not isinstance(t, IntegerType)
@@ -113,7 +120,8 @@ def scalar_constant(
 def _toward_zero_bound(value: int, element: Attribute) -> float:
     """`value` in the float type `element`, rounded toward zero (so the clamp cannot overflow)."""
     dtype = numpy_dtype(element)
-    rounded = np.array(value, dtype=np.float64).astype(dtype)
+    with np.errstate(over="ignore"):
+        rounded = np.array(value, dtype=np.float64).astype(dtype)
     while not np.isfinite(rounded) or abs(float(rounded)) > abs(value):
         rounded = np.nextafter(rounded, dtype.type(0))
     return float(rounded)
@@ -159,6 +167,15 @@ INT_PREDICATES = {
     "LE": "sle",
     "LT": "slt",
 }
+# i1 is a boolean (false < true), not the signed values 0 and -1.
+BOOL_PREDICATES = {
+    "EQ": "eq",
+    "NE": "ne",
+    "GE": "uge",
+    "GT": "ugt",
+    "LE": "ule",
+    "LT": "ult",
+}
 
 
 def emit_convert(
@@ -182,6 +199,10 @@ def emit_convert(
             numpy_dtype(source).itemsize,
             numpy_dtype(target).itemsize,
         )
+        if source_bits == target_bits:
+            # bf16 <-> f16: neither holds the other; f32 holds both exactly.
+            x = body.add(arith.ExtFOp(x, f32))
+            return body.add(arith.TruncFOp(x, target))  # pyright: ignore[reportArgumentType]
         cast = arith.ExtFOp if source_bits < target_bits else arith.TruncFOp
         return body.add(cast(x, target))  # pyright: ignore[reportArgumentType]
     if _is_bool(target):
@@ -197,8 +218,22 @@ def emit_convert(
     high = scalar_constant(
         hoist, _toward_zero_bound((1 << (width - 1)) - 1, source), source
     )
-    x = body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
-    return body.add(arith.FPToSIOp(x, target))
+    clamped = body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+    converted = body.add(arith.FPToSIOp(clamped, target))
+    if _toward_zero_bound((1 << (width - 1)) - 1, source) == (1 << (width - 1)) - 1:
+        return converted
+    # The integer maximum is not a float of this type: everything from 2^(w-1)
+    # up (a power of two, exact or +inf) saturates to it.
+    limit = scalar_constant(hoist, _power_of_two_or_inf(width - 1, source), source)
+    too_big = body.add(arith.CmpfOp(x, limit, "oge"))
+    maximum = scalar_constant(hoist, (1 << (width - 1)) - 1, target)
+    return body.add(arith.SelectOp(too_big, maximum, converted))
+
+
+def _power_of_two_or_inf(exponent: int, element: Attribute) -> float:
+    """2^exponent in the float type `element`, or +inf where it is out of range."""
+    with np.errstate(over="ignore"):
+        return float(np.array(2.0**exponent).astype(numpy_dtype(element)))
 
 
 def _sign(body: Ops, hoist: Ops, x: SSAValue, element: Attribute) -> SSAValue:
@@ -242,15 +277,18 @@ def emit_scalar(
             return body.add(
                 arith.CmpfOp(operands[0], operands[1], FLOAT_PREDICATES[direction])
             )
-        return body.add(
-            arith.CmpiOp(operands[0], operands[1], INT_PREDICATES[direction])
-        )
+        predicate = INT_PREDICATES[direction]
+        if _is_bool(types[0]):
+            predicate = BOOL_PREDICATES[direction]
+        return body.add(arith.CmpiOp(operands[0], operands[1], predicate))
     if isinstance(op, ew.SelectOp):
         return body.add(arith.SelectOp(*operands))
     if isinstance(op, ew.ClampOp):
         low, x, high = operands
         if _is_float(result):
             return body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+        if _is_bool(result):
+            return body.add(arith.MinUIOp(body.add(arith.MaxUIOp(x, low)), high))
         return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(x, low)), high))
     if name == "stablehlo.sign":
         return _sign(body, hoist, operands[0], result)
@@ -264,12 +302,9 @@ def emit_scalar(
                 arith.SubiOp(scalar_constant(hoist, 0, result), operands[0])
             )
         if name == "stablehlo.abs":
-            negated = body.add(
-                arith.SubiOp(scalar_constant(hoist, 0, result), operands[0])
-            )
-            is_negative = body.add(
-                arith.CmpiOp(operands[0], scalar_constant(hoist, 0, result), "slt")
-            )
+            zero = scalar_constant(hoist, 0, result)
+            negated = body.add(arith.SubiOp(zero, operands[0]))
+            is_negative = body.add(arith.CmpiOp(operands[0], zero, "slt"))
             return body.add(arith.SelectOp(is_negative, negated, operands[0]))
         raise Unsupported(f"{name} on integers")
     if name in FLOAT_BINARY:
@@ -347,14 +382,26 @@ def lower_elementwise(op: Operation, ops: Ops) -> SSAValue:
 
 
 def _broadcast_scalar(
-    ops: Ops, scalar: SSAValue, result_type: TensorType[Attribute]
+    ops: Ops,
+    scalar: SSAValue,
+    result_type: TensorType[Attribute],
+    hoist: Ops | None = None,
 ) -> SSAValue:
-    """A rank-0 tensor broadcast to `result_type` (a generic with an empty input map)."""
+    """A rank-0 tensor broadcast to `result_type` (a generic with an empty input map).
+
+    With `hoist`, the element is converted to the result's element type on the way.
+    """
     rank = len(result_type.get_shape())
     out = _empty(ops, result_type)
+    source, target = element_type(scalar.type), result_type.get_element_type()
+
+    def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+        if hoist is None or source == target:
+            return [args[0]]
+        return [emit_convert(body_ops, hoist, args[0], source, target)]
+
     (result,) = build_generic(
-        ops, [scalar], [AffineMap(rank, 0, ())], [out], [AffineMap.identity(rank)], _parallel(rank),
-        lambda args, _: [args[0]],
+        ops, [scalar], [AffineMap(rank, 0, ())], [out], [AffineMap.identity(rank)], _parallel(rank), body,
     )  # fmt: skip
     return result
 
@@ -378,11 +425,20 @@ def lower_region_body(
 def _reducer(
     region: Region, count: int, hoist: Ops
 ) -> Callable[[Sequence[SSAValue], Ops], list[SSAValue]]:
-    """Body of a reduction generic: generic args are (elements..., [window], accumulators...)."""
+    """Body of a reduction generic: generic args are (elements..., [window], accumulators...).
+
+    Elements of another type than the reducer's are converted first (the
+    spec's implicit `to_destination_type`, e.g. i8 inputs summed in i32).
+    """
+    targets = [element_type(a.type) for a in region.block.args[:count]]
 
     def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
         elements, accumulators = args[:count], args[len(args) - count :]
-        return lower_region_body(region, [*accumulators, *elements], body_ops, hoist)
+        converted = [
+            emit_convert(body_ops, hoist, e, e.type, t)
+            for e, t in zip(elements, targets, strict=True)
+        ]
+        return lower_region_body(region, [*accumulators, *converted], body_ops, hoist)
 
     return body
 
@@ -405,6 +461,7 @@ class LowerElementwise(RewritePattern):
         try:
             result = lower_elementwise(op, ops)
         except Unsupported:
+            ops.discard()
             return
         rewriter.replace(op, ops.ops, [result])
 
@@ -717,13 +774,6 @@ class LowerReduce(RewritePattern):
         ]
         if any(is_quantized(t) or _signed_or_unsigned(t) for t in types):
             return
-        if any(
-            element_type(a) != element_type(b)
-            for a, b in zip(
-                op.operand_types, types[len(op.operands) + len(op.results) :]
-            )
-        ):
-            return  # implicit conversions are made explicit by quant-to-math; mixed float widths are not lowered
         count = len(op.inputs)
         shape = shape_of(op.inputs[0].type)
         rank = len(shape)
@@ -731,7 +781,7 @@ class LowerReduce(RewritePattern):
         kept = [d for d in range(rank) if d not in dims]
         ops, hoist = Ops([]), Ops([])
         outs = [
-            _broadcast_scalar(ops, init, t)
+            _broadcast_scalar(ops, init, t, hoist)
             for init, t in zip(op.init_values, op.result_types, strict=True)
         ]  # pyright: ignore[reportArgumentType]
         out_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in kept))
@@ -747,6 +797,8 @@ class LowerReduce(RewritePattern):
                 _reducer(op.body, count, hoist),
             )  # fmt: skip
         except Unsupported:
+            ops.discard()
+            hoist.discard()
             return
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
@@ -814,6 +866,8 @@ class LowerReduceWindow(RewritePattern):
                 iterators, _reducer(op.body, count, hoist),
             )  # fmt: skip
         except Unsupported:
+            ops.discard()
+            hoist.discard()
             return
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
