@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
 
 from xquant import parse_module
 from xquant.interpreter import make_interpreter
@@ -70,16 +69,6 @@ func.func @main(%x: tensor<{n}x{n}xf32>, %s: tensor<{n}x{n // block}xf32>, %e: t
   func.return %r : tensor<{n}x{n}xf32>
 }}
 """
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:

@@ -6,9 +6,8 @@ Run: python benchmarks/bench_mx.py
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
 from xdsl.dialects.builtin import IntegerType, f4E2M1FN, f6E2M3FN, f8E4M3FN, f8E8M0FNU
 
 import xquant
@@ -27,7 +26,9 @@ def module_text(compute: str, storage: str | None) -> str:
         mx_type = f"!mx_tensor.tensor<<{N}x{N // 32}xf8E8M0FNU>, <{N}x{N}x{compute}>>"
         attr = ""
     else:
-        parts = ", ".join(f"<{N}x{N}x{t.strip()}>" for t in storage.strip("[]").split(","))
+        parts = ", ".join(
+            f"<{N}x{N}x{t.strip()}>" for t in storage.strip("[]").split(",")
+        )
         mx_type = f"!mx_tensor.tensor<<{N}x{N // 32}xf8E8M0FNU>, [{parts}] x {compute}>"
         attr = f" {{storage_types = {storage}}}"
     return f"""
@@ -39,22 +40,19 @@ func.func @main(%x: tensor<{N}x{N}xf32>) -> tensor<{N}x{N}xf32> {{
 """
 
 
-def numpy_version(x: np.ndarray, compute, split: bool) -> np.ndarray:  # noqa: ANN001
+def numpy_version(x: np.ndarray, compute, split: bool) -> np.ndarray:
     bytes_, elements = mx.quantize(x, (N, N // 32), compute)
     if split:
         fmt = mx.element_format(compute)
-        parts = mx.split_storage(mx.element_codes(elements, fmt), [IntegerType(2), IntegerType(4)])
-        elements = mx.elements_from_codes(mx.join_storage(parts, [IntegerType(2), IntegerType(4)]), fmt)
-    return mx.dequantize(mx.scale_from_bytes(bytes_, f8E8M0FNU), f8E8M0FNU, elements, compute)
-
-
-def best_of(fn, repeat: int = 3) -> float:  # noqa: ANN001
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        parts = mx.split_storage(
+            mx.element_codes(elements, fmt), [IntegerType(2), IntegerType(4)]
+        )
+        elements = mx.elements_from_codes(
+            mx.join_storage(parts, [IntegerType(2), IntegerType(4)]), fmt
+        )
+    return mx.dequantize(
+        mx.scale_from_bytes(bytes_, f8E8M0FNU), f8E8M0FNU, elements, compute
+    )
 
 
 def main() -> None:
@@ -66,9 +64,11 @@ def main() -> None:
         (lowered,) = xquant.run(module, "main", x)
         reference = numpy_version(x, attr, storage is not None)
         assert np.array_equal(lowered.view(np.uint32), reference.view(np.uint32)), name
-        t_ir = best_of(lambda: xquant.run(module, "main", x))  # noqa: B023
-        t_np = best_of(lambda: numpy_version(x, attr, storage is not None))  # noqa: B023
-        print(f"  {name:28s} lowered IR {t_ir * 1e3:7.1f} ms   numpy {t_np * 1e3:7.1f} ms   ratio {t_ir / t_np:4.2f}x")
+        t_ir = best_of(lambda: xquant.run(module, "main", x))
+        t_np = best_of(lambda: numpy_version(x, attr, storage is not None))
+        print(
+            f"  {name:28s} lowered IR {t_ir * 1e3:7.1f} ms   numpy {t_np * 1e3:7.1f} ms   ratio {t_ir / t_np:4.2f}x"
+        )
 
 
 if __name__ == "__main__":

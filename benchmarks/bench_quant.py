@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
 
 import xquant
 from xquant.interpreter import make_interpreter
@@ -55,15 +56,6 @@ def numpy_version(
         np.int8
     )
     return ((q.astype(np.float32) - z) * s).reshape(n, m)
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def stock_attempt(block: int) -> str:

@@ -20,11 +20,11 @@ All four results are checked equal before timing. Ratios are against numpy
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
 
 import xquant
 
@@ -77,15 +77,6 @@ def sum_numpy(x: np.ndarray, init: np.ndarray) -> np.ndarray:
     wide = 2 * (x.astype(np.int64) + 3)
     total = wide.sum() + 2 * (int(init) + 3) + 5
     return np.asarray(np.clip(total, -(2**31), 2**31 - 1), np.int32)
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def bench(
