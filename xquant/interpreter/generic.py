@@ -23,6 +23,7 @@ Each yielded value is written to its own output.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -171,7 +172,9 @@ def _expr_source(e: AffineExpr) -> str:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _compile_map(m: AffineMap) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The map as a Python function; cached by value (maps are immutable), as `eval` is slow."""
     body = ", ".join(_expr_source(e) for e in m.results)
     return eval(f"lambda p: ({body}{',' if len(m.results) == 1 else ''})")
 
