@@ -180,11 +180,11 @@ class IntegerRequantize:
     expressed type's significand bits: 2^20 for f32), the float formula's
     roundings stay within 1/4 of that integer. The one exception is
     `k == 1`, a pure zero-point shift, kept exact at any magnitude (the float
-    formula would lose digits: i32 values in f32, most values in bf16; the same choice as integer
-    add/subtract). Applies to per-tensor and per-axis types on one axis with
-    one expressed type; `wide_bits` (32 or 64) holds every intermediate
-    without overflow and `clamps` says whether the target range can be
-    exceeded at all.
+    formula would lose digits: i32 values in f32, most values in bf16; the
+    same choice as integer add/subtract). Applies to per-tensor and per-axis
+    types on one axis with one expressed type; `wide_bits` (32 or 64) holds
+    every intermediate without overflow and `clamps` says whether the target
+    range can be exceeded at all.
     """
 
     axis: int | None
@@ -195,6 +195,21 @@ class IntegerRequantize:
 
     @staticmethod
     def of(
+        source: UniformQuantizedType, target: UniformQuantizedType
+    ) -> IntegerRequantize | None:
+        """The integer form from `source` to `target`, or None; cached per pair of type objects."""
+        key = (id(source), id(target))
+        entry = _INTEGER_REQUANTIZE_CACHE.get(key)
+        if entry is not None and entry[0] is source and entry[1] is target:
+            return entry[2]
+        found = IntegerRequantize._find(source, target)
+        if len(_INTEGER_REQUANTIZE_CACHE) >= _PARAMETER_CACHE_SIZE:
+            _INTEGER_REQUANTIZE_CACHE.clear()
+        _INTEGER_REQUANTIZE_CACHE[key] = (source, target, found)
+        return found
+
+    @staticmethod
+    def _find(
         source: UniformQuantizedType, target: UniformQuantizedType
     ) -> IntegerRequantize | None:
         if source.expressed_type != target.expressed_type:
@@ -252,6 +267,12 @@ class IntegerRequantize:
         if self.clamps:
             np.clip(value, target.storage_min, target.storage_max, out=value)
         return value.astype(storage_numpy_dtype(target))
+
+
+_INTEGER_REQUANTIZE_CACHE: dict[
+    tuple[int, int],
+    tuple[UniformQuantizedType, UniformQuantizedType, IntegerRequantize | None],
+] = {}
 
 
 def _float_exact(
