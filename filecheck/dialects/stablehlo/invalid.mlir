@@ -355,3 +355,19 @@ func.func @f(%x: tensor<4xf32>, %z: tensor<f32>) {
   return
 }
 // CHECK: expected the inner-op to be a commutative binary-op from the stablehlo dialect, with zero region, producing single result
+
+// -----
+// Element kinds (ODS constraints, shortened): no booleans for arithmetic that is not logic
+func.func @f(%a: tensor<4xi1>) {
+  %0 = stablehlo.negate %a : tensor<4xi1>
+  return
+}
+// CHECK: 'stablehlo.negate' op operand #0 must be ranked tensor of integer (not i1), floating-point, complex or per-tensor integer quantized values, but got 'tensor<4xi1>'
+
+// -----
+// Transcendental and rounding ops take floats (or quantized integers), not plain integers
+func.func @f(%a: tensor<4xi32>) {
+  %0 = stablehlo.sqrt %a : tensor<4xi32>
+  return
+}
+// CHECK: 'stablehlo.sqrt' op operand #0 must be ranked tensor of floating-point, complex or per-tensor integer quantized values, but got 'tensor<4xi32>'

@@ -14,7 +14,7 @@ types (add_c5..c7); the others are per-tensor only.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import IntegerType, TensorType
@@ -61,6 +61,19 @@ def verify_same_shapes(op_name: str, types: list[Attribute]) -> None:
         )
 
 
+ElementKinds = Literal["any", "no_bool", "float"]
+ELEMENT_KIND_TEXT: dict[str, str] = {
+    "no_bool": "integer (not i1), floating-point, complex or per-tensor integer quantized",
+    "float": "floating-point, complex or per-tensor integer quantized",
+}
+
+
+def _admits(kinds: ElementKinds, element: Attribute) -> bool:
+    if kinds == "float":
+        return not isinstance(element, IntegerType)
+    return not (isinstance(element, IntegerType) and element.width.data == 1)
+
+
 class ElementwiseOp(IRDLOperation):
     """Base of the element-wise ops: shared syntax and the quantization checks.
 
@@ -69,6 +82,8 @@ class ElementwiseOp(IRDLOperation):
     """
 
     PER_AXIS_ALLOWED: ClassVar[bool] = False
+    # The element kinds the op's ODS type constraint admits besides quantized ones.
+    ELEMENTS: ClassVar[ElementKinds] = "any"
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -105,14 +120,18 @@ class ElementwiseOp(IRDLOperation):
         self.verify_quantized()
 
     def verify_element_types(self) -> None:
-        """Non-quantized operands and result share one element type (overridden where not)."""
-        elements = {
-            q.element_type(t) for t in (*self.operand_types, *self.result_types)
-        }
+        """Non-quantized operands and result share one element type of an admitted kind."""
+        types = [*self.operand_types, *self.result_types]
+        elements = {q.element_type(t) for t in types}
         if len(elements) > 1:
             raise VerifyException(
                 "requires compatible element types for all operands and results"
             )
+        if self.ELEMENTS == "any" or _admits(self.ELEMENTS, q.element_type(types[0])):
+            return
+        raise VerifyException(
+            f"'{self.name}' op operand #0 must be ranked tensor of {ELEMENT_KIND_TEXT[self.ELEMENTS]} values, but got {q.type_text(types[0])}"
+        )
 
     def verify_quantized(self) -> None:
         q.verify_compatible_element_types(
@@ -167,6 +186,7 @@ class SubtractOp(BinaryElementwiseOp):
     """`lhs - rhs`."""
 
     name = "stablehlo.subtract"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
@@ -181,6 +201,7 @@ class DivideOp(BinaryElementwiseOp):
     """`lhs / rhs` (integer division truncates toward zero)."""
 
     name = "stablehlo.divide"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
@@ -202,6 +223,7 @@ class PowerOp(BinaryElementwiseOp):
     """`lhs ** rhs`."""
 
     name = "stablehlo.power"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
@@ -209,6 +231,7 @@ class NegateOp(UnaryElementwiseOp):
     """`-x`."""
 
     name = "stablehlo.negate"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
@@ -216,6 +239,7 @@ class AbsOp(UnaryElementwiseOp):
     """`|x|`."""
 
     name = "stablehlo.abs"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
@@ -223,16 +247,19 @@ class SignOp(UnaryElementwiseOp):
     """-1, 0 or 1 (NaN stays NaN, signed zeros keep their sign)."""
 
     name = "stablehlo.sign"
+    ELEMENTS: ClassVar[ElementKinds] = "no_bool"
 
 
 @irdl_op_definition
 class CeilOp(UnaryElementwiseOp):
     name = "stablehlo.ceil"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class FloorOp(UnaryElementwiseOp):
     name = "stablehlo.floor"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
@@ -240,6 +267,7 @@ class RoundNearestAfzOp(UnaryElementwiseOp):
     """Round to nearest, ties away from zero."""
 
     name = "stablehlo.round_nearest_afz"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
@@ -247,41 +275,49 @@ class RoundNearestEvenOp(UnaryElementwiseOp):
     """Round to nearest, ties to even."""
 
     name = "stablehlo.round_nearest_even"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class SqrtOp(UnaryElementwiseOp):
     name = "stablehlo.sqrt"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class RsqrtOp(UnaryElementwiseOp):
     name = "stablehlo.rsqrt"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class CbrtOp(UnaryElementwiseOp):
     name = "stablehlo.cbrt"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class ExpOp(UnaryElementwiseOp):
     name = "stablehlo.exponential"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class Expm1Op(UnaryElementwiseOp):
     name = "stablehlo.exponential_minus_one"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class LogOp(UnaryElementwiseOp):
     name = "stablehlo.log"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class Log1pOp(UnaryElementwiseOp):
     name = "stablehlo.log_plus_one"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
@@ -289,21 +325,25 @@ class LogisticOp(UnaryElementwiseOp):
     """`1 / (1 + exp(-x))`."""
 
     name = "stablehlo.logistic"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class TanhOp(UnaryElementwiseOp):
     name = "stablehlo.tanh"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class SineOp(UnaryElementwiseOp):
     name = "stablehlo.sine"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
 class CosineOp(UnaryElementwiseOp):
     name = "stablehlo.cosine"
+    ELEMENTS: ClassVar[ElementKinds] = "float"
 
 
 @irdl_op_definition
