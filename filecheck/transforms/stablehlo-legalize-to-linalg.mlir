@@ -733,10 +733,184 @@ func.func @reduce_window_dilated(%a: tensor<5xi32>, %z: tensor<i32>) -> tensor<3
 }
 
 // ---------------------------------------------------------------------------------------
+// convolution
+
+// 2-D NHWC/HWIO f32 conv with padding and strides: tensor.pad with zero, one generic
+// over (b, o, oh, ow, kh, kw, i) reading `oh * 2 + kh`; f64 accumulation, one truncf.
+// CHECK-LABEL: func.func @conv_nhwc_pad_stride
+// CHECK-NEXT:    %[[PZ:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:    %[[P:.*]] = tensor.pad %img low[0, 1, 1, 0] high[0, 1, 1, 0] {
+// CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT:      tensor.yield %[[PZ]] : f32
+// CHECK-NEXT:    } : tensor<1x5x5x2xf32> to tensor<1x7x7x2xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x4xf64>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f64) outs(%[[E]] : tensor<1x3x3x4xf64>) -> tensor<1x3x3x4xf64>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, ((d2 * 2) + d4), ((d3 * 2) + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[P]], %k : tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) outs(%[[F]] : tensor<1x3x3x4xf64>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[W:.*]]: f32, %[[ACC:.*]]: f64):
+// CHECK-NEXT:      %[[XW:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-NEXT:      %[[WW:.*]] = arith.extf %[[W]] : f32 to f64
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[XW]], %[[WW]] : f64
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f64
+// CHECK-NEXT:      linalg.yield %[[S]] : f64
+// CHECK-NEXT:    } -> tensor<1x3x3x4xf64>
+// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<1x3x3x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[G]] : tensor<1x3x3x4xf64>) outs(%[[E2]] : tensor<1x3x3x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[V]] : f64 to f32
+// CHECK-NEXT:      linalg.yield %[[T]] : f32
+// CHECK-NEXT:    } -> tensor<1x3x3x4xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<1x3x3x4xf32>
+func.func @conv_nhwc_pad_stride(%img: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
+
+// i8 x i8 -> i32: accumulates in i32, each operand sign-extended in the body.
+// CHECK-LABEL: func.func @conv_i8_i32
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x3xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x3x3xi32>) -> tensor<1x3x3x3xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + d4), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%img, %k : tensor<1x4x4x2xi8>, tensor<2x2x2x3xi8>) outs(%[[F]] : tensor<1x3x3x3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i8, %[[W:.*]]: i8, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[XW:.*]] = arith.extsi %[[X]] : i8 to i32
+// CHECK-NEXT:      %[[WW:.*]] = arith.extsi %[[W]] : i8 to i32
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[XW]], %[[WW]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<1x3x3x3xi32>
+// CHECK-NEXT:    func.return %[[G]] : tensor<1x3x3x3xi32>
+func.func @conv_i8_i32(%img: tensor<1x4x4x2xi8>, %k: tensor<2x2x2x3xi8>) -> tensor<1x3x3x3xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi8>, tensor<2x2x2x3xi8>) -> tensor<1x3x3x3xi32>
+  return %0 : tensor<1x3x3x3xi32>
+}
+
+// rhs (atrous) dilation: the window index is scaled in the input map, `oh + kh * 2`.
+// CHECK-LABEL: func.func @conv_rhs_dilation
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x5x1xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x5x1xi32>) -> tensor<1x3x5x1xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + (d4 * 2)), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%img, %k : tensor<1x7x7x1xi32>, tensor<3x3x1x1xi32>) outs(%[[F]] : tensor<1x3x5x1xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<1x3x5x1xi32>
+// CHECK-NEXT:    func.return %[[G]] : tensor<1x3x5x1xi32>
+func.func @conv_rhs_dilation(%img: tensor<1x7x7x1xi32>, %k: tensor<3x3x1x1xi32>) -> tensor<1x3x5x1xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {rhs_dilate = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x7x7x1xi32>, tensor<3x3x1x1xi32>) -> tensor<1x3x5x1xi32>
+  return %0 : tensor<1x3x5x1xi32>
+}
+
+// lhs (transposed) dilation with padding: the input is inserted with strides 2 into a
+// zero-filled tensor at the low padding; the zero is shared with the accumulator's.
+// CHECK-LABEL: func.func @conv_lhs_dilation
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[EP:.*]] = tensor.empty() : tensor<1x7x5x1xi32>
+// CHECK-NEXT:    %[[FP:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[EP]] : tensor<1x7x5x1xi32>) -> tensor<1x7x5x1xi32>
+// CHECK-NEXT:    %[[D:.*]] = tensor.insert_slice %img into %[[FP]][0, 1, 0, 0] [1, 3, 3, 1] [1, 2, 2, 1] : tensor<1x3x3x1xi32> into tensor<1x7x5x1xi32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x6x4x1xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x6x4x1xi32>) -> tensor<1x6x4x1xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + d4), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[D]], %k : tensor<1x7x5x1xi32>, tensor<2x2x1x1xi32>) outs(%[[F]] : tensor<1x6x4x1xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<1x6x4x1xi32>
+// CHECK-NEXT:    func.return %[[G]] : tensor<1x6x4x1xi32>
+func.func @conv_lhs_dilation(%img: tensor<1x3x3x1xi32>, %k: tensor<2x2x1x1xi32>) -> tensor<1x6x4x1xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [0, 0]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1xi32>, tensor<2x2x1x1xi32>) -> tensor<1x6x4x1xi32>
+  return %0 : tensor<1x6x4x1xi32>
+}
+
+// feature_group_count = 3: input features 6 -> (3, 2), kernel and result output features
+// 9 -> (3, 3); the group is loop d1, shared by all three maps; the result is collapsed back.
+// CHECK-LABEL: func.func @conv_feature_groups
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[K:.*]] = tensor.expand_shape %k {{\[}}[0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] output_shape [2, 2, 2, 3, 3] : tensor<2x2x2x9xi32> into tensor<2x2x2x3x3xi32>
+// CHECK-NEXT:    %[[I:.*]] = tensor.expand_shape %img {{\[}}[0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] output_shape [1, 4, 4, 3, 2] : tensor<1x4x4x6xi32> into tensor<1x4x4x3x2xi32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x3x3xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x3x3x3xi32>) -> tensor<1x3x3x3x3xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, (d3 + d5), (d4 + d6), d1, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3, d4, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[I]], %[[K]] : tensor<1x4x4x3x2xi32>, tensor<2x2x2x3x3xi32>) outs(%[[F]] : tensor<1x3x3x3x3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<1x3x3x3x3xi32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] : tensor<1x3x3x3x3xi32> into tensor<1x3x3x9xi32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<1x3x3x9xi32>
+func.func @conv_feature_groups(%img: tensor<1x4x4x6xi32>, %k: tensor<2x2x2x9xi32>) -> tensor<1x3x3x9xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<1x4x4x6xi32>, tensor<2x2x2x9xi32>) -> tensor<1x3x3x9xi32>
+  return %0 : tensor<1x3x3x9xi32>
+}
+
+// batch_group_count = 2: the input batch 4 -> (2, 2) (group first), output features
+// 6 -> (2, 3); the input map reads (group d1, batch d0).
+// CHECK-LABEL: func.func @conv_batch_groups
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[K:.*]] = tensor.expand_shape %k {{\[}}[0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] output_shape [2, 2, 2, 2, 3] : tensor<2x2x2x6xi32> into tensor<2x2x2x2x3xi32>
+// CHECK-NEXT:    %[[I:.*]] = tensor.expand_shape %img {{\[}}[0 : i64, 1 : i64], [2 : i64], [3 : i64], [4 : i64]] output_shape [2, 2, 3, 3, 2] : tensor<4x3x3x2xi32> into tensor<2x2x3x3x2xi32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x2x2x2x3xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<2x2x2x2x3xi32>) -> tensor<2x2x2x2x3xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d0, (d3 + d5), (d4 + d6), d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3, d4, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[I]], %[[K]] : tensor<2x2x3x3x2xi32>, tensor<2x2x2x2x3xi32>) outs(%[[F]] : tensor<2x2x2x2x3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<2x2x2x2x3xi32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] : tensor<2x2x2x2x3xi32> into tensor<2x2x2x6xi32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<2x2x2x6xi32>
+func.func @conv_batch_groups(%img: tensor<4x3x3x2xi32>, %k: tensor<2x2x2x6xi32>) -> tensor<2x2x2x6xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x3x3x2xi32>, tensor<2x2x2x6xi32>) -> tensor<2x2x2x6xi32>
+  return %0 : tensor<2x2x2x6xi32>
+}
+
+// NCHW/OIHW/NCHW: the same loops, the layouts folded into the maps.
+// CHECK-LABEL: func.func @conv_nchw_oihw
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x4x4x4xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<2x4x4x4xi32>) -> tensor<2x4x4x4xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d6, (d2 + d4), (d3 + d5))>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d6, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%img, %k : tensor<2x3x5x5xi32>, tensor<4x3x2x2xi32>) outs(%[[F]] : tensor<2x4x4x4xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<2x4x4x4xi32>
+// CHECK-NEXT:    func.return %[[G]] : tensor<2x4x4x4xi32>
+func.func @conv_nchw_oihw(%img: tensor<2x3x5x5xi32>, %k: tensor<4x3x2x2xi32>) -> tensor<2x4x4x4xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x5x5xi32>, tensor<4x3x2x2xi32>) -> tensor<2x4x4x4xi32>
+  return %0 : tensor<2x4x4x4xi32>
+}
+
+// window_reversal and negative padding: the kernel is flipped by a copy generic reading
+// `2 - k`; the negative low padding crops the input with tensor.extract_slice.
+// CHECK-LABEL: func.func @conv_reversal_negative_pad
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[C:.*]] = tensor.extract_slice %img[0, 1, 0] [1, 5, 2] [1, 1, 1] : tensor<1x6x2xi32> to tensor<1x5x2xi32>
+// CHECK-NEXT:    %[[EK:.*]] = tensor.empty() : tensor<3x2x1xi32>
+// CHECK-NEXT:    %[[K:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * -1) + 2), d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k : tensor<3x2x1xi32>) outs(%[[EK]] : tensor<3x2x1xi32>) {
+// CHECK-NEXT:    ^bb0(%[[V:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT:      linalg.yield %[[V]] : i32
+// CHECK-NEXT:    } -> tensor<3x2x1xi32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x1xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x1xi32>) -> tensor<1x3x1xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, (d2 + d3), d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[C]], %[[K]] : tensor<1x5x2xi32>, tensor<3x2x1xi32>) outs(%[[F]] : tensor<1x3x1xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
+// CHECK-NEXT:      linalg.yield %[[S]] : i32
+// CHECK-NEXT:    } -> tensor<1x3x1xi32>
+// CHECK-NEXT:    func.return %[[G]] : tensor<1x3x1xi32>
+func.func @conv_reversal_negative_pad(%img: tensor<1x6x2xi32>, %k: tensor<3x2x1xi32>) -> tensor<1x3x1xi32> {
+  %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[-1, 0]], reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x6x2xi32>, tensor<3x2x1xi32>) -> tensor<1x3x1xi32>
+  return %0 : tensor<1x3x1xi32>
+}
+
+// ---------------------------------------------------------------------------------------
 // Left as they are.
 
-// Ops with no lowering here: iota, gather, convolution, custom_call, integer divide,
-// a TOTALORDER compare.
+// Ops with no lowering here: iota, gather, a convolution on i1 (no ring to accumulate
+// in), custom_call, integer divide, a TOTALORDER compare.
 // CHECK-LABEL: func.func @not_lowered
 // CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
 // CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%x, %i)
@@ -745,14 +919,14 @@ func.func @reduce_window_dilated(%a: tensor<5xi32>, %z: tensor<i32>) -> tensor<3
 // CHECK-NEXT:    %[[DIV:.*]] = stablehlo.divide %[[IOTA]], %[[IOTA]] : tensor<4xi32>
 // CHECK-NEXT:    %[[T:.*]] = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]], %[[T]]
-func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xi32>, %img: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x2xf32>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
+func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xi32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
   %0 = stablehlo.iota dim = 0 : tensor<4xi32>
   %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
-  %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x2xf32>) -> tensor<1x4x4x2xf32>
+  %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<3x3x1x2xi1>) -> tensor<1x4x4x2xi1>
   %3 = stablehlo.custom_call @foo(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %4 = stablehlo.divide %0, %0 : tensor<4xi32>
   %5 = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<1x4x4x2xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>
+  return %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>
 }
 
 // Quantized, unsigned and dynamically shaped operands are left for other passes.

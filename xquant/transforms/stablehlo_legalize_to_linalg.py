@@ -19,14 +19,22 @@ upstream-valid linalg that the interpreter runs with the same numbers:
   reduction iterators whose body is the reducer's scalar ops (so a wide
   accumulator stays wide); reduce_window: `tensor.pad` with the init value,
   then a generic over (output, window) dims with `d * stride + w * dilation`
-  maps and a window-shaped operand, as linalg's pooling ops do.
+  maps and a window-shaped operand, as linalg's pooling ops do;
+- convolution: the input padded (`tensor.pad`) or dilated (a strided
+  `tensor.insert_slice` into zeros), the kernel flipped by a copy generic
+  where the window is reversed, then one generic over (batch, [group], output
+  feature, output spatial, window, input feature) with `o * stride + k *
+  dilation` input maps; feature/batch groups expand the grouped dims with
+  `tensor.expand_shape` so the maps stay affine. Integer results accumulate in
+  the result type (float results from integers in i64), floats in f64.
 
 Semantics kept from StableHLO (and the interpreter): float -> integer convert
 truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
 i32 goes through f64 so its bounds are exact); compare uses ordered
 predicates except NE. Constants are created before the generics (never in
-bodies). Ops outside the subset (gather, convolution, select_and_scatter,
-iota, custom_call, unsigned integers, base dilations) are left as they are.
+bodies). Ops outside the subset (gather, select_and_scatter, iota,
+custom_call, unsigned integers, base dilations, i1 or float -> integer
+convolutions) are left as they are.
 """
 
 from __future__ import annotations
@@ -834,8 +842,9 @@ class LowerConvolution(RewritePattern):
             return
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
         ops, hoist = Ops([]), Ops([])
+        zeros: dict[Attribute, SSAValue] = {}
         lhs = self._pad_and_dilate(
-            ops, hoist, op.lhs, numbers.input_spatial, padding, lhs_dilation
+            ops, hoist, zeros, op.lhs, numbers.input_spatial, padding, lhs_dilation
         )
         if lhs is None:
             ops.discard()
@@ -901,7 +910,11 @@ class LowerConvolution(RewritePattern):
         if count > 1:
             acc_shape[out_feature : out_feature + 1] = [count, out_features // count]
         acc_type = TensorType(accumulator, acc_shape)
-        zero = scalar_constant(hoist, 0, accumulator)
+        zero = (
+            zeros[accumulator]
+            if accumulator in zeros
+            else scalar_constant(hoist, 0, accumulator)
+        )
         init = ops.add(linalg.FillOp([zero], [_empty(ops, acc_type)], [acc_type]))
         iterators = [
             *_parallel(n_parallel),
@@ -978,6 +991,7 @@ class LowerConvolution(RewritePattern):
     def _pad_and_dilate(
         ops: Ops,
         hoist: Ops,
+        zeros: dict[Attribute, SSAValue],
         value: SSAValue,
         spatial_dims: Sequence[int],
         padding: Sequence[tuple[int, int]],
@@ -1002,7 +1016,7 @@ class LowerConvolution(RewritePattern):
         ]
         if all(s == 1 for s in step):
             if any(positive_low) or any(positive_high):
-                zero = scalar_constant(hoist, 0, element)
+                zero = zeros[element] = scalar_constant(hoist, 0, element)
                 block = Block(arg_types=[IndexType()] * len(shape))
                 block.add_op(tensor.YieldOp(zero))
                 value = ops.add(
@@ -1013,7 +1027,7 @@ class LowerConvolution(RewritePattern):
                 )  # fmt: skip
         else:
             padded_type = TensorType(element, padded_shape)
-            zero = scalar_constant(hoist, 0, element)
+            zero = zeros[element] = scalar_constant(hoist, 0, element)
             filled = ops.add(
                 linalg.FillOp([zero], [_empty(ops, padded_type)], [padded_type])
             )
