@@ -22,6 +22,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 import xquant
 
@@ -64,9 +65,9 @@ class Conv:
     reversal: list[bool] | None = None
     groups: int = 1
     batch_groups: int = 1
-    input_layout: list[Any] = field(default_factory=list)
-    kernel_layout: list[Any] = field(default_factory=list)
-    output_layout: list[Any] = field(default_factory=list)
+    input_layout: list[Any] = field(default_factory=list[Any])
+    kernel_layout: list[Any] = field(default_factory=list[Any])
+    output_layout: list[Any] = field(default_factory=list[Any])
 
     def __post_init__(self) -> None:
         n = len(self.spatial)
@@ -348,7 +349,7 @@ CASES: dict[str, Conv] = {
 }
 
 
-def _lowered(case: Conv):
+def _lowered(case: Conv) -> ModuleOp:
     return xquant.apply_passes(xquant.parse_module(case.text()), PASS)
 
 

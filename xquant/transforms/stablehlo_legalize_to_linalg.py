@@ -72,6 +72,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
@@ -774,7 +775,7 @@ def _convert_tensor(
 def _expand_dim(ops: Ops, value: SSAValue, dim: int, groups: int) -> SSAValue:
     """`tensor.expand_shape` of dimension `dim` into (groups, size / groups)."""
     source = value.type
-    assert isinstance(source, TensorType)
+    assert isa(source, TensorType[Attribute])
     shape = list(source.get_shape())
     rank = len(shape)
     expanded = [*shape[:dim], groups, shape[dim] // groups, *shape[dim + 1 :]]
@@ -974,7 +975,7 @@ class LowerConvolution(RewritePattern):
         if not any(reversal):
             return value
         source = value.type
-        assert isinstance(source, TensorType)
+        assert isa(source, TensorType[Attribute])
         shape = list(source.get_shape())
         rank = len(shape)
         exprs = [AffineExpr.dimension(d) for d in range(rank)]
@@ -999,7 +1000,7 @@ class LowerConvolution(RewritePattern):
     ) -> SSAValue | None:
         """The input with interior (lhs dilation) and edge padding of zeros; None if cropped to nothing."""
         source = value.type
-        assert isinstance(source, TensorType)
+        assert isa(source, TensorType[Attribute])
         element = source.get_element_type()
         shape = list(source.get_shape())
         low, high, step = [0] * len(shape), [0] * len(shape), [1] * len(shape)
