@@ -371,3 +371,67 @@ func.func @f(%a: tensor<4xi32>) {
   return
 }
 // CHECK: 'stablehlo.sqrt' op operand #0 must be ranked tensor of floating-point, complex or per-tensor integer quantized values, but got 'tensor<4xi32>'
+
+// -----
+// convolution: feature_group_count must be positive
+func.func @f(%x: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x2xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 0 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects feature_group_count to be a positive number, got 0.
+
+// -----
+// convolution: batch_group_count must be positive
+func.func @f(%x: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x2xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 0 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects batch_group_count to be a positive number, got 0.
+
+// -----
+// convolution: not both group counts above 1 (c13)
+func.func @f(%x: tensor<2x4x4x4xf32>, %k: tensor<3x3x2x4xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 2 : i64} : (tensor<2x4x4x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects batch_group_count and feature_group_count not to be both greater than 1. Got 2 and 2 resp.
+
+// -----
+// convolution: kernel output features a multiple of batch_group_count (c15)
+func.func @f(%x: tensor<2x4x4x2xf32>, %k: tensor<3x3x2x3xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<2x4x4x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects output feature dimension size (3) to be a multiple of batch_group_count. Got batch_group_count = 2.
+
+// -----
+// convolution: kernel output features divisible by feature_group_count (c14)
+func.func @f(%x: tensor<1x4x4x4xf32>, %k: tensor<3x3x2x3xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x4x4xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects kernel output feature dimension (3) to be divisible by feature_group_count. For feature_group_count = 2.
+
+// -----
+// convolution: input features a multiple of feature_group_count (c11)
+func.func @f(%x: tensor<1x4x4x3xf32>, %k: tensor<3x3x1x4xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x4x3xf32>, tensor<3x3x1x4xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects input feature dimension (3) to be a multiple of feature_group_count. Got feature_group_count = 2.
+
+// -----
+// convolution: input batch divisible by batch_group_count (c10)
+func.func @f(%x: tensor<3x4x4x2xf32>, %k: tensor<3x3x2x2xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects input batch dimension (3) to be divisible by batch_group_count. Got batch_group_count = 2.
+
+// -----
+// convolution: input features / feature_group_count = kernel input features (c12)
+func.func @f(%x: tensor<1x4x4x4xf32>, %k: tensor<3x3x3x4xf32>) {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x4x4x4xf32>, tensor<3x3x3x4xf32>) -> tensor<1x2x2x4xf32>
+  return
+}
+// CHECK: expects input feature dimension (4) / feature_group_count = kernel input feature dimension (3). Got feature_group_count = 2.

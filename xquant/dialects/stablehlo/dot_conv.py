@@ -269,6 +269,49 @@ def _verify_dims(
             )
 
 
+def _verify_group_counts(
+    groups: int,
+    batch_groups: int,
+    input_features: int,
+    input_batch: int,
+    kernel_output_features: int,
+) -> None:
+    """The group-count rules of convolution (spec c10-c15), with upstream's messages."""
+    if groups <= 0:
+        raise VerifyException(
+            f"expects feature_group_count to be a positive number, got {groups}."
+        )
+    if batch_groups <= 0:
+        raise VerifyException(
+            f"expects batch_group_count to be a positive number, got {batch_groups}."
+        )
+    if batch_groups > 1 and groups > 1:
+        raise VerifyException(
+            "expects batch_group_count and feature_group_count not to be both greater than 1. "
+            f"Got {batch_groups} and {groups} resp."
+        )
+    if kernel_output_features % batch_groups:
+        raise VerifyException(
+            f"expects output feature dimension size ({kernel_output_features}) to be a multiple of "
+            f"batch_group_count. Got batch_group_count = {batch_groups}."
+        )
+    if kernel_output_features % groups:
+        raise VerifyException(
+            f"expects kernel output feature dimension ({kernel_output_features}) to be divisible by "
+            f"feature_group_count. For feature_group_count = {groups}."
+        )
+    if input_features % groups:
+        raise VerifyException(
+            f"expects input feature dimension ({input_features}) to be a multiple of "
+            f"feature_group_count. Got feature_group_count = {groups}."
+        )
+    if input_batch % batch_groups:
+        raise VerifyException(
+            f"expects input batch dimension ({input_batch}) to be divisible by "
+            f"batch_group_count. Got batch_group_count = {batch_groups}."
+        )
+
+
 @irdl_op_definition
 class ConvolutionOp(IRDLOperation):
     """N-d convolution with strides, padding, lhs (transposed) and rhs (atrous) dilation and groups."""
@@ -383,10 +426,13 @@ class ConvolutionOp(IRDLOperation):
             self.feature_group_count.value.data,
             self.batch_group_count.value.data,
         )
-        if groups <= 0 or batch_groups <= 0:
-            raise VerifyException(
-                "expects feature_group_count and batch_group_count to be positive"
-            )
+        _verify_group_counts(
+            groups,
+            batch_groups,
+            lhs_shape[numbers.input_feature_dimension.data],
+            lhs_shape[numbers.input_batch_dimension.data],
+            rhs_shape[numbers.kernel_output_feature_dimension.data],
+        )
         strides, padding, lhs_dilation, rhs_dilation, _ = self.window()
         for name, values in (
             ("window_strides", strides),
@@ -406,7 +452,7 @@ class ConvolutionOp(IRDLOperation):
             raise VerifyException(
                 "expects input feature dimension "
                 f"({lhs_shape[numbers.input_feature_dimension.data]}) / feature_group_count = kernel input feature "
-                f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]})."
+                f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]}). Got feature_group_count = {groups}."
             )
         expected = convolution_result_shape(self, lhs_shape, rhs_shape)
         if list(_shape(self.result.type)) != expected:
