@@ -53,7 +53,9 @@ def test_math_unary_f32(op: str, ref, x: np.ndarray) -> None:
     t = f"tensor<{x.size}xf32>"
     (got,) = run(unary_fn(op, t), "main", x)
     assert got.dtype == np.float32
-    np.testing.assert_array_equal(got, ref(x))
+    with np.errstate(over="ignore"):  # the reference overflows to inf, as it should
+        want = ref(x)
+    np.testing.assert_array_equal(got, want)
     (s,) = run(unary_fn(op, "f32"), "main", float(x[1]))
     assert s.dtype == np.float32 and s == ref(x[1:2])[0]
 
