@@ -907,10 +907,164 @@ func.func @conv_reversal_negative_pad(%img: tensor<1x6x2xi32>, %k: tensor<3x2x1x
 }
 
 // ---------------------------------------------------------------------------------------
+// gather: one all-parallel generic over the result, no inputs; linalg.index gives the
+// result position, each start index is a tensor.extract from the indices, index_cast
+// and clamped to [0, operand_dim - slice_size]; the element is a tensor.extract.
+
+// Embedding lookup (row gather), index_vector_dim = rank of the indices (implicit
+// trailing vector of one): the row is clamp(ids[d0], 0, 5 - 1), the column d1.
+// CHECK-LABEL: func.func @gather_embedding
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<4x3xf32>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32):
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[ID:.*]] = tensor.extract %ids[%[[D0]]] : tensor<4xi32>
+// CHECK-NEXT:      %[[IX:.*]] = arith.index_cast %[[ID]] : i32 to index
+// CHECK-NEXT:      %[[LO:.*]] = arith.maxsi %[[IX]], %[[C0]] : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.minsi %[[LO]], %[[C4]] : index
+// CHECK-NEXT:      %[[D1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %table[%[[ROW]], %[[D1]]] : tensor<5x3xf32>
+// CHECK-NEXT:      linalg.yield %[[V]] : f32
+// CHECK-NEXT:    } -> tensor<4x3xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<4x3xf32>
+func.func @gather_embedding(%table: tensor<5x3xf32>, %ids: tensor<4xi32>) -> tensor<4x3xf32> {
+  %0 = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<5x3xf32>, tensor<4xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// index_vector_dim last, start_index_map = [1, 0]: component 0 starts operand dim 1
+// (clamped to 4 - 2), component 1 the collapsed dim 0 (clamped to 3 - 1); the offset
+// dims 2 and 3 of the result add to operand dims 1 and 2.
+// CHECK-LABEL: func.func @gather_index_vector_last
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x3x2x2xi8>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[E]] : tensor<2x3x2x2xi8>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: i8):
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[D1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[D0]], %[[D1]], %[[C0]]] : tensor<2x3x2xi32>
+// CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i32 to index
+// CHECK-NEXT:      %[[ALO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[S1:.*]] = arith.minsi %[[ALO]], %[[C2]] : index
+// CHECK-NEXT:      %[[B:.*]] = tensor.extract %i[%[[D0]], %[[D1]], %[[C1]]] : tensor<2x3x2xi32>
+// CHECK-NEXT:      %[[BX:.*]] = arith.index_cast %[[B]] : i32 to index
+// CHECK-NEXT:      %[[BLO:.*]] = arith.maxsi %[[BX]], %[[C0]] : index
+// CHECK-NEXT:      %[[S0:.*]] = arith.minsi %[[BLO]], %[[C2]] : index
+// CHECK-NEXT:      %[[D2:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[D3:.*]] = linalg.index 3 : index
+// CHECK-NEXT:      %[[P1:.*]] = arith.addi %[[S1]], %[[D2]] : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[S0]], %[[P1]], %[[D3]]] : tensor<3x4x2xi8>
+// CHECK-NEXT:      linalg.yield %[[V]] : i8
+// CHECK-NEXT:    } -> tensor<2x3x2x2xi8>
+func.func @gather_index_vector_last(%x: tensor<3x4x2xi8>, %i: tensor<2x3x2xi32>) -> tensor<2x3x2x2xi8> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [1, 0], index_vector_dim = 2>, indices_are_sorted = true, slice_sizes = array<i64: 1, 2, 2>}> : (tensor<3x4x2xi8>, tensor<2x3x2xi32>) -> tensor<2x3x2x2xi8>
+  return %0 : tensor<2x3x2x2xi8>
+}
+
+// index_vector_dim in the middle of i64 indices, every operand dim collapsed: the
+// result's batch dims d0, d1 are the indices' dims 0 and 2, the vector dim is pinned.
+// CHECK-LABEL: func.func @gather_index_vector_middle
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<3x2xi32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<3x2xi32>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: i32):
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[D1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[D0]], %[[C0]], %[[D1]]] : tensor<3x2x2xi64>
+// CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i64 to index
+// CHECK-NEXT:      %[[ALO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.minsi %[[ALO]], %[[C3]] : index
+// CHECK-NEXT:      %[[B:.*]] = tensor.extract %i[%[[D0]], %[[C1]], %[[D1]]] : tensor<3x2x2xi64>
+// CHECK-NEXT:      %[[BX:.*]] = arith.index_cast %[[B]] : i64 to index
+// CHECK-NEXT:      %[[BLO:.*]] = arith.maxsi %[[BX]], %[[C0]] : index
+// CHECK-NEXT:      %[[COL:.*]] = arith.minsi %[[BLO]], %[[C4]] : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[ROW]], %[[COL]]] : tensor<4x5xi32>
+// CHECK-NEXT:      linalg.yield %[[V]] : i32
+// CHECK-NEXT:    } -> tensor<3x2xi32>
+func.func @gather_index_vector_middle(%x: tensor<4x5xi32>, %i: tensor<3x2x2xi64>) -> tensor<3x2xi32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<4x5xi32>, tensor<3x2x2xi64>) -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+
+// A start on a dim the slice covers whole clamps to [0, 0]: it is 0, never read (only
+// component 1 is extracted).
+// CHECK-LABEL: func.func @gather_full_dim
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1xi8>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[E]] : tensor<1xi8>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: i8):
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[D0]], %[[C1]]] : tensor<1x2xi32>
+// CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i32 to index
+// CHECK-NEXT:      %[[LO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[COL:.*]] = arith.minsi %[[LO]], %[[C1]] : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[C0]], %[[COL]]] : tensor<1x2xi8>
+// CHECK-NEXT:      linalg.yield %[[V]] : i8
+// CHECK-NEXT:    } -> tensor<1xi8>
+func.func @gather_full_dim(%x: tensor<1x2xi8>, %i: tensor<1x2xi32>) -> tensor<1xi8> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>, slice_sizes = array<i64: 1, 1>}> : (tensor<1x2xi8>, tensor<1x2xi32>) -> tensor<1xi8>
+  return %0 : tensor<1xi8>
+}
+
+// Batching dims: operand dim 0 is indices dim 0, i.e. the result's batch dim d0.
+// CHECK-LABEL: func.func @gather_batching
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x4x3xf32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%[[E]] : tensor<2x4x3xf32>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32):
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[D1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[D0]], %[[D1]], %[[C0]]] : tensor<2x4x1xi32>
+// CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i32 to index
+// CHECK-NEXT:      %[[LO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.minsi %[[LO]], %[[C4]] : index
+// CHECK-NEXT:      %[[D2:.*]] = linalg.index 2 : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[D0]], %[[ROW]], %[[D2]]] : tensor<2x5x3xf32>
+// CHECK-NEXT:      linalg.yield %[[V]] : f32
+// CHECK-NEXT:    } -> tensor<2x4x3xf32>
+func.func @gather_batching(%x: tensor<2x5x3xf32>, %i: tensor<2x4x1xi32>) -> tensor<2x4x3xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1, 3>}> : (tensor<2x5x3xf32>, tensor<2x4x1xi32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// Out-of-range starts are clamped, whatever the constant indices say: 7 and -2 become
+// clamp(_, 0, 4 - 1). An offset dim first in the result (i1 elements).
+// CHECK-LABEL: func.func @gather_clamped_constant
+// CHECK-NEXT:    %[[I:.*]] = arith.constant dense<[7, -2, 1]> : tensor<3xi64>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x3xi1>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<2x3xi1>) {
+// CHECK-NEXT:    ^bb0(%{{.*}}: i1):
+// CHECK-NEXT:      %[[D1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %[[I]][%[[D1]]] : tensor<3xi64>
+// CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i64 to index
+// CHECK-NEXT:      %[[LO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[COL:.*]] = arith.minsi %[[LO]], %[[C3]] : index
+// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[D0]], %[[COL]]] : tensor<6x4xi1>
+// CHECK-NEXT:      linalg.yield %[[V]] : i1
+// CHECK-NEXT:    } -> tensor<2x3xi1>
+func.func @gather_clamped_constant(%x: tensor<6x4xi1>) -> tensor<2x3xi1> {
+  %i = stablehlo.constant dense<[7, -2, 1]> : tensor<3xi64>
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 2, 1>}> : (tensor<6x4xi1>, tensor<3xi64>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+
+// ---------------------------------------------------------------------------------------
 // Left as they are.
 
-// Ops with no lowering here: iota, gather, a convolution on i1 (no ring to accumulate
-// in), custom_call, integer divide, a TOTALORDER compare.
+// Ops with no lowering here: iota, a gather with unsigned start indices, a convolution
+// on i1 (no ring to accumulate in), custom_call, integer divide, a TOTALORDER compare.
 // CHECK-LABEL: func.func @not_lowered
 // CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
 // CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%x, %i)
@@ -919,9 +1073,9 @@ func.func @conv_reversal_negative_pad(%img: tensor<1x6x2xi32>, %k: tensor<3x2x1x
 // CHECK-NEXT:    %[[DIV:.*]] = stablehlo.divide %[[IOTA]], %[[IOTA]] : tensor<4xi32>
 // CHECK-NEXT:    %[[T:.*]] = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]], %[[T]]
-func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xi32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
+func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
   %0 = stablehlo.iota dim = 0 : tensor<4xi32>
-  %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xui32>) -> tensor<2x3xf32>
   %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<3x3x1x2xi1>) -> tensor<1x4x4x2xi1>
   %3 = stablehlo.custom_call @foo(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %4 = stablehlo.divide %0, %0 : tensor<4xi32>
