@@ -10,13 +10,9 @@ the lowered text must parse and verify upstream (`--verify-each`).
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import ml_dtypes
@@ -25,21 +21,9 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import xquant
+from tests.upstream import mlir_opt
 
-_UPSTREAM = Path(__file__).resolve().parents[1] / "upstream" / "mlir_opt.py"
 PASS = "stablehlo-legalize-to-linalg"
-
-
-def _mlir_opt() -> ModuleType:
-    name = "xquant_tests_upstream_mlir_opt"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _UPSTREAM)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass
@@ -444,7 +428,6 @@ def test_unsupported_convolutions_stay(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
-    mlir_opt = _mlir_opt()
     if mlir_opt.find_mlir_opt() is None:
         pytest.skip("upstream mlir-opt not installed")
     done = mlir_opt.run_mlir_opt(str(_lowered(CASES[name])), "--verify-each")

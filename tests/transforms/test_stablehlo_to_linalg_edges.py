@@ -9,10 +9,6 @@ must also parse and verify upstream.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import ml_dtypes
@@ -20,21 +16,7 @@ import numpy as np
 import pytest
 
 import xquant
-
-_UPSTREAM = Path(__file__).resolve().parents[1] / "upstream" / "mlir_opt.py"
-
-
-def _mlir_opt() -> ModuleType:
-    name = "xquant_tests_upstream_mlir_opt"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _UPSTREAM)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
+from tests.upstream import mlir_opt
 
 I64_MAX, I64_MIN = 2**63 - 1, -(2**63)
 F, T = False, True
@@ -148,7 +130,6 @@ def test_original_and_lowered_give_the_golden_values(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
-    mlir_opt = _mlir_opt()
     if mlir_opt.find_mlir_opt() is None:
         pytest.skip("upstream mlir-opt not installed")
     text = str(
