@@ -87,10 +87,13 @@ def test_conformance_module_agrees_at_every_stage(path: Path) -> None:
 
 @pytest.mark.skipif(not MODULES, reason=f"{CONFORMANCE_DIR} is not available")
 def test_linalg_pipeline_leaves_only_unlowered_ops() -> None:
-    """After the full pipeline only gather/convolution/iota/checks stay in the stablehlo dialect."""
+    """After the full pipeline only the checks (custom_call) and ops with no lowering yet
+    (iota, and a reducer's return if its reduce stays) may be left in the stablehlo dialect.
+
+    Convolution and gather are lowered: all 73 conformance functions keep
+    nothing but their checks.
+    """
     allowed = {
-        "stablehlo.gather",
-        "stablehlo.convolution",
         "stablehlo.custom_call",
         "stablehlo.iota",
         "stablehlo.return",
@@ -106,7 +109,7 @@ def test_linalg_pipeline_leaves_only_unlowered_ops() -> None:
             }
             assert names <= allowed, names
             fully_lowered += names <= {"stablehlo.custom_call"}
-    assert fully_lowered > 0
+    assert fully_lowered >= 73
 
 
 # ----------------------------------------------------------------------------------------

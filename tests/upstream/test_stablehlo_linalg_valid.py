@@ -5,8 +5,9 @@ reduction programs go through
 `stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg`; upstream
 `mlir-opt` (LLVM 22) must then parse and verify the output. The test
 programs end in StableHLO check calls, which are not linalg: they are replaced
-by `true` constants first, and any other StableHLO op left over (gather has
-no linalg lowering yet) keeps the function out of the comparison. Skips when mlir-opt or the shared modules are absent.
+by `true` constants first, and any other StableHLO op left over keeps the
+function out of the comparison (none is left in the conformance modules since
+convolution and gather are lowered). Skips when mlir-opt or the shared modules are absent.
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def test_conformance_pipeline_output_verifies_upstream() -> None:
                 continue
             assert_valid_upstream(text)
             verified += 1
-    # 52 of 73 functions lower fully (27 before convolutions were lowered); the other
-    # 21 keep a gather.
-    assert verified >= 52, (verified, skipped)
+    # All 73 functions lower fully (27 before convolutions were lowered, 52 before
+    # gathers were).
+    assert verified >= 73, (verified, skipped)
+    assert skipped == 0, (verified, skipped)
