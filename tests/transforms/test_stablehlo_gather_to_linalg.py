@@ -11,13 +11,9 @@ text must parse and verify upstream (`--verify-each`).
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import ml_dtypes
@@ -27,25 +23,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 import xquant
+from tests.upstream import mlir_opt
 from xquant.interpreter.generic import spec_for_generic
 
-_UPSTREAM = Path(__file__).resolve().parents[1] / "upstream" / "mlir_opt.py"
 PASS = "stablehlo-legalize-to-linalg"
-
-
-def _mlir_opt() -> ModuleType:
-    name = "xquant_tests_upstream_mlir_opt"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _UPSTREAM)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mlir_opt = _mlir_opt()
 
 DTYPES: dict[str, Any] = {
     "i1": np.bool_,
