@@ -7,6 +7,7 @@ import math
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.utils.exceptions import InterpretationError
 
 from xquant.interpreter.runner import run
 
@@ -224,3 +225,18 @@ def test_reshapes_concat_cast_pad() -> None:
         e, np.pad(t, ((1, 1), (0, 2), (0, 0)), constant_values=9)
     )
     np.testing.assert_array_equal(f, t.reshape(24))
+
+
+def test_tensor_extract_out_of_bounds_is_an_error_not_a_wrap() -> None:
+    """numpy would read index -1 as the last element; tensor.extract out of bounds is an error."""
+    text = """func.func @main(%t: tensor<3xi32>, %i: index) -> i32 {
+  %0 = tensor.extract %t[%i] : tensor<3xi32>
+  func.return %0 : i32
+}"""
+    t = np.array([1, 2, 3], np.int32)
+    assert run(text, "main", t, 2)[0] == 3
+    for bad in (-1, 3):
+        with pytest.raises(
+            InterpretationError, match=r"tensor\.extract: index out of bounds"
+        ):
+            run(text, "main", t, bad)

@@ -218,7 +218,7 @@ def _subset(rnd: random.Random, items: list[int], low: int, high: int) -> list[i
 
 
 def _random_case(seed: int) -> Gather:
-    """A random valid gather with a result of rank >= 1 (see `test_rank0_result`)."""
+    """A random valid gather with a result of rank >= 1 (rank 0: `test_rank0_result`)."""
     rnd = random.Random(seed)
     while not (case := _random_attempt(rnd)).result_shape():
         pass
@@ -337,23 +337,13 @@ RANK0 = Gather(
 
 
 def test_rank0_result() -> None:
-    """A gather of one element into a rank-0 result: the lowered IR gives shape ()."""
+    """A gather of one element into a rank-0 result: shape () before and after lowering."""
     args = RANK0.arguments(seed=3)
     golden = reference(RANK0, *args)
     assert golden.shape == ()
-    (got,) = xquant.run(_lowered(RANK0), "main", *args)
-    _assert_identical(got, golden)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the interpreter's run_gather returns np.ascontiguousarray(result), which "
-    "makes a rank-0 result shape (1,)",
-)
-def test_rank0_result_original_interpreter() -> None:
-    args = RANK0.arguments(seed=3)
-    (got,) = xquant.run(xquant.parse_module(RANK0.text()), "main", *args)
-    _assert_identical(got, reference(RANK0, *args))
+    for module in (xquant.parse_module(RANK0.text()), _lowered(RANK0)):
+        (got,) = xquant.run(module, "main", *args)
+        _assert_identical(got, golden)
 
 
 def test_large_gather_runs_vectorized() -> None:

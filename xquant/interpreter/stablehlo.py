@@ -769,7 +769,7 @@ class StableHloFunctions(InterpreterFunctions):
             slice_sizes=op.sizes,
             result_shape=_shape(op.result.type),
         )
-        return (np.ascontiguousarray(result),)
+        return (np.asarray(result),)  # rank 0 stays rank 0
 
     # --- contractions
 

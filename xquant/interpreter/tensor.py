@@ -154,7 +154,13 @@ class TensorFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues
     ) -> PythonValues:
         src, *idx = args
+        src = np.asarray(src)
         # Works for scalar indices and, inside vectorized linalg bodies, index arrays (a gather).
+        for d, i in enumerate(idx):
+            if np.any(np.less(i, 0)) or np.any(np.greater_equal(i, src.shape[d])):
+                raise InterpretationError(
+                    f"tensor.extract: index out of bounds for dim {d} of size {src.shape[d]}"
+                )
         return (src[tuple(idx)],)
 
     @impl(tensor.InsertOp)
