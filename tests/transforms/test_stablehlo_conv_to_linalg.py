@@ -428,7 +428,4 @@ def test_unsupported_convolutions_stay(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("upstream mlir-opt not installed")
-    done = mlir_opt.run_mlir_opt(str(_lowered(CASES[name])), "--verify-each")
-    assert done.returncode == 0, done.stderr
+    mlir_opt.assert_verifies_upstream(str(_lowered(CASES[name])))

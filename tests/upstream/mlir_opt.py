@@ -23,7 +23,12 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["find_mlir_opt", "mlir_opt_version", "run_mlir_opt"]
+__all__ = [
+    "assert_verifies_upstream",
+    "find_mlir_opt",
+    "mlir_opt_version",
+    "run_mlir_opt",
+]
 
 _TIMEOUT_SECONDS = 60
 
@@ -117,3 +122,13 @@ def run_mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess[str]:
         timeout=_TIMEOUT_SECONDS,
         env=env,
     )
+
+
+def assert_verifies_upstream(text: str) -> None:
+    """`mlir-opt --verify-each` accepts `text`; skips the calling test when mlir-opt is absent."""
+    import pytest
+
+    if find_mlir_opt() is None:
+        pytest.skip("upstream mlir-opt not installed")
+    done = run_mlir_opt(text, "--verify-each")
+    assert done.returncode == 0, done.stderr + "\n" + text[:4000]

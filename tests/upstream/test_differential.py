@@ -14,38 +14,16 @@ Run this file as a script for a summary of every disagreement.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import xquant
-
-_HERE = Path(__file__).resolve().parent
-
-
-def _load(stem: str) -> ModuleType:
-    name = f"xquant_tests_upstream_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _HERE / f"{stem}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-corpus = _load("corpus")
-mlir_opt = _load("mlir_opt")
+from tests.upstream import corpus, mlir_opt
 
 # ----- deliberate differences (excluded from the agreement requirement) -----
 #
@@ -331,5 +309,7 @@ def test_sub_channel_scales_upstream_prints_in_hex_read_back(scale: str) -> None
         pytest.skip("mlir-opt not available")
     upstream_own = mlir_opt.run_mlir_opt(text)
     assert "0x" in upstream_own.stdout
-    assert mlir_opt.run_mlir_opt(upstream_own.stdout).returncode != 0  # upstream's own output fails
+    assert (
+        mlir_opt.run_mlir_opt(upstream_own.stdout).returncode != 0
+    )  # upstream's own output fails
     assert mlir_opt.run_mlir_opt(printed).returncode == 0  # ours reads back in upstream

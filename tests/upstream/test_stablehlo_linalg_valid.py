@@ -12,10 +12,7 @@ convolution and gather are lowered). Skips when mlir-opt or the shared modules a
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from xdsl.dialects import arith
@@ -23,26 +20,13 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from tests.upstream import mlir_opt
 from xquant import apply_passes, parse_module
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 
 _HERE = Path(__file__).resolve().parent
 
 
-def _load(stem: str) -> ModuleType:
-    name = f"xquant_tests_upstream_{stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, _HERE / f"{stem}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mlir_opt = _load("mlir_opt")
 pytestmark = pytest.mark.skipif(
     mlir_opt.find_mlir_opt() is None, reason="upstream mlir-opt not installed"
 )
