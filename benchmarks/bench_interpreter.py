@@ -18,7 +18,10 @@ import argparse
 import time
 
 import numpy as np
-from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
+from timing import (
+    best_of,
+    fix_allocator,
+)  # benchmarks/timing.py (scripts run from this folder)
 
 from xquant import parse_module
 from xquant.interpreter import make_interpreter
@@ -72,6 +75,7 @@ func.func @main(%x: tensor<{n}x{n}xf32>, %s: tensor<{n}x{n // block}xf32>, %e: t
 
 
 def main() -> None:
+    fix_allocator()
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=20)

@@ -7,7 +7,10 @@ Run: python benchmarks/bench_mx.py
 from __future__ import annotations
 
 import numpy as np
-from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
+from timing import (
+    best_of,
+    fix_allocator,
+)  # benchmarks/timing.py (scripts run from this folder)
 from xdsl.dialects.builtin import IntegerType, f4E2M1FN, f6E2M3FN, f8E4M3FN, f8E8M0FNU
 
 import xquant
@@ -56,6 +59,7 @@ def numpy_version(x: np.ndarray, compute, split: bool) -> np.ndarray:
 
 
 def main() -> None:
+    fix_allocator()
     x = np.random.default_rng(0).standard_normal((N, N)).astype(np.float32)
     print(f"quantize + dequantize, {N}x{N} f32, 32-element row blocks (best of 3)")
     for name, compute, storage, attr in CASES:

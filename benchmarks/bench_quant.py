@@ -25,7 +25,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
+from timing import (
+    best_of,
+    fix_allocator,
+)  # benchmarks/timing.py (scripts run from this folder)
 
 import xquant
 from xquant.interpreter import make_interpreter
@@ -84,6 +87,7 @@ def stock_attempt(block: int) -> str:
 
 
 def main() -> None:
+    fix_allocator()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

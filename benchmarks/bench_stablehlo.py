@@ -24,7 +24,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from timing import best_of  # benchmarks/timing.py (scripts run from this folder)
+from timing import (
+    best_of,
+    fix_allocator,
+)  # benchmarks/timing.py (scripts run from this folder)
 
 import xquant
 
@@ -99,6 +102,7 @@ def bench(
 
 
 def main() -> None:
+    fix_allocator()
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

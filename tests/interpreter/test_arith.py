@@ -297,6 +297,37 @@ def test_float_maxmin(op: str, expected: list[float]) -> None:
         assert (s != s and r != r) or (s == r and np.signbit(s) == np.signbit(r))
 
 
+@pytest.mark.parametrize(
+    ("op", "bound", "expected"),
+    [
+        ("maximumf", 0.0, [0.0, 0.0, 1.0]),
+        ("maximumf", -0.0, [-0.0, 0.0, 1.0]),
+        ("minimumf", -0.0, [-0.0, -0.0, -0.0]),
+        ("minimumf", 0.0, [-0.0, 0.0, 0.0]),
+        ("maximumf", -1.0, [-0.0, 0.0, 1.0]),
+    ],
+)
+def test_float_maxmin_rank0_bound(op: str, bound: float, expected: list[float]) -> None:
+    """A clamp bound is a rank-0 tensor broadcast over the body: zero ties still order -0 < +0."""
+    text = f"""
+    func.func @main(%x: tensor<3xf32>, %b: tensor<f32>) -> tensor<3xf32> {{
+      %e = tensor.empty() : tensor<3xf32>
+      %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>,
+          affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}}
+          ins(%x, %b : tensor<3xf32>, tensor<f32>) outs(%e : tensor<3xf32>) {{
+      ^bb0(%a: f32, %c: f32, %o: f32):
+        %m = arith.{op} %a, %c : f32
+        linalg.yield %m : f32
+      }} -> tensor<3xf32>
+      func.return %r : tensor<3xf32>
+    }}"""
+    x = np.array([-0.0, 0.0, 1.0], np.float32)
+    got = run(text, "main", x, np.array(bound, np.float32))[0]
+    e = np.array(expected, np.float32)
+    np.testing.assert_array_equal(got, e)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(e))
+
+
 def test_select() -> None:
     c = np.array([True, False, True])
     a = np.array([1, 2, 3], np.int32)

@@ -109,6 +109,9 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
     """An `Interpreter` on `module` (64-bit index) with every implementation registered."""
     from xdsl.interpreter import Interpreter
 
+    from xquant.interpreter.liveness import ReleaseDeadValues
+
     interpreter = Interpreter(module, index_bitwidth=64)
     register_implementations(interpreter)
+    interpreter.listeners = (*interpreter.listeners, ReleaseDeadValues(interpreter))
     return interpreter

@@ -120,9 +120,8 @@ def _floats(op: Operation, args: PythonValues):
 def _maxmin_zero_fix(a: Any, b: Any, r: Any, is_max: bool) -> Any:
     """IEEE maximum/minimum order -0 < +0; numpy's maximum/fmax do not."""
     for s in (a, b):
-        if (
-            type(s) is not np.ndarray and s != 0 and s == s
-        ):  # a non-zero scalar: no tie of zeros
+        # A non-zero scalar or 0-d array (a clamp bound): no tie of zeros is possible.
+        if np.ndim(s) == 0 and s != 0 and s == s:
             return r
     both = (a == 0) & (b == 0)
     if not np.any(both):

@@ -85,8 +85,12 @@ class TensorFunctions(InterpreterFunctions):
     def run_empty(
         self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues
     ) -> PythonValues:
+        # Contents are unspecified; zeros keep runs deterministic. A read-only zero-stride
+        # view costs nothing, where 8 MB of fresh zeros cost as much as the op filling them
+        # (every implementation copies before writing, so nothing writes through it).
         typ = op.tensor.type
-        return (np.zeros(_result_shape(typ, args), dtype=dtype_of(typ)),)
+        zero = np.zeros((), dtype=dtype_of(typ))
+        return (np.broadcast_to(zero, _result_shape(typ, args)),)
 
     @impl(tensor.SplatOp)
     def run_splat(
