@@ -130,6 +130,18 @@ def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
 PASSES["stablehlo-legalize-to-linalg"] = _stablehlo_legalize_to_linalg
 
 
+def _linalg_fuse_elementwise_ops() -> type[ModulePass]:
+    from xquant.transforms.linalg_fuse_elementwise_ops import (
+        LinalgFuseElementwiseOpsPass,
+    )
+
+    return LinalgFuseElementwiseOpsPass
+
+
+# Upstream MLIR's pass name; xDSL 0.74 has no pass of that name.
+PASSES["linalg-fuse-elementwise-ops"] = _linalg_fuse_elementwise_ops
+
+
 def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
     from xquant.transforms.stablehlo_legalize_qdq_to_quantized_op import (
         StablehloLegalizeQDQToQuantizedOpPass,

@@ -2,9 +2,10 @@
 
 For every module of `../shared/stablehlo-quantized` (skipped when absent)
 and for the quantized reduction golden cases, the interpreter's results on
-the original, after `stablehlo-legalize-quant-to-math`, and after
-`stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg` are equal
-(bit for bit, NaN equal to NaN) and every check in the file still passes.
+the original, after `stablehlo-legalize-quant-to-math`, after
+`stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg` and after
+that plus `linalg-fuse-elementwise-ops` are equal (bit for bit, NaN equal to
+NaN) and every check in the file still passes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ CONFORMANCE_DIR = (
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
 QUANT_TO_MATH = "stablehlo-legalize-quant-to-math"
 TO_LINALG = f"{QUANT_TO_MATH},stablehlo-legalize-to-linalg"
+FUSED = f"{TO_LINALG},linalg-fuse-elementwise-ops"
 
 
 def same(a: Any, b: Any) -> bool:
@@ -58,16 +60,17 @@ def has_quantized_types(module: ModuleOp) -> bool:
 
 
 def run_stages(text: str) -> dict[str, int]:
-    """Run every argument-less function at the three stages; return counts per stage."""
+    """Run every argument-less function at the four stages; return counts per stage."""
     original = parse_module(text)
     lowered = apply_passes(parse_module(text), QUANT_TO_MATH)
     linalg = apply_passes(parse_module(text), TO_LINALG)
+    fused = apply_passes(parse_module(text), FUSED)
     assert not has_quantized_types(lowered)
     counts = {"functions": 0, "checks": 0}
     for name in entry_functions(original):
         reference, checks = run_with_checks(original, name)
         assert all(c.passed for c in checks)
-        for module in (lowered, linalg):
+        for module in (lowered, linalg, fused):
             results, stage_checks = run_with_checks(module, name)
             assert len(stage_checks) == len(checks)
             failed = [c.message for c in stage_checks if not c.passed]
@@ -137,10 +140,11 @@ def combine(kind: str, values: np.ndarray, axis: tuple[int, ...] | int) -> np.nd
     return np.max(values, axis=axis) if kind == "max" else np.min(values, axis=axis)
 
 
-def three_stages(text: str, *args: np.ndarray) -> list[np.ndarray]:
-    """Results of `main` on the original, after quant-to-math and after the linalg pipeline (all equal)."""
+def all_stages(text: str, *args: np.ndarray) -> list[np.ndarray]:
+    """Results of `main` on the original, after quant-to-math and after the linalg
+    pipeline, unfused and fused (all equal)."""
     results = [run(parse_module(text), "main", *args)[0]]
-    for pipeline in (QUANT_TO_MATH, TO_LINALG):
+    for pipeline in (QUANT_TO_MATH, TO_LINALG, FUSED):
         module = apply_passes(parse_module(text), pipeline)
         assert not has_quantized_types(module)
         results.append(run(module, "main", *args)[0])
@@ -164,7 +168,7 @@ def test_reduce_i8_into_i32(kind: str, dims: list[int]) -> None:
       }}
       func.return %r : {result_type}
     }}"""
-    results = three_stages(text, data, np.array(IDENTITY_STORAGE[kind], np.int8))
+    results = all_stages(text, data, np.array(IDENTITY_STORAGE[kind], np.int8))
     np.testing.assert_array_equal(
         results[-1], combine(kind, to_accumulator(data), tuple(dims))
     )
@@ -198,7 +202,7 @@ def test_reduce_window_strides_and_padding(kind: str) -> None:
           padding = dense<[[1, 0], [1, 1]]> : tensor<2x2xi64>}} : (tensor<5x7x{Q8}>, tensor<{Q8}>) -> {result_type}
       func.return %r : {result_type}
     }}"""
-    results = three_stages(text, q, np.array(IDENTITY_STORAGE[kind], np.int8))
+    results = all_stages(text, q, np.array(IDENTITY_STORAGE[kind], np.int8))
     np.testing.assert_array_equal(results[-1], golden)
 
 
@@ -227,7 +231,7 @@ def test_select_and_scatter_accumulates_in_i32() -> None:
         : (tensor<4x6x{Q8}>, tensor<2x3x{Q8}>, tensor<{Q8}>) -> tensor<4x6x{Q32}>
       func.return %r : tensor<4x6x{Q32}>
     }}"""
-    results = three_stages(text, operand, source, np.array(Z_IN, np.int8))
+    results = all_stages(text, operand, source, np.array(Z_IN, np.int8))
     np.testing.assert_array_equal(results[-1], golden)
 
 
@@ -245,7 +249,7 @@ def test_dot_general_per_axis_rhs_and_zero_points() -> None:
         : (tensor<2x3x5x{lq}>, tensor<2x5x4x{rq}>) -> tensor<2x3x4x{oq}>
       func.return %0 : tensor<2x3x4x{oq}>
     }}"""
-    results = three_stages(text, lhs, rhs)
+    results = all_stages(text, lhs, rhs)
     real = np.einsum(
         "bik,bkj->bij",
         (lhs.astype(np.float64) - 7) * 0.25,
@@ -270,7 +274,7 @@ def test_integer_add_per_axis() -> None:
       %0 = stablehlo.add %a, %b : (tensor<2x3x{qa}>, tensor<2x3x{qb}>) -> tensor<2x3x{qo}>
       func.return %0 : tensor<2x3x{qo}>
     }}"""
-    results = three_stages(text, a, b)
+    results = all_stages(text, a, b)
     expected = a.astype(np.int64) - [-30, -20, 4] + b - [10, 0, -4] + [3, -1, 0]
     np.testing.assert_array_equal(
         results[-1], np.clip(expected, -128, 127).astype(np.int8)
@@ -300,7 +304,7 @@ def test_dot_general_rescale_is_exact_real_arithmetic_at_ties() -> None:
         : (tensor<64x128x{lq}>, tensor<128x64x{rq}>) -> tensor<64x64x{oq}>
       func.return %0 : tensor<64x64x{oq}>
     }}"""
-    results = three_stages(text, lhs, rhs)
+    results = all_stages(text, lhs, rhs)
     acc = (lhs.astype(np.int64) - 3) @ rhs.astype(np.int64)
     multiplier = Fraction(0.025) * Fraction(0.05) / Fraction(2.0)
     golden = [
@@ -322,7 +326,7 @@ def test_wide_sum_beyond_f32_mantissa_is_exact() -> None:
       }}
       func.return %r : {result_type}
     }}"""
-    results = three_stages(text, x, np.array(Z_IN, np.int8))
+    results = all_stages(text, x, np.array(Z_IN, np.int8))
     golden = Z_ACC + 256 * 256 * (2 * (127 - Z_IN))
     assert golden > 2**24
     assert int(results[0]) == golden
@@ -371,7 +375,7 @@ def test_uniform_dequantize_subtracts_zero_point_in_integers(
       %0 = stablehlo.uniform_dequantize %x : ({qt}) -> {ft}
       func.return %0 : {ft}
     }}"""
-    for result in three_stages(text, q):
+    for result in all_stages(text, q):
         assert result.dtype == dtype
         np.testing.assert_array_equal(result, golden)
 
@@ -388,5 +392,5 @@ def test_uniform_dequantize_per_axis_i32() -> None:
     }}"""
     golden = spec_dequantize(q, zero_points, scales, np.float32)
     assert golden[0, 0] == 0.5 * 33554430
-    for result in three_stages(text, q):
+    for result in all_stages(text, q):
         np.testing.assert_array_equal(result, golden)
