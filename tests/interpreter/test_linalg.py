@@ -534,3 +534,25 @@ def test_multi_result_printed_form_reads_back_and_verifies_upstream() -> None:
     assert "} -> (tensor<4xf32>, tensor<4xf32>)" in printed
     assert str(parse_module(printed)) == printed
     assert_verifies_upstream(printed)
+
+
+def test_rank0_generic_runs_body_once_with_result_dtypes() -> None:
+    """Zero loops: scalar operands, rank-0 tensors, an init read back; results keep their dtypes."""
+    text = """
+    func.func @main(%a: tensor<i8>, %s: i32, %init: tensor<i64>) -> (tensor<i32>, tensor<i64>) {
+      %e = tensor.empty() : tensor<i32>
+      %r:2 = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>,
+          affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+          ins(%a, %s : tensor<i8>, i32) outs(%e, %init : tensor<i32>, tensor<i64>) {
+      ^bb0(%x: i8, %y: i32, %o: i32, %acc: i64):
+        %w = arith.extsi %x : i8 to i32
+        %m = arith.muli %w, %y : i32
+        linalg.yield %m, %acc : i32, i64
+      } -> (tensor<i32>, tensor<i64>)
+      func.return %r#0, %r#1 : tensor<i32>, tensor<i64>
+    }"""
+    product, kept = run(
+        text, "main", np.array(-100, np.int8), 300, np.array(7, np.int64)
+    )
+    assert product.shape == () and product.dtype == np.int32 and int(product) == -30000
+    assert kept.shape == () and kept.dtype == np.int64 and int(kept) == 7

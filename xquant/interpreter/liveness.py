@@ -30,7 +30,7 @@ def dead_after(block: Block) -> dict[Operation, tuple[SSAValue, ...]]:
     """For each op of `block`: the values of the block that are not used after it."""
     last_use: dict[SSAValue, Operation] = {}
     for op in block.ops:
-        for nested in op.walk():
+        for nested in op.walk() if op.regions else (op,):
             for value in nested.operands:
                 if _defined_in(value, block):
                     last_use[value] = op
