@@ -196,3 +196,18 @@ func.func @dead(%a: tensor<2x3xi8>) {
   } -> tensor<2x3xi32>
   func.return
 }
+
+// arith.constant takes signless integers only: an unsigned splat stays a tensor input
+// (upstream's pass crashes here: "'arith.constant' op integer return type must be signless").
+// CHECK-LABEL: func.func @unsigned_splat(%a: tensor<4xi8>) -> tensor<4xui8>
+// CHECK:         %u = arith.constant dense<200> : tensor<4xui8>
+// CHECK:         linalg.generic {{.*}} ins(%u : tensor<4xui8>)
+func.func @unsigned_splat(%a: tensor<4xi8>) -> tensor<4xui8> {
+  %u = arith.constant dense<200> : tensor<4xui8>
+  %e = tensor.empty() : tensor<4xui8>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%u : tensor<4xui8>) outs(%e : tensor<4xui8>) {
+  ^bb0(%x: ui8, %o: ui8):
+    linalg.yield %x : ui8
+  } -> tensor<4xui8>
+  func.return %r : tensor<4xui8>
+}

@@ -556,3 +556,34 @@ def test_rank0_generic_runs_body_once_with_result_dtypes() -> None:
     )
     assert product.shape == () and product.dtype == np.int32 and int(product) == -30000
     assert kept.shape == () and kept.dtype == np.int64 and int(kept) == 7
+
+
+def test_zero_loop_generic_applies_constant_index_maps() -> None:
+    """No loops, but fixed positions of ranked tensors (`() -> (2)`): read and write there."""
+    read = """
+    func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+      %e = tensor.empty() : tensor<f32>
+      %r = linalg.generic {indexing_maps = [affine_map<() -> (2)>, affine_map<() -> ()>], iterator_types = []}
+          ins(%a : tensor<4xf32>) outs(%e : tensor<f32>) {
+      ^bb0(%x: f32, %o: f32):
+        %y = arith.addf %x, %x : f32
+        linalg.yield %y : f32
+      } -> tensor<f32>
+      func.return %r : tensor<f32>
+    }"""
+    a = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    (got,) = run(read, "main", a)
+    assert got.shape == () and float(got) == 2 * a[2]
+    write = """
+    func.func @main(%a: tensor<f32>, %o: tensor<3xf32>) -> tensor<3xf32> {
+      %r = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> (2)>], iterator_types = []}
+          ins(%a : tensor<f32>) outs(%o : tensor<3xf32>) {
+      ^bb0(%x: f32, %out: f32):
+        %y = arith.addf %x, %x : f32
+        linalg.yield %y : f32
+      } -> tensor<3xf32>
+      func.return %r : tensor<3xf32>
+    }"""
+    o = np.array([1.0, 2.0, 3.0], np.float32)
+    (got,) = run(write, "main", np.array(5.0, np.float32), o)
+    np.testing.assert_array_equal(got, [1.0, 2.0, 10.0])

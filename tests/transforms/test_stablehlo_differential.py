@@ -394,3 +394,15 @@ def test_uniform_dequantize_per_axis_i32() -> None:
     assert golden[0, 0] == 0.5 * 33554430
     for result in all_stages(text, q):
         np.testing.assert_array_equal(result, golden)
+
+
+def test_reshape_to_rank0_reads_the_one_element() -> None:
+    """`tensor<1x1xf32> -> tensor<f32>` lowers to a zero-loop generic reading `() -> (0, 0)`."""
+    text = """
+    func.func @main(%x: tensor<1x1xf32>) -> tensor<f32> {
+      %r = stablehlo.reshape %x : (tensor<1x1xf32>) -> tensor<f32>
+      %s = stablehlo.add %r, %r : tensor<f32>
+      func.return %s : tensor<f32>
+    }"""
+    results = all_stages(text, np.array([[1.5]], np.float32))
+    assert results[-1].shape == () and float(results[-1]) == 3.0

@@ -132,6 +132,16 @@ class StructuredSpec:
     def n_loops(self) -> int:
         return len(self.reduction)
 
+    @property
+    def scalar(self) -> bool:
+        """No loops and every map `() -> ()`: each operand is rank 0 or a scalar.
+
+        A zero-loop op may still read or write fixed positions of ranked
+        tensors (`() -> (0, 0)`, as a reshape to rank 0 lowers): those take
+        the general path, which applies the maps.
+        """
+        return self.n_loops == 0 and all(not m.results for m in self.maps)
+
 
 # ---------------------------------------------------------------------------------------
 # analysis
@@ -766,7 +776,7 @@ def _run_scalar(
     ins: Sequence[Any],
     outs: Sequence[Any],
 ) -> tuple[np.ndarray, ...]:
-    """No loops (every operand rank 0): one run of the body, no iteration space.
+    """No loops and only `() -> ()` maps: one run of the body, no iteration space.
 
     Rank-0 generics are what a lowering makes of scalar arithmetic on
     `tensor<T>` (zero points, init values); the general path costs ~50 us each.
@@ -790,7 +800,7 @@ def run_structured(
     if 0 in sizes:
         return tuple(np.array(o, copy=True) for o in outs)
     with np.errstate(all="ignore"):
-        if spec.n_loops == 0 and spec.vectorizable:
+        if spec.scalar and spec.vectorizable:
             return _run_scalar(interpreter, spec, ins, outs)
         if spec.vectorizable and spec.outputs_ok:
             if (

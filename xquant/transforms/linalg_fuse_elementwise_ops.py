@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    Signedness,
 )
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -184,7 +185,11 @@ def _splat_scalar(
     if count == 0 or data != data[: len(data) // count] * count:
         return None
     first = data[: len(data) // count]
-    if isinstance(element, IntegerType | IndexType):
+    if isinstance(element, IndexType) or (
+        isinstance(element, IntegerType)
+        and element.signedness.data == Signedness.SIGNLESS
+    ):
+        # arith.constant takes signless integers only (upstream crashes on ui8 here)
         return IntegerAttr.unpack(element, first, 1)[0]
     if isa(element, AnyFloat):
         return FloatAttr.unpack(element, first, 1)[0]
