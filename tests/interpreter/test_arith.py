@@ -542,3 +542,19 @@ def test_fptosi_fptoui_out_of_range_saturate() -> None:
     assert (
         run_op("%r = arith.fptosi %a : f64 to i64", ["f64"], "i64", 1e300) == 2**63 - 1
     )
+
+
+def test_constant_cache_follows_a_rewritten_attribute() -> None:
+    """Constant values are kept across runs while the op lives, never past a rewrite of it."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i32
+
+    module = parse_module(
+        "func.func @main() -> tensor<2xi32> {\n"
+        "  %c = arith.constant dense<[1, 2]> : tensor<2xi32>\n"
+        "  func.return %c : tensor<2xi32>\n}"
+    )
+    np.testing.assert_array_equal(run(module, "main")[0], [1, 2])
+    op = next(o for o in module.walk() if isinstance(o, arith.ConstantOp))
+    op.value = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [2]), [7, -8])
+    np.testing.assert_array_equal(run(module, "main")[0], [7, -8])

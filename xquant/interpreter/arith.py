@@ -7,6 +7,7 @@ uitofp, fptoui) reinterpret the same bits as unsigned, for any width.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -96,6 +97,9 @@ def attribute_value(attr: Attribute, typ: Attribute) -> Any:
 # helpers
 
 _INFO_CACHE: dict[Operation, Any] = {}
+_CONSTANTS: weakref.WeakKeyDictionary[Operation, tuple[Attribute, Attribute, Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _result_int(op: Operation):
@@ -358,19 +362,18 @@ def _minnumf(a: Any, b: Any) -> Any:
 class ArithFunctions(InterpreterFunctions):
     """Replaces every xDSL arith implementation with a vectorized one."""
 
-    def __init__(self) -> None:
-        self._constants: dict[Operation, Any] = {}
-
     @impl(arith.ConstantOp)
     def run_constant(
         self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues
     ) -> PythonValues:
-        try:
-            return (self._constants[op],)
-        except KeyError:
-            value = attribute_value(op.value, op.result.type)
-            self._constants[op] = value
-            return (value,)
+        # Kept across runs while the op lives: values are immutable (read-only arrays,
+        # numpy scalars), and a rewritten attribute is a new object, which misses.
+        cached = _CONSTANTS.get(op)
+        if cached is not None and cached[0] is op.value and cached[1] is op.result.type:
+            return (cached[2],)
+        value = attribute_value(op.value, op.result.type)
+        _CONSTANTS[op] = (op.value, op.result.type, value)
+        return (value,)
 
     run_addi = impl(arith.AddiOp)(_int_binary(np.add))
     run_subi = impl(arith.SubiOp)(_int_binary(np.subtract))

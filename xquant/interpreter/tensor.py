@@ -3,6 +3,7 @@ array (or a read-only view) and never writes into an operand."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, cast
 
 import numpy as np
@@ -52,6 +53,17 @@ def _result_shape(result_type: Any, dynamic: PythonValues) -> tuple[int, ...]:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _zeros_view(shape: tuple[int, ...], dt: np.dtype[Any]) -> np.ndarray:
+    """`tensor.empty`: contents are unspecified, zeros keep runs deterministic.
+
+    A read-only zero-stride view of one zero costs nothing, where 8 MB of
+    fresh zeros cost as much as the op filling them; being immutable, one view
+    serves every op of that shape (every implementation copies before writing).
+    """
+    return np.broadcast_to(np.zeros((), dtype=dt), shape)
+
+
 def _reduce_rank(value: np.ndarray, sizes: list[int], result_type: Any) -> np.ndarray:
     """Drop unit dims of a slice so that it matches a rank-reduced result type."""
     res_shape = result_type.get_shape()
@@ -85,12 +97,8 @@ class TensorFunctions(InterpreterFunctions):
     def run_empty(
         self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues
     ) -> PythonValues:
-        # Contents are unspecified; zeros keep runs deterministic. A read-only zero-stride
-        # view costs nothing, where 8 MB of fresh zeros cost as much as the op filling them
-        # (every implementation copies before writing, so nothing writes through it).
         typ = op.tensor.type
-        zero = np.zeros((), dtype=dtype_of(typ))
-        return (np.broadcast_to(zero, _result_shape(typ, args)),)
+        return (_zeros_view(_result_shape(typ, args), dtype_of(typ)),)
 
     @impl(tensor.SplatOp)
     def run_splat(
