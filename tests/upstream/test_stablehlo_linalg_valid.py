@@ -155,24 +155,19 @@ def test_conformance_pipeline_output_verifies_upstream(pipeline: str) -> None:
     assert skipped == 0, (verified, skipped)
 
 
-def _bench_shaped(kind: str) -> str:
-    """The benchmark programs (benchmarks/bench_stablehlo.py) at 8x8."""
-    q = {
-        "l": "!quant.uniform<i8:f32, 2.500000e-02:3>",
-        "r": "!quant.uniform<i8:f32, 5.000000e-02>",
-        "o": "!quant.uniform<i8:f32, 2.000000e+00:-5>",
-    }
-    if kind == "sum":
-        return REDUCTIONS["reduce_sum_i8_into_i32"]
-    lhs, rhs, out = (f"tensor<8x8x{q[k]}>" for k in "lro")
-    return f"""
-    func.func @main(%l: {lhs}, %r: {rhs}) -> {out} {{
-      %0 = stablehlo.dot_general %l, %r, contracting_dims = [1] x [0] : ({lhs}, {rhs}) -> {out}
-      func.return %0 : {out}
-    }}"""
+_QL, _QR, _QO = (
+    f"tensor<8x8x!quant.uniform<i8:f32, {q}>>"
+    for q in ("2.500000e-02:3", "5.000000e-02", "2.000000e+00:-5")
+)
+# The benchmark's dot_general (benchmarks/bench_stablehlo.py) at 8x8.
+DOT_PER_TENSOR = f"""
+func.func @main(%l: {_QL}, %r: {_QR}) -> {_QO} {{
+  %0 = stablehlo.dot_general %l, %r, contracting_dims = [1] x [0] : ({_QL}, {_QR}) -> {_QO}
+  func.return %0 : {_QO}
+}}"""
 
 
-FUSION_CASES = {**REDUCTIONS, "dot_general_per_tensor": _bench_shaped("dot")}
+FUSION_CASES = {**REDUCTIONS, "dot_general_per_tensor": DOT_PER_TENSOR}
 
 
 @pytest.mark.parametrize("name", sorted(FUSION_CASES))

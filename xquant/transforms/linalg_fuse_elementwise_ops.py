@@ -18,8 +18,9 @@ upstream's clean-ups: an input defined by a splat `arith.constant` becomes a
 scalar constant (created before the op and used in the body), duplicate
 inputs (same value, same map) are merged, and unused inputs dropped unless
 they size a loop. Trivially dead ops, tensor generics with a pure body among
-them, are erased, as MLIR's greedy driver does. Chains of element-wise ops, as `stablehlo-legalize-to-linalg` emits
-them one generic per op, collapse into one generic per chain.
+them, are erased, as MLIR's greedy driver does. Chains of element-wise ops,
+which `stablehlo-legalize-to-linalg` emits one generic per op, collapse into
+one generic per chain.
 """
 
 from __future__ import annotations
