@@ -237,6 +237,6 @@ def test_tensor_extract_out_of_bounds_is_an_error_not_a_wrap() -> None:
     assert run(text, "main", t, 2)[0] == 3
     for bad in (-1, 3):
         with pytest.raises(
-            InterpretationError, match=r"tensor\.extract: index out of bounds"
+            InterpretationError, match=r"'tensor\.extract' op: index out of bounds"
         ):
             run(text, "main", t, bad)

@@ -106,12 +106,12 @@ def register_implementations(interpreter: Interpreter) -> None:
 
 
 def make_interpreter(module: ModuleOp) -> Interpreter:
-    """An `Interpreter` on `module` (64-bit index) with every implementation registered."""
-    from xdsl.interpreter import Interpreter
-
+    """An interpreter on `module` (64-bit index) with every implementation registered;
+    any failure of an op is an `OpInterpretationError` naming that op."""
+    from xquant.interpreter.errors import XquantInterpreter
     from xquant.interpreter.liveness import ReleaseDeadValues
 
-    interpreter = Interpreter(module, index_bitwidth=64)
+    interpreter = XquantInterpreter(module, index_bitwidth=64)
     register_implementations(interpreter)
     interpreter.listeners = (*interpreter.listeners, ReleaseDeadValues(interpreter))
     return interpreter

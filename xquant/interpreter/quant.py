@@ -17,6 +17,7 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.ir import Attribute, Operation
 
 from xquant.dialects.quant.ops import (
     DequantizeCastOp,
@@ -25,13 +26,18 @@ from xquant.dialects.quant.ops import (
     element_type,
 )
 from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
+from xquant.interpreter.errors import op_error
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import storage_dtype
 
 
-def _uniform(op_name: str, attr: Any) -> UniformQuantizedType:
+def _uniform(op: Operation, attr: Attribute) -> UniformQuantizedType:
+    # `!quant.any` and `!quant.calibrated` verify but carry no scale to compute with.
     if not isinstance(attr, UniformQuantizedType):
-        raise ValueError(f"{op_name} can only run on !quant.uniform types, not {attr}")
+        raise op_error(
+            op,
+            f"only !quant.uniform element types can be interpreted, not {attr}",
+        )
     return attr
 
 
@@ -46,14 +52,14 @@ class QuantFunctions(InterpreterFunctions):
     def run_qcast(
         self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues
     ) -> PythonValues:
-        qtype = _uniform(op.name, element_type(op.result.type))
+        qtype = _uniform(op, element_type(op.result.type))
         return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
 
     @impl(DequantizeCastOp)
     def run_dcast(
         self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues
     ) -> PythonValues:
-        qtype = _uniform(op.name, element_type(op.input.type))
+        qtype = _uniform(op, element_type(op.input.type))
         return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
 
     @impl(StorageCastOp)

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.types import StorageQuantizedType
@@ -28,6 +29,7 @@ from xquant.interpreter.common import as_value, dtype_of, element_type, is_float
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
 
 __all__ = [
+    "RunSetupError",
     "check_argument",
     "format_dense_literal",
     "format_value",
@@ -37,12 +39,20 @@ __all__ = [
 ]
 
 
+class RunSetupError(InterpretationError, ValueError):
+    """No such function, or arguments that do not match its type.
+
+    A diagnostic like every other error of the API; a `ValueError` too, as it
+    was before there was a diagnostic for it.
+    """
+
+
 def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
-    """The `func.func` named `function_name` (ValueError if there is none)."""
+    """The `func.func` named `function_name` (`RunSetupError` if there is none)."""
     op = SymbolTable.lookup_symbol(module, function_name)
     if not isinstance(op, func.FuncOp):
         names = [o.sym_name.data for o in module.walk() if isinstance(o, func.FuncOp)]
-        raise ValueError(
+        raise RunSetupError(
             f"no function named '{function_name}' in the module (functions: {', '.join(names) or 'none'})"
         )
     return op
@@ -110,12 +120,12 @@ def _check_int_range(value: NDArray[Any], typ: Attribute, where: str) -> None:
     lo, hi = int(value.min()), int(value.max())
     if lo < low or hi > high:
         bad = lo if lo < low else hi
-        raise ValueError(f"{where}: {bad} does not fit in {_type_str(el)}")
+        raise RunSetupError(f"{where}: {bad} does not fit in {_type_str(el)}")
 
 
 def check_argument(value: Any, typ: Attribute, position: int) -> Any:
-    """`value` converted to the interpreter's representation of `typ`, or a ValueError
-    that names the argument, the expected type and what was given."""
+    """`value` converted to the interpreter's representation of `typ`, or a
+    `RunSetupError` that names the argument, the expected type and what was given."""
     where = f"argument #{position}"
     expected = _type_str(typ)
     if isa(typ, TensorType | UnrankedTensorType):
@@ -123,20 +133,20 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
             dt = _holder_dtype(typ)
             value = np.asarray(value, dtype=dt)
         if not isa(value, np.ndarray):
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected {expected}, got a scalar {type(value).__name__} ({value!r})"
             )
         shape = typ.get_shape() if isa(typ, TensorType) else tuple(value.shape)
         if len(shape) != value.ndim or any(
             s != DYNAMIC_INDEX and s != v for s, v in zip(shape, value.shape)
         ):
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})"
             )
         value = _storage_from_i1_literal(value, typ)
         dt = _holder_dtype(typ)
         if dt is not None and value.dtype != dt:
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}"
             )
         _check_int_range(value, typ, where)
@@ -144,7 +154,7 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
     dt = _holder_dtype(typ)
     if isa(value, np.ndarray):
         if value.ndim != 0:
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected a scalar {expected}, got an array of shape {list(value.shape)}"
             )
         value = value[()]
@@ -155,12 +165,14 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
         and dt.kind != "b"
         and not isinstance(typ, IntegerType)
     ):
-        raise ValueError(f"{where}: expected {expected}, got {value!r}")
+        raise RunSetupError(f"{where}: expected {expected}, got {value!r}")
     if isa(typ, IntegerType | IndexType):
         if isa(value, float | np.floating) and not float(value).is_integer():
-            raise ValueError(f"{where}: expected an integer {expected}, got {value!r}")
+            raise RunSetupError(
+                f"{where}: expected an integer {expected}, got {value!r}"
+            )
         if not isa(value, int | np.integer | np.bool_ | float | np.floating):
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected {expected}, got {type(value).__name__}"
             )
         iv = int(value)
@@ -168,13 +180,13 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
         if not -(1 << (width - 1)) <= iv < (1 << width) and not (
             width == 1 and iv in (-1, 0, 1)
         ):
-            raise ValueError(f"{where}: {iv} does not fit in {expected}")
+            raise RunSetupError(f"{where}: {iv} does not fit in {expected}")
         return as_value(iv, dt)
     if is_float_dtype(dt):
         if not isa(value, int | float | np.integer | np.floating) and not hasattr(
             value, "dtype"
         ):
-            raise ValueError(
+            raise RunSetupError(
                 f"{where}: expected {expected}, got {type(value).__name__}"
             )
         return (
@@ -206,18 +218,17 @@ def run(
     Arguments are checked against the function type (shape and dtype); results are
     numpy arrays (tensors) or numpy scalars.
     """
-    from xquant import parse_module
     from xquant.interpreter import make_interpreter
 
     module = (
-        parse_module(module_or_text)
+        _parse_remembering_spans(module_or_text)
         if isinstance(module_or_text, str)
         else module_or_text
     )
     fn = lookup_function(module, function_name)
     arg_types = fn.function_type.inputs.data
     if len(args) != len(arg_types):
-        raise ValueError(
+        raise RunSetupError(
             f"function '{function_name}' takes {len(arg_types)} argument(s), got {len(args)}"
         )
     values = tuple(
@@ -227,6 +238,19 @@ def run(
     with np.errstate(all="ignore"):
         results = interpreter.call_op(fn, values)
     return tuple(_result(v, t) for v, t in zip(results, fn.function_type.outputs.data))
+
+
+def _parse_remembering_spans(text: str) -> ModuleOp:
+    """`xquant.parse_module`, keeping where each op was parsed so that an
+    interpreter error can say `<string>:line:col`."""
+    from xquant import make_context
+    from xquant.tools.diagnostics import parse_located
+    from xquant.transforms.diagnostics import remember_spans
+
+    located = parse_located(make_context(), text, "<string>")
+    remember_spans(located.op_spans)
+    located.module.verify()
+    return located.module
 
 
 def load_dense_literal(text: str) -> Any:

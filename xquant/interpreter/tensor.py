@@ -4,6 +4,7 @@ array (or a read-only view) and never writes into an operand."""
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, cast
 
 import numpy as np
@@ -21,6 +22,7 @@ from xdsl.interpreter import (
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.interpreter.common import as_value, dtype_of
+from xquant.interpreter.errors import op_error
 
 __all__ = ["TensorFunctions", "check_shape", "mixed_values"]
 
@@ -122,7 +124,12 @@ class TensorFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues
     ) -> PythonValues:
         src, index = args
-        return (np.int64(np.shape(src)[int(index)]),)
+        shape = np.shape(src)
+        if not 0 <= int(index) < len(shape):
+            raise op_error(
+                op, f"dimension {int(index)} is out of range for rank {len(shape)}"
+            )
+        return (np.int64(shape[int(index)]),)
 
     @impl(tensor.CastOp)
     def run_cast(
@@ -136,8 +143,23 @@ class TensorFunctions(InterpreterFunctions):
     def run_reshape(
         self, interpreter: Interpreter, op: tensor.ReshapeOp, args: PythonValues
     ) -> PythonValues:
-        src, shape = args
-        return (np.reshape(src, tuple(int(s) for s in np.asarray(shape).reshape(-1))),)
+        src, shape_value = args
+        src = np.asarray(src)
+        shape = [int(s) for s in np.asarray(shape_value).reshape(-1)]
+        typ = op.result.type
+        # The verifier can only compare static shapes; the shape operand is a runtime value.
+        if isinstance(typ, TensorType) and any(
+            t not in (s, DYNAMIC_INDEX) for t, s in zip(typ.get_shape(), shape)
+        ):
+            raise op_error(
+                op, f"runtime shape {shape} does not match result type {typ}"
+            )
+        if any(s < 0 for s in shape) or math.prod(shape) != src.size:
+            raise op_error(
+                op,
+                f"runtime shape {shape} has {math.prod(shape)} elements, the source {src.size}",
+            )
+        return (src.reshape(shape),)
 
     @impl(tensor.CollapseShapeOp)
     def run_collapse_shape(
@@ -182,7 +204,14 @@ class TensorFunctions(InterpreterFunctions):
     ) -> PythonValues:
         scalar, dest, *idx = args
         out = np.array(dest, copy=True)
-        out[tuple(int(i) for i in idx)] = scalar
+        index = tuple(int(i) for i in idx)
+        # numpy would wrap a negative index around instead of failing.
+        for d, (i, size) in enumerate(zip(index, out.shape)):
+            if not 0 <= i < size:
+                raise op_error(
+                    op, f"index {i} out of bounds for dim {d} of size {size}"
+                )
+        out[index] = scalar
         return (out,)
 
     @impl(tensor.ExtractSliceOp)

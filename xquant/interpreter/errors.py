@@ -1,0 +1,118 @@
+"""Interpreter errors that name the op they come from.
+
+Bad but verified IR (a runtime shape that disagrees with a type, a slice past
+the end, a type the interpreter cannot run) must surface as a diagnostic,
+never as a numpy `ValueError` or a silently wrong value. Every error raised
+while an op runs becomes an `OpInterpretationError`: an xDSL
+`InterpretationError` (a `DiagnosticException`) that is also an `OpDiagnostic`,
+so the tools point at the op's source line as they do for pass errors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, TensorType
+from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import InterpretationError
+
+from xquant.transforms.diagnostics import OpDiagnostic, source_location
+
+__all__ = ["OpInterpretationError", "XquantInterpreter", "op_error"]
+
+
+class OpInterpretationError(InterpretationError, OpDiagnostic):
+    """Interpreting `op` failed; the message reads `'dialect.op' op: ...`.
+
+    `str()` starts with `file:line:col: ` when the op's source position is
+    known (see `xquant.transforms.diagnostics.source_location`).
+    """
+
+    def __init__(self, op: Operation, message: str):
+        OpDiagnostic.__init__(self, op, message)
+        self.message = message
+
+    def __str__(self) -> str:
+        location = _location_of(self.op)
+        return self.message if location is None else f"{location}: {self.message}"
+
+
+def _location_of(op: Operation) -> str | None:
+    if (location := source_location(op)) is not None:
+        return location
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.file_name.data}:{loc.line.value.data}:{loc.column.value.data}"
+    return None
+
+
+def op_error(op: Operation, message: str) -> OpInterpretationError:
+    """`'op.name' op: message` against `op` (a leading `op.name:` in `message` is dropped)."""
+    prefix = f"{op.name}: "
+    if message.startswith(prefix):
+        message = message[len(prefix) :]
+    return OpInterpretationError(op, f"'{op.name}' op: {message}")
+
+
+def _from_exception(op: Operation, err: Exception) -> OpInterpretationError:
+    if isinstance(err, InterpretationError):
+        return op_error(op, str(err).split("\n", 1)[0])
+    # A Python error out of a kernel is a bug or an unhandled corner of bad IR:
+    # still a diagnostic against the op, with the original chained.
+    text = str(err).split("\n", 1)[0]
+    return op_error(op, f"{type(err).__name__}{': ' + text if text else ''}")
+
+
+_STATIC_SHAPES: dict[Attribute, tuple[int, ...] | None] = {}
+
+
+def _static_shape(typ: Attribute) -> tuple[int, ...] | None:
+    """The shape of a ranked tensor type, None for every other type (cached)."""
+    try:
+        return _STATIC_SHAPES[typ]
+    except KeyError:
+        shape = tuple(typ.get_shape()) if isinstance(typ, TensorType) else None
+        _STATIC_SHAPES[typ] = shape
+        return shape
+
+
+def _check_result_shapes(op: Operation, values: PythonValues) -> None:
+    """A tensor result whose array shape disagrees with its type is a wrong value.
+
+    Only ops of function bodies: the bodies of `linalg.generic`, reducers and the
+    like run once on arrays of the whole iteration space (`generic.py`), where a
+    `tensor<f32>` value is legitimately a bigger array.
+    """
+    if not isinstance(op.parent_op(), func.FuncOp):
+        return
+    for result, value in zip(op.results, values):
+        if type(value) is not np.ndarray:
+            continue
+        shape = _static_shape(result.type)
+        if shape is None:
+            continue
+        actual: tuple[int, ...] = value.shape
+        if len(actual) == len(shape) and all(
+            s in (a, DYNAMIC_INDEX) for s, a in zip(shape, actual)
+        ):
+            continue
+        raise op_error(
+            op,
+            f"runtime shape {list(actual)} does not match result type {result.type}",
+        )
+
+
+class XquantInterpreter(Interpreter):
+    """xDSL's interpreter, with every failure of an op reported against that op
+    and tensor results checked against their static shapes."""
+
+    def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
+        try:
+            result = super()._run_op(op, inputs)
+        except OpInterpretationError:
+            raise  # already names the innermost op
+        except Exception as err:
+            raise _from_exception(op, err) from err
+        _check_result_shapes(op, result.values)
+        return result
