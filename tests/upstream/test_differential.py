@@ -14,7 +14,6 @@ Run this file as a script for a summary of every disagreement.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -62,34 +61,7 @@ EXPECTED_UPSTREAM_CRASH_PREFIX = "upstream-crash-"
 # Each entry: (name, detector on the case text, explanation). A case that
 # disagrees with upstream *and* matches a detector is marked xfail with the
 # explanation; if it agrees it simply passes.
-_BUILTIN_SIGNED_STORAGE = re.compile(r"!quant\.\w+<(si|ui)(\d+)")
-
-
-def _mixes_builtin_signed_storage(text: str) -> bool:
-    """A `siN`/`uiN` storage type meeting an scast, or the `iN`/`uN` spelling of it."""
-    found = _BUILTIN_SIGNED_STORAGE.findall(text)
-    if not found:
-        return False
-    if "quant.scast" in text:
-        return True
-    plain = {"si": "i", "ui": "u"}
-    return any(re.search(rf"!quant\.\w+<{plain[p]}{w}\b", text) for p, w in found)
-
-
-KNOWN_DISAGREEMENTS: list[tuple[str, Callable[[str], bool], str]] = [
-    (
-        "builtin-signedness-storage",
-        _mixes_builtin_signed_storage,
-        # Upstream keeps a storage type written `siN` / `uiN` as that builtin
-        # type (printed `iN` / `uN`, so it does not round-trip): `scast` to the
-        # signless `iN` then fails with "storage type in quantized type expected
-        # to match integer type", and `!quant.uniform<ui8:f32, 1.0>` is a
-        # different type from `!quant.uniform<u8:f32, 1.0>` (a return of one as
-        # the other fails "type of return operand 0 ... doesn't match function
-        # result type"). We normalize both spellings to the signless storage type.
-        "upstream keeps siN/uiN storage distinct from iN/uN; we normalize",
-    ),
-]
+KNOWN_DISAGREEMENTS: list[tuple[str, Callable[[str], bool], str]] = []
 
 
 def known_disagreement(text: str) -> str | None:

@@ -321,6 +321,13 @@ def _uniform_type(
             op,
             f"'{op.name}' op cannot lower {attr}: only !quant.uniform types have a numeric meaning",
         )
+    if not attr.has_signless_storage:
+        # Upstream emits invalid IR here; quant.scast carries only signless integers.
+        raise OpDiagnostic(
+            op,
+            f"'{op.name}' op cannot lower {attr}: its storage type "
+            f"{attr.storage_type} is not signless, so quant.scast cannot carry it",
+        )
     return attr
 
 

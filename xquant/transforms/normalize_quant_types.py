@@ -30,9 +30,14 @@ def normalized_element(qtype: UniformQuantizedType) -> UniformQuantizedType | No
     scales, zero_points = qtype.scales, qtype.zero_points
     bounds = (qtype.storage_min, qtype.storage_max)
     common = (qtype.storage_width, qtype.is_signed, qtype.expressed_type)
+    builtin = not qtype.has_signless_storage  # keep `siN`/`uiN` storage as upstream
     if scales.size == 1:
         return UniformQuantizedType.per_layer(
-            *common, float(scales.flat[0]), int(zero_points.flat[0]), *bounds
+            *common,
+            float(scales.flat[0]),
+            int(zero_points.flat[0]),
+            *bounds,
+            builtin_signedness=builtin,
         )
     varying = [axis for axis, size in enumerate(scales.shape) if size != 1]
     if len(varying) != 1 or dict(qtype.block_size_info).get(varying[0]) != 1:
@@ -43,6 +48,7 @@ def normalized_element(qtype: UniformQuantizedType) -> UniformQuantizedType | No
         [float(s) for s in scales.flat],
         [int(z) for z in zero_points.flat],
         *bounds,
+        builtin_signedness=builtin,
     )
 
 

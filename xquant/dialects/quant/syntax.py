@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     FloatData,
     IntAttr,
-    IntegerType,
     NoneAttr,
     StringAttr,
 )
@@ -123,8 +122,12 @@ def _checked(parser: AttrParser, start: int, check: object, *args: object) -> No
 # ----- storage and expressed types -----
 
 
-def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int]:
-    """`iN`/`siN`/`uiN`/`uN`, optionally `<min:max>`: (width, signed, min, max)."""
+def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
+    """`iN`/`siN`/`uiN`/`uN`, optionally `<min:max>`: (width, signed, min, max, builtin).
+
+    `builtin` says the storage was spelled `siN`/`uiN`: upstream then keeps that
+    builtin type, which makes a distinct quantized type (see `types`).
+    """
     from xquant.dialects.quant.types import check_storage, default_storage_range
 
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
@@ -155,11 +158,12 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int]:
     if prefix == "u" and width >= 1 << 32:
         _fail(parser, "expected storage type width", start, end)
     signed = prefix in ("i", "si")
+    builtin = prefix in ("si", "ui")
     if not 0 < width <= 32:
         _fail(parser, f"illegal storage type size: {width}", start, end)
     low, high = default_storage_range(width, signed)
     if parser.parse_optional_characters("<") is None:
-        return width, signed, low, high
+        return width, signed, low, high, builtin
     min_start = parser.pos
     storage_min = _integer(parser)
     _punct(parser, ":")
@@ -171,7 +175,7 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int]:
     if storage_max > high:
         _fail(parser, f"illegal storage type maximum: {storage_max}", max_start)
     _checked(parser, min_start, check_storage, width, signed, storage_min, storage_max)
-    return width, signed, storage_min, storage_max
+    return width, signed, storage_min, storage_max, builtin
 
 
 def _parse_float_type(parser: AttrParser) -> Attribute:
@@ -185,8 +189,17 @@ def _parse_float_type(parser: AttrParser) -> Attribute:
     return parsed
 
 
-def _storage_attrs(width: int, signed: bool, low: int, high: int) -> list[Attribute]:
-    return [IntegerType(width), IntAttr(int(signed)), IntAttr(low), IntAttr(high)]
+def _storage_attrs(
+    width: int, signed: bool, low: int, high: int, builtin: bool
+) -> list[Attribute]:
+    from xquant.dialects.quant.types import storage_integer_type
+
+    return [
+        storage_integer_type(width, signed, builtin),
+        IntAttr(int(signed)),
+        IntAttr(low),
+        IntAttr(high),
+    ]
 
 
 def _print_storage(qtype: StorageQuantizedType, printer: Printer) -> None:

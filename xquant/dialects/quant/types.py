@@ -12,8 +12,13 @@ is (`is_per_layer`, `is_per_axis`, `is_sub_channel`). Every granularity is
 also viewed as sub-channel by `block_sizes_for(shape)`, which is how the
 numerics treat them.
 
-Storage is a signless `iN` plus a signedness flag (`u8` prints as `u8`,
-`ui8`/`si8` print as `u8`/`i8`), as upstream stores it.
+Storage is the integer type as written plus a signedness flag, as upstream
+stores it: `iN` and `uN` keep a signless `iN` (flag signed / unsigned), while
+the builtin spellings `siN` and `uiN` keep that builtin type. All four print
+as `iN` / `uN` (mlir-opt 22.1.8 does the same), yet `!quant.uniform<ui8:...>`
+and `!quant.uniform<u8:...>` are distinct types: only a signless storage type
+can meet `quant.scast`. Everything numeric goes by `storage_width` and
+`is_signed`, which agree for both spellings.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     NoneAttr,
+    Signedness,
     StringAttr,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
@@ -113,6 +119,16 @@ class StorageQuantizedType(QuantizedType):
         return self.storage_type.width.data
 
     @property
+    def signless_storage_type(self) -> IntegerType:
+        """The signless `iN` that integer arithmetic on the stored values uses."""
+        return IntegerType(self.storage_width)
+
+    @property
+    def has_signless_storage(self) -> bool:
+        """Whether the storage was written `iN`/`uN` (not `siN`/`uiN`), so `quant.scast` can carry it."""
+        return self.storage_type.signedness.data == Signedness.SIGNLESS
+
+    @property
     def is_signed(self) -> bool:
         return bool(self.signed.data)
 
@@ -132,23 +148,38 @@ class StorageQuantizedType(QuantizedType):
         )
 
     def _verify_storage(self) -> None:
-        if self.storage_type.signedness.data.name != "SIGNLESS":
+        builtin = self.storage_type.signedness.data
+        if builtin != Signedness.SIGNLESS and (builtin == Signedness.SIGNED) != (
+            self.is_signed
+        ):
             raise VerifyException(
-                f"storage type must be a signless integer, got {self.storage_type}"
+                f"storage type {self.storage_type} contradicts the "
+                f"{'signed' if self.is_signed else 'unsigned'} flag"
             )
         check_storage(
             self.storage_width, self.is_signed, self.storage_min, self.storage_max
         )
 
 
+def storage_integer_type(width: int, signed: bool, builtin: bool) -> IntegerType:
+    """The storage type as upstream keeps it: `siN`/`uiN` if spelled so (`builtin`), else `iN`."""
+    if not builtin:
+        return IntegerType(width)
+    return IntegerType(width, Signedness.SIGNED if signed else Signedness.UNSIGNED)
+
+
 def _storage_params(
-    width: int, signed: bool, storage_min: int | None, storage_max: int | None
+    width: int,
+    signed: bool,
+    storage_min: int | None,
+    storage_max: int | None,
+    builtin: bool = False,
 ) -> tuple[IntegerType, IntAttr, IntAttr, IntAttr]:
     if not 0 < width <= MAX_STORAGE_BITS:
         raise VerifyException(f"illegal storage type size: {width}")
     low, high = default_storage_range(width, signed)
     return (
-        IntegerType(width),
+        storage_integer_type(width, signed, builtin),
         IntAttr(int(signed)),
         IntAttr(low if storage_min is None else storage_min),
         IntAttr(high if storage_max is None else storage_max),
@@ -174,9 +205,13 @@ class AnyQuantizedType(StorageQuantizedType):
         expressed_type: Attribute | None = None,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        *,
+        builtin_signedness: bool = False,
     ) -> AnyQuantizedType:
         return AnyQuantizedType(
-            *_storage_params(width, signed, storage_min, storage_max),
+            *_storage_params(
+                width, signed, storage_min, storage_max, builtin_signedness
+            ),
             NoneAttr() if expressed_type is None else expressed_type,
         )
 
@@ -231,10 +266,12 @@ class UniformQuantizedType(StorageQuantizedType):
         zero_point: int = 0,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        *,
+        builtin_signedness: bool = False,
     ) -> UniformQuantizedType:
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.PER_LAYER, [], [], (), [scale], [zero_point],
-            storage_min, storage_max,
+            storage_min, storage_max, builtin_signedness,
         )  # fmt: skip
 
     @staticmethod
@@ -247,6 +284,8 @@ class UniformQuantizedType(StorageQuantizedType):
         zero_points: Sequence[int] | None = None,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        *,
+        builtin_signedness: bool = False,
     ) -> UniformQuantizedType:
         zps = [0] * len(scales) if zero_points is None else list(zero_points)
         if len(zps) != len(scales):
@@ -255,7 +294,7 @@ class UniformQuantizedType(StorageQuantizedType):
             )
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.PER_AXIS, [axis], [], (len(scales),),
-            list(scales), zps, storage_min, storage_max,
+            list(scales), zps, storage_min, storage_max, builtin_signedness,
         )  # fmt: skip
 
     @staticmethod
@@ -268,6 +307,8 @@ class UniformQuantizedType(StorageQuantizedType):
         zero_points: np.ndarray | Sequence[int] | None = None,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        *,
+        builtin_signedness: bool = False,
     ) -> UniformQuantizedType:
         scale_array = np.asarray(scales, dtype=np.float64)
         zp_array = (
@@ -287,6 +328,7 @@ class UniformQuantizedType(StorageQuantizedType):
             width, signed, expressed_type, UniformQuantizedType.SUB_CHANNEL,
             [axis for axis, _ in block_info], [block for _, block in block_info], scale_array.shape,
             rounded, [int(z) for z in zp_array.flat], storage_min, storage_max,
+            builtin_signedness,
         )  # fmt: skip
 
     @staticmethod
@@ -302,9 +344,12 @@ class UniformQuantizedType(StorageQuantizedType):
         zero_points: Sequence[int],
         storage_min: int | None,
         storage_max: int | None,
+        builtin_signedness: bool,
     ) -> UniformQuantizedType:
         return UniformQuantizedType(
-            *_storage_params(width, signed, storage_min, storage_max),
+            *_storage_params(
+                width, signed, storage_min, storage_max, builtin_signedness
+            ),
             expressed_type,
             StringAttr(granularity),
             ArrayAttr(IntAttr(d) for d in dims),

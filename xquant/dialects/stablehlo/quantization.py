@@ -170,7 +170,7 @@ def verify_compatible_element_types(op_name: str, types: Sequence[Attribute]) ->
 def compatible_element_types(a: Attribute, b: Attribute) -> bool:
     if isinstance(a, UniformQuantizedType) and isinstance(b, UniformQuantizedType):
         return (
-            a.storage_type == b.storage_type
+            a.storage_width == b.storage_width
             and a.is_signed == b.is_signed
             and a.expressed_type == b.expressed_type
         )
@@ -186,9 +186,9 @@ def verify_binary_quantization(
         raise VerifyException(
             "expects  all operands and results to be either quantized or non-quantized"
         )
-    storage = (lhs_q.storage_type, lhs_q.is_signed)
-    if storage != (rhs_q.storage_type, rhs_q.is_signed) or storage != (
-        result_q.storage_type,
+    storage = (lhs_q.storage_width, lhs_q.is_signed)
+    if storage != (rhs_q.storage_width, rhs_q.is_signed) or storage != (
+        result_q.storage_width,
         result_q.is_signed,
     ):
         raise VerifyException(
@@ -367,7 +367,10 @@ def verify_dot_like_quantization(
             )
         return
     assert isinstance(result_e, UniformQuantizedType)
-    if (lhs_e.storage_type, lhs_e.is_signed) != (rhs_e.storage_type, rhs_e.is_signed):
+    if (lhs_e.storage_width, lhs_e.is_signed) != (
+        rhs_e.storage_width,
+        rhs_e.is_signed,
+    ):
         raise VerifyException("mismatched lhs and rhs quantization storage types")
     if (
         lhs_e.expressed_type != rhs_e.expressed_type
