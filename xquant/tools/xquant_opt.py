@@ -1,142 +1,416 @@
-"""`xquant-opt`: xDSL's `xdsl-opt` with every xquant dialect and pass, and clean errors.
+"""`xquant-opt`: an mlir-opt drop-in with every xquant and xDSL dialect and pass.
 
-Bad input ends in `file:line:col: error: message`, the source line and a
-caret on stderr, and exit code 1 -- never a Python traceback. With
-`--parsing-diagnostics` / `--verify-diagnostics` it behaves as `xdsl-opt`
-(print the message, go on with the next `// -----` chunk, exit 0).
+Upstream's RUN lines work with only the tool name changed:
+
+    xquant-opt %s -split-input-file -verify-diagnostics
+    xquant-opt %s --lower-quant-ops --split-input-file | FileCheck %s
+
+The driver follows MlirOptMain: read the input (`-` is standard input), split
+it at `// -----` lines, and for each chunk parse, verify, run the pipeline
+(verifying after each pass unless `--verify-each=0`) and print. Every problem
+is a located diagnostic (`file:line:col: error: ...` with the source line and
+a caret, lines counted from the start of the whole file) and exit code 1;
+with `-verify-diagnostics` the diagnostics are checked against the file's
+`expected-*` annotations instead (`xquant.asm.diagnostic_verifier`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from io import StringIO
 from typing import IO
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.utils.lexer import Span
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from xquant.tools.diagnostics import (
-    LocatedModule,
-    find_verify_error,
-    format_error,
-    format_parse_error,
-    parse_located,
+from xquant.asm.diagnostic_verifier import DiagnosticVerifier
+from xquant.asm.diagnostics import (
+    Diagnostic,
+    Severity,
+    SourceLocation,
+    diagnostic_at,
+    diagnostic_from_parse_error,
+)
+from xquant.asm.located_parser import LocatedModule, parse_located
+from xquant.tools.command_line import (
+    TOOL,
+    CommandLineError,
+    OptOptions,
+    help_text,
+    parse_command_line,
+    parse_mlir_pipeline,
 )
 from xquant.transforms.diagnostics import OpDiagnostic
 
+__all__ = ["main", "split_input"]
 
-class ToolError(Exception):
-    """An error already formatted for the user."""
+# Options of upstream passes that xDSL's pass of the same name lacks but
+# honours anyway; anything else unknown is refused as mlir-opt refuses it.
+_SATISFIED_UPSTREAM_OPTIONS = {
+    # xDSL's greedy rewriter always iterates to a fixed point.
+    "canonicalize": frozenset({"test-convergence"}),
+}
 
 
-class XQuantOptMain(xDSLOptMain):
-    """`xdsl-opt` whose frontend remembers op positions for diagnostics."""
+@dataclass
+class Chunk:
+    """One `// -----` chunk: its text and the 0-based line it starts at."""
 
-    located: LocatedModule | None = None
-    line_offset: int = (
-        0  # of the current `// -----` chunk, so lines count from the file's start
-    )
+    text: str
+    first_line: int
 
-    def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description="xquant modular optimizer driver", args=args)
 
-    def run(self) -> None:
-        """As `xdsl-opt`, but with `--split-input-file` every bad chunk is reported
-        (as `mlir-opt` does) before the run fails, instead of only the first."""
-        args = self.args
+def split_input(text: str, marker: str | None) -> tuple[list[Chunk], list[int]]:
+    """Split at lines that are exactly `marker`; also the lines of near misses.
+
+    A line that starts like the marker but is not it (`// ----`) is not a
+    split; mlir-opt warns about it, so its 1-based line number is returned.
+    """
+    if marker is None:
+        return [Chunk(text, 0)], []
+    chunks: list[Chunk] = []
+    near_misses: list[int] = []
+    start_line = 0
+    current: list[str] = []
+    lines = text.splitlines(keepends=True)
+    prefix = marker.rstrip("-")
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped == marker:
+            chunks.append(Chunk("".join(current), start_line))
+            current = []
+            start_line = number + 1
+            continue
         if (
-            not args.split_input_file
-            or args.shrink
-            or args.parsing_diagnostics
-            or args.verify_diagnostics
+            prefix
+            and stripped.startswith(prefix + "--")
+            and stripped.rstrip("-") == prefix
         ):
-            super().run()
+            near_misses.append(number + 1)
+        current.append(line)
+    chunks.append(Chunk("".join(current), start_line))
+    return chunks, near_misses
+
+
+@dataclass
+class _ChunkResult:
+    output: str | None
+    """The printed module, None when the chunk failed."""
+    diagnostics: list[Diagnostic] = field(default_factory=list[Diagnostic])
+
+
+class OptDriver:
+    """Runs one invocation; `run` returns the exit code."""
+
+    def __init__(self, options: OptOptions, stdout: IO[str], stderr: IO[str]):
+        self.options = options
+        self.stdout = stdout
+        self.stderr = stderr
+        self.file_name = "<stdin>" if options.input == "-" else options.input
+
+    def run(self) -> int:
+        options = self.options
+        try:
+            passes = self._build_pipeline()
+        except CommandLineError as err:
+            self.stderr.write(str(err))
+            return 1
+        if options.dump_pass_pipeline:
+            self._dump_pipeline(passes)
+        try:
+            text = self._read_input()
+        except OSError as err:
+            self.stderr.write(
+                f"cannot open input file '{options.input}': {err.strerror}\n"
+            )
+            return 1
+        verifier = None
+        if options.verify_diagnostics is not None:
+            verifier = DiagnosticVerifier(
+                self.file_name, text, options.verify_diagnostics == "only-expected"
+            )
+        chunks, near_misses = split_input(text, options.split_input_file)
+        failed = False
+        outputs: list[str] = []
+        problems: list[Diagnostic] = list(verifier.errors) if verifier else []
+        source_lines = text.splitlines()
+        for line in near_misses:
+            warning = Diagnostic(
+                Severity.WARNING,
+                "near miss with file split marker",
+                SourceLocation(self.file_name, line, 1),
+                source_lines[line - 1],
+            )
+            problems += self._report(warning, verifier)
+        for chunk in chunks:
+            result = self._process_chunk(chunk, passes)
+            for diagnostic in result.diagnostics:
+                if verifier is None:
+                    self.stderr.write(diagnostic.render())
+                else:
+                    problems += self._report(diagnostic, verifier)
+            failed |= result.output is None
+            outputs.append(result.output or "")
+        if verifier is not None:
+            problems += verifier.finish()
+        for problem in problems:
+            self.stderr.write(problem.render())
+        separator = options.output_split_marker + "\n"
+        try:
+            self._write_output(separator.join(outputs))
+        except OSError as err:
+            self.stderr.write(
+                f"{TOOL}: cannot write '{options.output}': {err.strerror}\n"
+            )
+            return 1
+        if verifier is not None:
+            return 1 if problems else 0
+        return 1 if failed else 0
+
+    def _report(
+        self, diagnostic: Diagnostic, verifier: DiagnosticVerifier | None
+    ) -> list[Diagnostic]:
+        if verifier is None:
+            return [diagnostic]
+        return verifier.process(diagnostic)
+
+    # Input and output.
+
+    def _read_input(self) -> str:
+        if self.options.input == "-":
+            return sys.stdin.read()
+        with open(self.options.input, encoding="utf-8", errors="replace") as file:
+            return file.read()
+
+    def _write_output(self, text: str) -> None:
+        if self.options.output == "-":
+            self.stdout.write(text)
+            self.stdout.flush()
             return
-        chunks, file_extension = self.prepare_input()
-        output = self.prepare_output()
-        errors: list[str] = []
+        with open(self.options.output, "w", encoding="utf-8") as file:
+            file.write(text)
+
+    # The pipeline.
+
+    def _build_pipeline(self) -> list[ModulePass]:
+        options = self.options
+        requests = options.passes
+        if options.pass_pipeline is not None:
+            requests = parse_mlir_pipeline(options.pass_pipeline)
+        available = Universe.get_multiverse().all_passes
+        passes: list[ModulePass] = []
+        for request in requests:
+            spec = request.spec
+            if spec.name not in available:
+                raise CommandLineError(
+                    f"<unknown>:0: error: '{spec.name}' does not refer to a registered pass or pass pipeline\n"
+                )
+            satisfied = _SATISFIED_UPSTREAM_OPTIONS.get(spec.name, frozenset())
+            parameters = {
+                key: value
+                for key, value in spec.parameters.items()
+                if key not in satisfied
+            }
+            try:
+                pass_class = available[spec.name]()
+                passes.append(
+                    pass_class.from_pass_spec(type(spec)(spec.name, parameters))
+                )
+            except (ValueError, TypeError) as err:
+                raise CommandLineError(
+                    f"<unknown>:0: error: <Pass-Options-Parser>: {_option_error(err)}\n\n"
+                    f"failed to add `{spec.name}` with options `{request.spelling}`\n"
+                ) from None
+        return passes
+
+    def _dump_pipeline(self, passes: Sequence[ModulePass]) -> None:
+        self.stderr.write(f"Pass Manager with {len(passes)} passes:\nbuiltin.module(\n")
+        self.stderr.write(
+            ",\n".join(
+                f"  {p.pipeline_pass_spec(include_default=True)}" for p in passes
+            )
+        )
+        self.stderr.write("\n)\n\n")
+
+    # One chunk.
+
+    def _context(self) -> Context:
+        ctx = Context(allow_unregistered=self.options.allow_unregistered_dialect)
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            ctx.register_dialect(name, factory)
+        return ctx
+
+    def _process_chunk(
+        self, chunk: Chunk, passes: Sequence[ModulePass]
+    ) -> _ChunkResult:
+        options = self.options
+        ctx = self._context()
+        # Padding keeps every position a whole-file line number.
+        text = "\n" * chunk.first_line + chunk.text
         try:
-            for i, (chunk, offset) in enumerate(chunks):
-                if i > 0:
-                    output.write("// -----\n")
-                self.line_offset = offset
-                try:
-                    module = self.parse_chunk(chunk, file_extension, offset)
-                    if module is not None:
-                        self.apply_passes(module)
-                        output.write(self.output_resulting_program(module))
-                except ParseError as err:
-                    err.span = dataclasses.replace(err.span, line_offset=offset)
-                    errors.append(format_parse_error(err))
-                except ToolError as err:
-                    errors.append(str(err))
-                finally:
-                    chunk.close()
-                output.flush()
-        finally:
-            if output is not sys.stdout:
-                output.close()
-        if errors:
-            raise ToolError("".join(errors))
+            located = parse_located(
+                ctx,
+                text,
+                self.file_name,
+                implicit_module=not options.no_implicit_module,
+            )
+        except ParseError as err:
+            return _ChunkResult(
+                None, [diagnostic_from_parse_error(err, self.file_name)]
+            )
+        module = located.module
+        if errors := self._verify(located):
+            return _ChunkResult(None, errors)
+        for pass_ in passes:
+            if options.print_ir_before_all:
+                self._dump_ir("Before", pass_, module)
+            try:
+                pass_.apply(ctx, module)
+            except DiagnosticException as err:
+                return _ChunkResult(None, [self._pass_diagnostic(located, err)])
+            except Exception as err:  # a bug in a pass: still a located one-liner
+                message = f"pass '{pass_.name}' failed unexpectedly: {type(err).__name__}: {err}"
+                return _ChunkResult(
+                    None, [diagnostic_at(None, message, self.file_name)]
+                )
+            if options.print_ir_after_all:
+                self._dump_ir("After", pass_, module)
+            if options.verify_each and (errors := self._verify(located)):
+                return _ChunkResult(None, errors)
+        return _ChunkResult(self._print(module))
 
-    def register_all_frontends(self) -> None:
-        def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            self.located = parse_located(self.ctx, io.read(), self.get_input_name())
-            return self.located.module
-
-        self.available_frontends["mlir"] = parse_mlir
-
-    def apply_passes(self, prog: ModuleOp) -> None:
+    def _verify(self, located: LocatedModule) -> list[Diagnostic]:
+        """One diagnostic per top-level op that does not verify, as MLIR's
+        verifier reports each isolated region on its own."""
+        module = located.module
         try:
-            super().apply_passes(prog)
-        except DiagnosticException as err:
-            if self.args.verify_diagnostics:
-                raise
-            raise ToolError(self._locate(err)) from err
+            module.verify()
+            return []
+        except VerifyException:
+            pass
+        diagnostics: list[Diagnostic] = []
+        for root in [module, *module.ops]:
+            failure = _first_verify_failure(root, nested=root is not module)
+            if failure is not None:
+                op, message = failure
+                diagnostics.append(self._op_diagnostic(located, op, message))
+        if not diagnostics:  # the module failed in a way no single op explains
+            diagnostics.append(
+                diagnostic_at(None, "module does not verify", self.file_name)
+            )
+        return diagnostics
 
-    def _locate(self, err: Exception) -> str:
-        name = self.get_input_name()
-        located = self.located
-        if located is None:
-            return f"{name}: error: {err}\n"
+    def _op_diagnostic(
+        self, located: LocatedModule, op: Operation, message: str
+    ) -> Diagnostic:
+        diagnostic = diagnostic_at(located.span_of(op), message, self.file_name)
+        if self.options.verify_diagnostics is None and diagnostic.location is not None:
+            # mlir-opt attaches the failing op, in generic form, as a note.
+            note = Diagnostic(
+                Severity.NOTE,
+                f"see current operation: {_generic_text(op)}",
+                diagnostic.location,
+            )
+            diagnostic.notes.append(note)
+        return diagnostic
+
+    def _pass_diagnostic(
+        self, located: LocatedModule, err: DiagnosticException
+    ) -> Diagnostic:
+        message = str(err).split("\n", 1)[0] or type(err).__name__
         if isinstance(err, OpDiagnostic):
-            return format_error(self._span_of(located, err.op), str(err), name)
-        if (failure := find_verify_error(located)) is not None:
-            op, message = failure
-            return format_error(self._span_of(located, op), message, name)
-        return format_error(None, str(err).split("\n", 1)[0], name)
+            return diagnostic_at(located.span_of(err.op), message, self.file_name)
+        if (failure := _first_verify_failure(located.module, nested=True)) is not None:
+            op, verify_message = failure
+            return diagnostic_at(located.span_of(op), verify_message, self.file_name)
+        return diagnostic_at(None, message, self.file_name)
 
-    def _span_of(
-        self, located: LocatedModule, op: Operation
-    ) -> Span[str] | Span[bytes] | None:
-        span = located.span_of(op)
-        if span is None:
-            return None
-        return dataclasses.replace(span, line_offset=self.line_offset)
+    # Printing.
+
+    def _print(self, module: ModuleOp) -> str:
+        stream = StringIO()
+        printer = Printer(
+            stream=stream, print_generic_format=self.options.print_op_generic
+        )
+        printer.print_op(module)
+        return stream.getvalue().rstrip("\n") + "\n\n"
+
+    def _dump_ir(self, when: str, pass_: ModulePass, module: ModuleOp) -> None:
+        name = type(pass_).__name__.removesuffix("Pass")
+        self.stderr.write(
+            f"// -----// IR Dump {when} {name} ({pass_.name}) //----- //\n"
+        )
+        self.stderr.write(self._print(module))
+
+
+def _first_verify_failure(
+    root: Operation, *, nested: bool
+) -> tuple[Operation, str] | None:
+    """The first op under `root` (in xDSL's verification order) that does not verify."""
+    ops: Iterator[Operation] = (
+        root.walk(reverse=False, region_first=True) if nested else iter((root,))
+    )
+    for op in ops:
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            return op, str(err)
+    return None
+
+
+def _generic_text(op: Operation) -> str:
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=True).print_op(op)
+    return stream.getvalue()
+
+
+def _option_error(err: Exception) -> str:
+    """xDSL's pass-option complaint in mlir-opt's words where they differ."""
+    text = str(err)
+    if text.startswith("Provided arguments [") and "not found" in text:
+        names = text.split("[", 1)[1].split("]", 1)[0]
+        first = names.split(",")[0].strip().strip('"').replace("_", "-")
+        return f"no such option {first}"
+    return text
+
+
+def _pass_names() -> list[str]:
+    return sorted(Universe.get_multiverse().all_passes)
+
+
+def _help() -> str:
+    from xquant.universe import PASSES
+
+    available = Universe.get_multiverse().all_passes
+    ours = [PASSES[name]() for name in sorted(PASSES)]
+    others = [name for name in sorted(available) if name not in PASSES]
+    return help_text(ours, others)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run `xquant-opt`; the exit code is 0 on success and 1 on bad input."""
+    """Run `xquant-opt`; 0 on success, 1 on bad input or failed checks."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        XQuantOptMain(args=argv).run()
-    except ParseError as err:
-        sys.stderr.write(format_parse_error(err))
-        return 1
-    except ToolError as err:
+        options = parse_command_line(args, _pass_names)
+    except CommandLineError as err:
         sys.stderr.write(str(err))
         return 1
-    except DiagnosticException as err:
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
-        sys.stderr.write(f"error: {message}\n")
-        return 1
-    except (OSError, ValueError) as err:
-        sys.stderr.write(f"error: {err}\n")
-        return 1
-    return 0
+    if options.help:
+        sys.stdout.write(_help())
+        return 0
+    if options.version:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{TOOL} {version('xquant')} (xDSL {version('xdsl')})\n")
+        return 0
+    return OptDriver(options, sys.stdout, sys.stderr).run()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,109 @@
+"""Diagnostics as MLIR reports them: a severity, a message and a source location.
+
+MLIR's `SourceMgrDiagnosticHandler` prints a diagnostic as
+
+    file.mlir:3:8: error: 'quant.qcast' op scale must be positive
+      %0 = quant.qcast %arg0 : f32 to !q
+           ^
+
+and one without a location as `<unknown>:0: error: message`. The tools
+collect `Diagnostic`s instead of printing at once, so that
+`--verify-diagnostics` can check them against the file's annotations
+(`xquant.asm.diagnostic_verifier`) before anything is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
+
+__all__ = [
+    "Diagnostic",
+    "Severity",
+    "SourceLocation",
+    "diagnostic_at",
+    "diagnostic_from_parse_error",
+]
+
+
+class Severity(Enum):
+    """MLIR's `DiagnosticSeverity`, spelled as printed."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+    REMARK = "remark"
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """A `FileLineColLoc`: 1-based line and column in a named buffer."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass
+class Diagnostic:
+    """One diagnostic; `source_line` and `underline` draw the caret line."""
+
+    severity: Severity
+    message: str
+    location: SourceLocation | None = None
+    source_line: str | None = None
+    underline: int = 1
+    """How many characters from the column on to mark (`^~~~`)."""
+    notes: list[Diagnostic] = field(default_factory=list["Diagnostic"])
+
+    def render(self) -> str:
+        """The diagnostic and its notes as MLIR prints them, newline-terminated."""
+        if self.location is None:
+            text = f"<unknown>:0: {self.severity.value}: {self.message}\n"
+        else:
+            text = f"{self.location}: {self.severity.value}: {self.message}\n"
+            if self.source_line is not None:
+                caret = "^" + "~" * max(0, self.underline - 1)
+                text += (
+                    f"{self.source_line}\n{' ' * (self.location.column - 1)}{caret}\n"
+                )
+        return text + "".join(note.render() for note in self.notes)
+
+
+def diagnostic_at(
+    span: Span[str] | Span[bytes] | None,
+    message: str,
+    file_name: str,
+    severity: Severity = Severity.ERROR,
+) -> Diagnostic:
+    """A diagnostic located at the start of `span` (unknown location if None).
+
+    The line number is the span's own: callers that parse one `// -----`
+    chunk of a file pad it so that lines count from the file's start.
+    """
+    if span is None:
+        return Diagnostic(severity, message)
+    loc = span.get_location()
+    content = span.input.content
+    line_start = span.input.get_start_of_line(span.start)
+    line_end = span.input.get_end_of_line(span.start)
+    line = content[line_start:line_end]
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    return Diagnostic(
+        severity,
+        message,
+        SourceLocation(file_name, loc.line, span.start - line_start + 1),
+        line,
+    )
+
+
+def diagnostic_from_parse_error(err: ParseError, file_name: str) -> Diagnostic:
+    """A parse error as an error diagnostic at its position."""
+    return diagnostic_at(err.span, err.msg, file_name)

@@ -1,0 +1,158 @@
+"""A parser that remembers where each op came from, and raises only `ParseError`.
+
+xDSL's ops carry no source location, while MLIR reports every diagnostic at
+`file:line:col`. `LocatedParser` records the span of each op's name as it
+parses (MLIR locates an op at its name, after `%0 = `), so verifier and pass
+errors can be located afterwards; `parse_located` also turns everything that
+escapes xDSL's parser on odd input (a type's `verify()`, Python's recursion
+and integer limits) into a `ParseError` at the parser's position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+__all__ = ["LocatedModule", "LocatedParser", "parse_located"]
+
+_ALIAS_OR_METADATA = (
+    MLIRTokenKind.HASH_IDENT,
+    MLIRTokenKind.EXCLAMATION_IDENT,
+    MLIRTokenKind.FILE_METADATA_BEGIN,
+)
+_UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
+
+
+class LocatedParser(Parser):
+    """A parser that records the source span of every operation it parses."""
+
+    op_spans: dict[Operation, Span[str] | Span[bytes]]
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
+        super().__init__(ctx, input, name)
+        self.op_spans = {}
+        self._name_spans: list[Span[str] | Span[bytes]] = []
+
+    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
+        results = super()._parse_op_result_list()
+        # Ops nest (regions), hence a stack of name spans.
+        self._name_spans.append(self._current_token.span)
+        return results
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but input without ops is an empty module (as in MLIR).
+
+        xDSL raises "Could not parse entire input!" for a file or `// -----`
+        chunk that holds only comments or aliases; mlir-opt prints `module {}`.
+        """
+        if not allow_implicit_module:
+            return super().parse_module(False)
+        ops: list[Operation] = []
+        while self._current_token.kind is not MLIRTokenKind.EOF:
+            if self._current_token.kind in _ALIAS_OR_METADATA:
+                self._parse_top_level_definition()
+            elif (op := self.parse_optional_operation()) is not None:
+                ops.append(op)
+            else:
+                self.raise_error("Could not parse entire input!")
+        if self.forward_ssa_references:
+            names = ", ".join("%" + name for name in self.forward_ssa_references)
+            self.raise_error(f"values used but not defined: [{names}]")
+        if len(ops) == 1 and isinstance(ops[0], ModuleOp):
+            return ops[0]
+        return ModuleOp(ops)
+
+    def _parse_top_level_definition(self) -> None:
+        if self._current_token.kind is MLIRTokenKind.FILE_METADATA_BEGIN:
+            self._parse_file_metadata_dictionary()
+        else:
+            self._parse_alias_def()
+
+    def parse_operation(self) -> Operation:
+        op = super().parse_operation()
+        self.op_spans[op] = self._name_spans.pop()
+        return op
+
+
+@dataclass
+class LocatedModule:
+    """A parsed module and where each of its ops came from."""
+
+    module: ModuleOp
+    op_spans: dict[Operation, Span[str] | Span[bytes]] = field(
+        default_factory=dict[Operation, "Span[str] | Span[bytes]"]
+    )
+
+    def span_of(self, op: Operation) -> Span[str] | Span[bytes] | None:
+        """The span of `op`, or of its closest parsed ancestor (ops built by passes have none)."""
+        current: Operation | None = op
+        while current is not None:
+            if (span := self.op_spans.get(current)) is not None:
+                return span
+            current = current.parent_op()
+        return None
+
+
+def parse_located(
+    ctx: Context,
+    text: str | bytes,
+    name: str = "<unknown>",
+    *,
+    implicit_module: bool = True,
+) -> LocatedModule:
+    """Parse `text` into a module, recording op positions.
+
+    Raises only `ParseError`: a type or attribute whose construction check
+    fails while parsing is reported at the parser's position. Messages that
+    have an MLIR spelling get it (unregistered and unknown ops).
+    """
+    parser = LocatedParser(ctx, text, name)
+    try:
+        module = parser.parse_module(implicit_module)
+    except ParseError as err:
+        raise _mlir_spelling(ctx, err) from err
+    except VerifyException as err:
+        raise _error_at(parser, str(err)) from err
+    except RecursionError as err:  # xDSL's parser recurses once per nesting level
+        raise _error_at(parser, "input is nested too deeply to parse") from err
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        OverflowError,
+        AssertionError,
+    ) as err:
+        if "Exceeds the limit" in str(err):  # Python's int() digit limit
+            raise _error_at(parser, "integer value too large") from err
+        raise _error_at(parser, f"invalid input: {err}") from err
+    return LocatedModule(module, parser.op_spans)
+
+
+def _error_at(parser: Parser, message: str) -> ParseError:
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    return ParseError(token.span, message)
+
+
+def _mlir_spelling(ctx: Context, err: ParseError) -> ParseError:
+    """mlir-opt's message for an op xDSL does not know, else `err` itself."""
+    match = _UNREGISTERED_OP.fullmatch(err.msg)
+    if match is None:
+        return err
+    op_name = match.group(1)
+    dialect = op_name.split(".", 1)[0]
+    if dialect in ctx.registered_dialect_names:
+        return ParseError(err.span, f"custom op '{op_name}' is unknown")
+    return ParseError(
+        err.span,
+        "operation being parsed with an unregistered dialect. If this is "
+        "intended, please use -allow-unregistered-dialect with the MLIR tool used",
+    )
