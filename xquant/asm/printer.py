@@ -1,0 +1,1060 @@
+"""A printer that writes what `mlir-opt` (LLVM 22.1.8) writes.
+
+xDSL's `Printer` keeps the SSA names of the input, prints every op with its
+dialect prefix, writes affine maps inline and prints `i64` integers inside
+arrays with their type. Upstream FileCheck tests expect MLIR's `AsmPrinter`
+instead. `MLIRPrinter` reproduces its conventions:
+
+- SSA names as MLIR's `SSANameState`: entry block arguments `%arg0..`, results
+  `%0..` numbered per region (a nested region continues after the values of
+  its parent region, sibling regions restart from the same point), the
+  `OpAsmOpInterface` name hints (`%c0_i32`, `%true`, `%cst`, `%cast`,
+  `%in`/`%out`, ...) made unique with one conflict counter (`%cst_0`), and
+  multi-result ops as `%0:2 = ...` used as `%0#1`. In the generic form
+  (`--mlir-print-op-generic`) hints are off and numbering never restarts, as
+  MLIR's `shouldPrintUniqueSSAIDs` does there.
+- Op names without the prefix of the enclosing default dialect
+  (`OpAsmOpInterface::getDefaultDialect`: `module` at the top, `return` and
+  `call` directly inside `func.func`).
+- Affine maps (and sets) as `#map`, `#map1`, ... aliases defined before the
+  top-level op, in order of first use (found by a first, discarded printing
+  pass, as MLIR's `AliasInitializer` runs a dummy printer).
+- Attribute dictionaries sorted by name, `i64`/`f64` elements of arrays
+  without their type, MLIR's float spelling (APFloat's `toString`, upper-case
+  hexadecimal for NaN and infinities), dense elements as a hexadecimal blob
+  beyond a size threshold (`--mlir-print-elementsattrs-with-hex-if-larger`).
+- Blocks other than the entry block with MLIR's predecessor comment
+  (`^bb1(%2: i32):  // pred: ^bb0`).
+- With `print_debuginfo`, locations as `loc(#locN)` aliases defined after
+  the top-level op (`#loc = loc("f.mlir":1:1)`).
+
+The class only overrides `Printer` hooks and calls `super()`, so it composes
+with other `Printer` subclasses by multiple inheritance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, ClassVar
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    AnyFloat,
+    ArrayAttr,
+    BFloat16Type,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnknownLoc,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+from xdsl.printer import Printer
+
+__all__ = [
+    "MLIRPrinter",
+    "format_float",
+    "module_to_mlir",
+    "print_module_mlir",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# Floats: a port of APFloat::toString and AsmPrinter's printFloatValue
+
+# APFloat's `semantics->precision` (significand bits with the implicit one) by type
+# name; other types fall back to f64's (values are Python floats anyway).
+_PRECISION: dict[str, int] = {
+    "f16": 11,
+    "bf16": 8,
+    "f32": 24,
+    "f64": 53,
+    "f80": 64,
+    "f128": 113,
+    "tf32": 11,
+    "f8E5M2": 3,
+    "f8E4M3": 4,
+    "f8E4M3FN": 4,
+    "f8E5M2FNUZ": 3,
+    "f8E4M3FNUZ": 4,
+    "f8E4M3B11FNUZ": 4,
+    "f8E3M4": 5,
+    "f8E8M0FNU": 1,
+    "f6E2M3FN": 4,
+    "f6E3M2FN": 3,
+    "f4E2M1FN": 2,
+}
+
+
+def _type_name(float_type: AnyFloat) -> str:
+    return float_type.name.removeprefix("builtin.")
+
+
+def _round_digits(digits: list[int], exp: int, precision: int) -> tuple[list[int], int]:
+    """APFloat's `AdjustToPrecision` on decimal digits (least significant first):
+    round half up to `precision` digits, dropping the zeros this leaves."""
+    count = len(digits)
+    if count <= precision:
+        return digits, exp
+    first = count - precision
+    if digits[first - 1] < 5:
+        while first < count and digits[first] == 0:
+            first += 1
+        return digits[first:], exp + first
+    for index in range(first, count):
+        if digits[index] == 9:
+            first += 1
+        else:
+            digits[index] += 1
+            break
+    if first == count:
+        return [1], exp + first
+    return digits[first:], exp + first
+
+
+def apfloat_to_string(
+    value: float,
+    semantics_precision: int,
+    format_precision: int = 0,
+    max_padding: int = 3,
+    truncate_zero: bool = True,
+) -> str:
+    """`APFloat::toString(Str, FormatPrecision, FormatMaxPadding, TruncateZero)`
+    for a finite `value` whose type has `semantics_precision` significand bits."""
+    negative = math.copysign(1.0, value) < 0
+    sign = "-" if negative else ""
+    if value == 0:
+        if max_padding:
+            return sign + "0"
+        if truncate_zero:
+            return sign + "0.0E+0"
+        return sign + "0.0" + "0" * max(format_precision - 1, 0) + "e+00"
+    numerator, denominator = abs(value).as_integer_ratio()
+    if denominator == 1:
+        trailing = (numerator & -numerator).bit_length() - 1
+        significand, exp = numerator >> trailing, trailing
+    else:
+        significand, exp = numerator, -(denominator.bit_length() - 1)
+    if not format_precision:
+        # Steele and White's digit count for a round trip of the type.
+        format_precision = 2 + semantics_precision * 59 // 196
+    # From m * 2^e to m' * 10^e'.
+    if exp > 0:
+        significand <<= exp
+        exp = 0
+    elif exp < 0:
+        significand *= 5**-exp
+    # APFloat truncates digits that cannot matter before rounding (its
+    # `AdjustToPrecision` on the APInt); the truncation is part of the result.
+    bits_required = (format_precision * 196 + 58) // 59
+    if significand.bit_length() > bits_required:
+        removable = (significand.bit_length() - bits_required) * 59 // 196
+        if removable:
+            exp += removable
+            significand //= 10**removable
+    text = str(significand)
+    stripped = text.rstrip("0")
+    exp += len(text) - len(stripped)
+    digits = [int(ch) for ch in reversed(stripped)]
+    digits, exp = _round_digits(digits, exp, format_precision)
+    count = len(digits)
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or count + exp > format_precision
+    else:
+        msd = exp + count - 1
+        scientific = msd < 0 and -msd > max_padding
+    out = [sign]
+    if scientific:
+        exp += count - 1
+        out.append(str(digits[-1]))
+        out.append(".")
+        if count == 1 and truncate_zero:
+            out.append("0")
+        else:
+            out.extend(str(d) for d in reversed(digits[:-1]))
+        if not truncate_zero and format_precision > count - 1:
+            out.append("0" * (format_precision - count + 1))
+        out.append("E" if truncate_zero else "e")
+        out.append("+" if exp >= 0 else "-")
+        exponent = str(abs(exp))
+        if not truncate_zero and len(exponent) < 2:
+            exponent = "0" + exponent
+        out.append(exponent)
+        return "".join(out)
+    if exp >= 0:
+        out.extend(str(d) for d in reversed(digits))
+        out.append("0" * exp)
+        return "".join(out)
+    whole = exp + count
+    if whole > 0:
+        out.extend(str(d) for d in reversed(digits[count - whole :]))
+        out.append(".")
+        out.extend(str(d) for d in reversed(digits[: count - whole]))
+    else:
+        out.append("0." + "0" * -whole)
+        out.extend(str(d) for d in reversed(digits))
+    return "".join(out)
+
+
+def _round_trips(text: str, value: float, float_type: AnyFloat) -> bool:
+    """Whether `text` read back into `float_type` has the bits of `value`.
+
+    The literal goes through f64 first (an exact single rounding for f64; for
+    narrower types a double rounding, which only a decimal sitting on a tie
+    between two values of the type could tell apart)."""
+    parsed = float(text)
+    if isinstance(float_type, Float64Type):
+        return parsed.hex() == value.hex()
+    packed = float_type.pack((parsed,))
+    return packed == float_type.pack((value,))
+
+
+def _float_bits(value: float, float_type: AnyFloat) -> int:
+    return int.from_bytes(float_type.pack((value,)), "little")
+
+
+def format_float(value: float, float_type: AnyFloat) -> tuple[str, bool]:
+    """MLIR's `printFloatValue`: the text and whether it is the hexadecimal form.
+
+    `%e` with six digits when that reads back exactly, else APFloat's shortest
+    round-trip form if it has a '.', else the bits as `0x7FC00000`."""
+    if not (math.isnan(value) or math.isinf(value)):
+        precision = _PRECISION.get(_type_name(float_type), 53)
+        text = apfloat_to_string(value, precision, 6, 0, False)
+        if _round_trips(text, value, float_type):
+            return text, False
+        text = apfloat_to_string(value, precision)
+        if "." in text:
+            return text, False
+    return f"0x{_float_bits(value, float_type):X}", True
+
+
+# ---------------------------------------------------------------------------------------
+# Affine maps: a port of AsmPrinter's printAffineExpr
+
+
+def _affine_expr(expr: AffineExpr, strong: bool) -> str:
+    """`printAffineExprInternal`: parentheses only where binding needs them,
+    `- x` for additions of negative products and constants."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = expr.lhs, expr.rhs
+
+    def wrap(text: str) -> str:
+        return f"({text})" if strong else text
+
+    if expr.kind != AffineBinaryOpKind.Add:
+        if (
+            expr.kind == AffineBinaryOpKind.Mul
+            and isinstance(rhs, AffineConstantExpr)
+            and rhs.value == -1
+        ):
+            return wrap("-" + _affine_expr(lhs, True))
+        spelling = {
+            AffineBinaryOpKind.Mul: " * ",
+            AffineBinaryOpKind.FloorDiv: " floordiv ",
+            AffineBinaryOpKind.CeilDiv: " ceildiv ",
+            AffineBinaryOpKind.Mod: " mod ",
+        }[expr.kind]
+        return wrap(_affine_expr(lhs, True) + spelling + _affine_expr(rhs, True))
+    if (
+        isinstance(rhs, AffineBinaryOpExpr)
+        and rhs.kind == AffineBinaryOpKind.Mul
+        and isinstance(rhs.rhs, AffineConstantExpr)
+    ):
+        factor = rhs.rhs.value
+        if factor == -1:
+            nested_add = (
+                isinstance(rhs.lhs, AffineBinaryOpExpr)
+                and rhs.lhs.kind == AffineBinaryOpKind.Add
+            )
+            return wrap(
+                _affine_expr(lhs, False) + " - " + _affine_expr(rhs.lhs, nested_add)
+            )
+        if factor < -1:
+            return wrap(
+                _affine_expr(lhs, False)
+                + " - "
+                + _affine_expr(rhs.lhs, True)
+                + f" * {-factor}"
+            )
+    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+        return wrap(_affine_expr(lhs, False) + f" - {-rhs.value}")
+    return wrap(_affine_expr(lhs, False) + " + " + _affine_expr(rhs, False))
+
+
+def affine_map_text(affine_map: AffineMap) -> str:
+    """`(d0, d1)[s0] -> (d0 + s0, d1)` as MLIR prints it."""
+    dims = ", ".join(f"d{i}" for i in range(affine_map.num_dims))
+    symbols = ", ".join(f"s{i}" for i in range(affine_map.num_symbols))
+    results = ", ".join(_affine_expr(e, False) for e in affine_map.results)
+    head = f"({dims})" + (f"[{symbols}]" if affine_map.num_symbols else "")
+    return f"{head} -> ({results})"
+
+
+def _attribute_text(attr: Attribute) -> str | None:
+    """The full spelling of an attribute MLIR aliases, or None for the others."""
+    if isinstance(attr, AffineMapAttr):
+        return f"affine_map<{affine_map_text(attr.data)}>"
+    if isinstance(attr, AffineSetAttr):
+        affine_set = attr.data
+        dims = ", ".join(f"d{i}" for i in range(affine_set.num_dims))
+        symbols = ", ".join(f"s{i}" for i in range(affine_set.num_symbols))
+        head = f"({dims})" + (f"[{symbols}]" if affine_set.num_symbols else "")
+        constraints = ", ".join(
+            _affine_expr(e, False) + (" == 0" if eq else " >= 0")
+            for e, eq in zip(affine_set.constraints, affine_set.eq_flags, strict=True)
+        )
+        return f"affine_set<{head} : ({constraints})>"
+    return None
+
+
+def _alias_prefix(attr: Attribute) -> str | None:
+    """The builtin dialect's `OpAsmDialectInterface::getAlias` for attributes."""
+    if isinstance(attr, AffineMapAttr):
+        return "map"
+    if isinstance(attr, AffineSetAttr):
+        return "set"
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# SSA names: a port of MLIR's SSANameState
+
+
+def _sanitize(name: str) -> str:
+    """MLIR's `sanitizeIdentifier`: a leading digit gets `_`, odd bytes become hex."""
+
+    def valid(ch: str) -> bool:
+        return (ch.isascii() and ch.isalnum()) or ch in "$._-"
+
+    def copy() -> str:
+        out: list[str] = []
+        for ch in name:
+            if valid(ch):
+                out.append(ch)
+            elif ch == " ":
+                out.append("_")
+            else:
+                out.extend(f"{byte:X}" for byte in ch.encode())
+        return "".join(out)
+
+    if name[0].isdigit() or (not valid(name[0]) and name[0] != " "):
+        return "_" + copy()
+    if all(valid(ch) for ch in name):
+        return name
+    return copy()
+
+
+def _signed(value: int, width: int) -> int:
+    """An integer's two's complement reading at `width` bits (APInt's `<<` prints signed)."""
+    if width <= 0:
+        return value
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def _value_of(op: Operation) -> Attribute | None:
+    """The `value` property (or attribute) of a constant-like op."""
+    value = op.properties.get("value")
+    return op.attributes.get("value") if value is None else value
+
+
+def _arith_constant_name(op: Operation) -> str:
+    value = _value_of(op)
+    if isinstance(value, IntegerAttr):
+        value_type = value.type
+        if isinstance(value_type, IntegerType):
+            width = value_type.width.data
+            if width == 1:
+                return "true" if value.value.data else "false"
+            number = value.value.data
+            if value_type.signedness.data == Signedness.SIGNLESS:
+                number = _signed(number, width)
+            return f"c{number}_{_type_text(value_type)}"
+        return f"c{value.value.data}"
+    return "cst"
+
+
+def _type_text(attr: Attribute) -> str:
+    stream = io.StringIO()
+    Printer(stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+def _stablehlo_constant_name(op: Operation) -> str:
+    value = _value_of(op)
+    element = getattr(value, "type", None)
+    element = getattr(element, "element_type", element)
+    return "c" if isinstance(element, IntegerType) else "cst"
+
+
+def _shape_const_size_name(op: Operation) -> str:
+    value = _value_of(op)
+    return f"c{value.value.data}" if isinstance(value, IntegerAttr) else "c"
+
+
+def _fixed(name: str) -> Callable[[Operation], str]:
+    return lambda op: name
+
+
+@dataclass
+class _Scope:
+    """One level of MLIR's scoped table of used names (one per region)."""
+
+    parent: _Scope | None
+    names: set[str] = field(default_factory=set[str])
+
+    def __contains__(self, name: str) -> bool:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+class SSANames:
+    """The names MLIR gives to every value and block under a root op.
+
+    `values` maps a value to its printed name without `%` (`arg0`, `3`,
+    `c0_i32`, `2#1` for the second result of a multi-result op); `blocks`
+    maps a block to its name without `^`; `result_counts` holds ops whose
+    results print as `%0:2`.
+    """
+
+    def __init__(
+        self,
+        root: Operation,
+        *,
+        hints: bool,
+        unique_ids: bool,
+        result_names: Mapping[str, Callable[[Operation], str]],
+        block_arg_names: Mapping[str, Callable[[Operation, Region], Sequence[str]]],
+    ):
+        self.values: dict[SSAValue, str] = {}
+        self.blocks: dict[Block, str] = {}
+        self.block_order: dict[Block, int] = {}
+        self._hints = hints
+        self._result_names = result_names
+        self._block_arg_names = block_arg_names
+        self._next_value = 0
+        self._next_argument = 0
+        self._next_conflict = 0
+        top = _Scope(None)
+        self._scope = top
+        contexts: list[tuple[Region, int, int, int, _Scope]] = [
+            (region, 0, 0, 0, top) for region in root.regions
+        ]
+        self._number_op(root)
+        while contexts:
+            region, value_id, argument_id, conflict_id, parent = contexts.pop()
+            if not unique_ids:
+                self._next_value = value_id
+                self._next_argument = argument_id
+                self._next_conflict = conflict_id
+            self._scope = _Scope(parent)
+            self._number_region(region)
+            for op in _ops_of(region):
+                for nested in op.regions:
+                    contexts.append(
+                        (
+                            nested,
+                            self._next_value,
+                            self._next_argument,
+                            self._next_conflict,
+                            self._scope,
+                        )
+                    )
+
+    def _unique(self, name: str) -> str:
+        name = _sanitize(name)
+        if name in self._scope:
+            while True:
+                probe = f"{name}_{self._next_conflict}"
+                self._next_conflict += 1
+                if probe not in self._scope:
+                    name = probe
+                    break
+        self._scope.names.add(name)
+        return name
+
+    def _set_name(self, value: SSAValue, name: str) -> None:
+        if name:
+            self.values[value] = self._unique(name)
+        else:
+            self.values[value] = str(self._next_value)
+            self._next_value += 1
+
+    def _number_region(self, region: Region) -> None:
+        parent = region.parent
+        if self._hints and parent is not None:
+            namer = self._block_arg_names.get(parent.name)
+            if namer is not None:
+                names = namer(parent, region)
+                if region.blocks.first is not None:
+                    for arg, name in zip(region.blocks.first.args, names, strict=False):
+                        self._set_name(arg, name)
+        for index, block in enumerate(region.blocks):
+            self.blocks[block] = f"bb{index}"
+            self.block_order[block] = index
+            entry = index == 0
+            for arg in block.args:
+                if arg in self.values:
+                    continue
+                if entry:
+                    self._set_name(arg, f"arg{self._next_argument}")
+                    self._next_argument += 1
+                else:
+                    self._set_name(arg, "")
+            for op in block.ops:
+                self._number_op(op)
+
+    def _number_op(self, op: Operation) -> None:
+        if not op.results:
+            return
+        first = op.results[0]
+        namer = self._result_names.get(op.name) if self._hints else None
+        if namer is not None:
+            self._set_name(first, namer(op))
+        else:
+            self._set_name(first, "")
+        base = self.values[first]
+        for index, result in enumerate(op.results[1:], start=1):
+            self.values[result] = f"{base}#{index}"
+
+
+def _ops_of(region: Region) -> Iterable[Operation]:
+    for block in region.blocks:
+        yield from block.ops
+
+
+def _linalg_block_arg_names(op: Operation, region: Region) -> Sequence[str]:
+    """LinalgOp's `getAsmBlockArgumentNames`: `in` for inputs, `out` for inits."""
+    inputs = getattr(op, "inputs", ())
+    outputs = getattr(op, "outputs", ())
+    return ["in"] * len(inputs) + ["out"] * len(outputs)
+
+
+# ---------------------------------------------------------------------------------------
+# Op formats where xDSL's printer differs from MLIR's
+
+
+def _print_affine_apply(printer: Printer, op: Operation) -> None:
+    """`affine.apply #map(%d0)[%s0]`: xDSL puts a space before the dimensions."""
+    map_attr = op.properties["map"]
+    assert isinstance(map_attr, AffineMapAttr)
+    dims = map_attr.data.num_dims
+    printer.print_string(" ")
+    printer.print_attribute(map_attr)
+    with printer.in_parens():
+        printer.print_list(op.operands[:dims], printer.print_operand)
+    if len(op.operands) > dims:
+        with printer.in_square_brackets():
+            printer.print_list(op.operands[dims:], printer.print_operand)
+    printer.print_op_attributes(op.attributes)
+
+
+# ---------------------------------------------------------------------------------------
+# The printer
+
+
+@dataclass
+class _Aliases:
+    """Attribute aliases of one top-level print: `#map`, `#map1`, ..."""
+
+    names: dict[Attribute, str] = field(default_factory=dict[Attribute, str])
+
+
+@dataclass(eq=False, repr=False)
+class MLIRPrinter(Printer):
+    """A `Printer` whose output is byte-identical to `mlir-opt`'s.
+
+    `hex_threshold` is `--mlir-print-elementsattrs-with-hex-if-larger`: a
+    non-splat dense attribute with more elements prints as a hexadecimal blob
+    (`-1` never). `print_generic_format` and `print_debuginfo` (inherited)
+    are `--mlir-print-op-generic` and `--mlir-print-debuginfo`.
+
+    Names, aliases and locations are computed for each top-level `print_op`
+    call; nested calls from op printers reuse them.
+    """
+
+    hex_threshold: int = field(default=100, kw_only=True)
+
+    # Op name -> name hint of its first result (MLIR's `getAsmResultNames`).
+    result_name_hints: ClassVar[dict[str, Callable[[Operation], str]]] = {
+        "arith.constant": _arith_constant_name,
+        "stablehlo.constant": _stablehlo_constant_name,
+        "shape.const_size": _shape_const_size_name,
+        "tensor.cast": _fixed("cast"),
+        "tensor.collapse_shape": _fixed("collapsed"),
+        "tensor.concat": _fixed("concat"),
+        "tensor.dim": _fixed("dim"),
+        "tensor.expand_shape": _fixed("expanded"),
+        "tensor.extract": _fixed("extracted"),
+        "tensor.extract_slice": _fixed("extracted_slice"),
+        "tensor.from_elements": _fixed("from_elements"),
+        "tensor.generate": _fixed("generated"),
+        "tensor.insert": _fixed("inserted"),
+        "tensor.insert_slice": _fixed("inserted_slice"),
+        "tensor.pad": _fixed("padded"),
+        "tensor.rank": _fixed("rank"),
+        "tensor.reshape": _fixed("reshape"),
+        "tensor.splat": _fixed("splat"),
+    }
+    # Op name -> names of its regions' entry block arguments (`getAsmBlockArgumentNames`).
+    block_argument_hints: ClassVar[
+        dict[str, Callable[[Operation, Region], Sequence[str]]]
+    ] = {
+        "linalg.generic": _linalg_block_arg_names,
+    }
+    # Op name -> the dialect whose prefix its regions' ops drop (`getDefaultDialect`).
+    default_dialects: ClassVar[dict[str, str]] = {
+        "builtin.module": "builtin",
+        "func.func": "func",
+    }
+
+    # Op name -> its custom format where xDSL's differs from MLIR's (the text
+    # after the op name).
+    custom_printers: ClassVar[dict[str, Callable[[Printer, Operation], None]]] = {
+        "affine.apply": _print_affine_apply,
+    }
+
+    _names: SSANames | None = field(default=None, init=False)
+    _aliases: dict[Attribute, str] = field(
+        default_factory=dict[Attribute, str], init=False
+    )
+    _alias_uses: list[Attribute] | None = field(default=None, init=False)
+    _dialect_stack: list[str] = field(default_factory=lambda: ["builtin"], init=False)
+    _op_name_rewrite: tuple[str, str] | None = field(default=None, init=False)
+    _pending_comment: str | None = field(default=None, init=False)
+    _header_args_left: int = field(default=0, init=False)
+    _defining: bool = field(default=False, init=False)
+    _locations: dict[Attribute, int] = field(
+        default_factory=dict[Attribute, int], init=False
+    )
+
+    # -- top level ---------------------------------------------------------------------
+
+    def print_op(self, op: Operation) -> None:
+        if self._names is not None:
+            self._print_op_named(op)
+            return
+        self._names = SSANames(
+            op,
+            hints=not self.print_generic_format,
+            unique_ids=self.print_generic_format,
+            result_names=self.result_name_hints,
+            block_arg_names=self.block_argument_hints,
+        )
+        self._ssa_values.update(self._names.values)
+        self._blocks.update(self._names.blocks)
+        try:
+            if self._alias_uses is None:
+                self._collect_aliases(op)
+            self._print_alias_definitions()
+            self._print_op_named(op)
+            if self.print_debuginfo and self._alias_uses is None:
+                self._print_location_definitions()
+        finally:
+            self._names = None
+
+    def _collect_aliases(self, op: Operation) -> None:
+        """Name the aliased attributes in order of first use, as MLIR's
+        `AliasInitializer`: a first printing pass into a discarded stream."""
+        if not self.print_debuginfo and not _has_aliasable(op):
+            return
+        # `replace` copies the configuration (and the subclass, whatever it is).
+        dummy = dataclasses.replace(self, stream=io.StringIO())
+        dummy._alias_uses = []
+        dummy.print_op(op)
+        counts: dict[str, int] = {}
+        for attr in dummy._alias_uses:
+            prefix = _alias_prefix(attr)
+            if prefix is None:
+                continue
+            index = counts.get(prefix, 0)
+            counts[prefix] = index + 1
+            self._aliases[attr] = prefix + (str(index) if index else "")
+        for index, location in enumerate(dummy._locations):
+            self._locations[location] = index
+
+    def _print_alias_definitions(self) -> None:
+        if self._alias_uses is not None:
+            return
+        # Attributes sort by alias name (stable: first use within a name).
+        for attr, name in sorted(
+            self._aliases.items(), key=lambda item: _prefix_of(item[1])
+        ):
+            self.print_string(f"#{name} = {_attribute_text(attr)}\n", indent=0)
+
+    def _print_location_definitions(self) -> None:
+        for location, index in self._locations.items():
+            self.print_string("\n", indent=0)
+            self.print_string(f"#{_loc_name(index)} = ", indent=0)
+            self._print_location_literal(location)
+
+    # -- ops ---------------------------------------------------------------------------
+
+    def _print_op_named(self, op: Operation) -> None:
+        short = op.name
+        if not self.print_generic_format:
+            default = self._dialect_stack[-1]
+            if default and short.startswith(default + ".") and short.count(".") == 1:
+                short = short[len(default) + 1 :]
+            custom = self.custom_printers.get(op.name)
+            if custom is not None:
+                # What `Printer.print_op` does for a custom format, with
+                # MLIR's format in place of the op's own `print`.
+                self._print_results(op)
+                self.print_string(short)
+                custom(self, op)
+                if self.print_debuginfo:
+                    self.print_string(" ")
+                    self.print_attribute(op.location)
+                return
+            if short != op.name:
+                self._op_name_rewrite = (op.name, short)
+        try:
+            super().print_op(op)
+        finally:
+            self._op_name_rewrite = None
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        # The op name is printed by `Printer.print_op`; this is where a default
+        # dialect's prefix can be dropped without copying that method.
+        rewrite = self._op_name_rewrite
+        if rewrite is not None and text == rewrite[0]:
+            self._op_name_rewrite = None
+            text = rewrite[1]
+        elif (
+            self._pending_comment is not None
+            and text == ":"
+            and self._header_args_left <= 0
+        ):
+            text += self._pending_comment
+            self._pending_comment = None
+        super().print_string(text, indent=indent)
+
+    def _print_results(self, op: Operation) -> None:
+        if not op.results:
+            return
+        self._defining = True
+        self.print_ssa_value(op.results[0])
+        if len(op.results) > 1:
+            self.print_string(f":{len(op.results)}")
+        self.print_string(" = ")
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        # A use of the first result of a multi-result op is `%0#0`; its
+        # definition is `%0:2`.
+        defining, self._defining = self._defining, False
+        name = super().print_ssa_value(value)
+        if (
+            not defining
+            and isinstance(value, OpResult)
+            and value.index == 0
+            and len(value.op.results) > 1
+        ):
+            self.print_string("#0")
+            name += "#0"
+        return name
+
+    def print_region(
+        self,
+        region: Region,
+        print_entry_block_args: bool = True,
+        print_empty_block: bool = True,
+        print_block_terminators: bool = True,
+    ) -> None:
+        parent = region.parent
+        self._dialect_stack.append(
+            self.default_dialects.get(parent.name, "") if parent is not None else ""
+        )
+        try:
+            super().print_region(
+                region,
+                print_entry_block_args,
+                print_empty_block,
+                print_block_terminators,
+            )
+        finally:
+            self._dialect_stack.pop()
+
+    def print_block(
+        self,
+        block: Block,
+        print_block_args: bool = True,
+        print_block_terminator: bool = True,
+    ) -> None:
+        if print_block_args:
+            # MLIR writes the predecessors after the header's colon. The header
+            # is printed by `Printer.print_block` (not copied here, so other
+            # subclasses' overrides still apply); `print_string` adds the comment
+            # to the first ':' printed once every block argument is done.
+            self._pending_comment = self._predecessor_comment(block)
+            self._header_args_left = len(block.args)
+        super().print_block(block, print_block_args, print_block_terminator)
+
+    def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
+        super().print_block_argument(arg, print_type)
+        if self._pending_comment is not None:
+            self._header_args_left -= 1
+
+    def _predecessor_comment(self, block: Block) -> str:
+        """MLIR's `// pred: ^bb0` / `// 2 preds: ^bb0, ^bb1` / `// no predecessors`."""
+        region = block.parent
+        if region is None:
+            return "  // block is not in a region!"
+        predecessors = block.predecessors()
+        if not predecessors:
+            return "" if region.blocks.first is block else "  // no predecessors"
+        if all(p is predecessors[0] for p in predecessors):
+            return f"  // pred: ^{self._get_block_name(predecessors[0])}"
+        order = self._names.block_order if self._names else {}
+        ordered = sorted(predecessors, key=lambda b: order.get(b, 0))
+        names = ", ".join(f"^{self._get_block_name(b)}" for b in ordered)
+        return f"  // {len(ordered)} preds: {names}"
+
+    def print_successors(self, successors: Sequence[Block]) -> None:
+        # The generic form has no space before the successor list.
+        if successors:
+            with self.in_square_brackets():
+                self.print_list(successors, self.print_block_name)
+
+    # -- attributes --------------------------------------------------------------------
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, AffineMapAttr | AffineSetAttr):
+            if self._alias_uses is not None:
+                if attribute not in self._alias_uses:
+                    self._alias_uses.append(attribute)
+            elif attribute in self._aliases:
+                self.print_string(f"#{self._aliases[attribute]}")
+                return
+            text = _attribute_text(attribute)
+            assert text is not None
+            self.print_string(text)
+            return
+        if isinstance(attribute, ArrayAttr):
+            with self.in_square_brackets():
+                self.print_list(attribute.data, self._print_attribute_elided)
+            return
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            self._print_dense(attribute)
+            self.print_string(" : ")
+            self.print_attribute(attribute.type)
+            return
+        if isinstance(attribute, FileLineColLoc | UnknownLoc) or _is_location(
+            attribute
+        ):
+            self._print_location(attribute)
+            return
+        super().print_attribute(attribute)
+
+    def _print_attribute_elided(self, attribute: Attribute) -> None:
+        """`AttrTypeElision::May` (array elements): i64 and f64 drop their type."""
+        if isinstance(attribute, IntegerAttr) and attribute.type == IntegerType(64):
+            self.print_int(attribute.value.data, attribute.type)
+            return
+        if isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
+            text, is_hex = format_float(attribute.value.data, attribute.type)
+            if not is_hex:
+                self.print_string(text)
+                return
+        self.print_attribute(attribute)
+
+    def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
+        # MLIR's DictionaryAttr keeps its entries sorted by name.
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
+
+    def print_float(self, value: float, type: AnyFloat) -> None:
+        self.print_string(format_float(value, type)[0])
+
+    def _print_dense(self, attr: DenseIntOrFPElementsAttr) -> None:
+        """`dense<...>` without the type: splat, nested lists, or a hex blob.
+
+        Rewritten from xDSL's `print_without_type` only for the threshold and
+        the blob layout (MLIR's raw data: i1 packed eight to a byte)."""
+        values = attr.get_values()
+        count = len(values)
+        shape = attr.get_shape()
+        self.print_string("dense<")
+        if count == 0:
+            pass
+        elif attr.is_splat():
+            attr._print_one_elem(values[0], self)  # pyright: ignore[reportPrivateUsage]
+        elif self.hex_threshold != -1 and count > self.hex_threshold:
+            self.print_string(f'"0x{_raw_data(attr).hex().upper()}"')
+        else:
+            attr._print_dense_list(values, shape, self)  # pyright: ignore[reportPrivateUsage]
+        self.print_string(">")
+
+    # -- locations ---------------------------------------------------------------------
+
+    def _print_location(self, location: Attribute) -> None:
+        """`loc(#locN)` for a location MLIR aliases, else its literal."""
+        if self._alias_uses is not None:
+            self._locations.setdefault(location, len(self._locations))
+            self._print_location_literal(location)
+            return
+        index = self._locations.get(location)
+        if index is None:
+            self._print_location_literal(location)
+            return
+        self.print_string(f"loc(#{_loc_name(index)})")
+
+    def _print_location_literal(self, location: Attribute) -> None:
+        if isinstance(location, FileLineColLoc):
+            self.print_string("loc(")
+            self.print_string_literal(location.filename.data)
+            self.print_string(f":{location.line.data}:{location.column.data})")
+            return
+        if isinstance(location, UnknownLoc):
+            self.print_string("loc(unknown)")
+            return
+        super().print_attribute(location)
+
+
+def _loc_name(index: int) -> str:
+    return "loc" if index == 0 else f"loc{index}"
+
+
+def _prefix_of(alias: str) -> str:
+    return alias.rstrip("0123456789")
+
+
+def _is_location(attribute: Attribute) -> bool:
+    return type(attribute).__name__.endswith("Loc")
+
+
+def _raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
+    """MLIR's raw storage: little-endian elements, i1 as bits (lsb first), index as i64."""
+    element = attr.get_element_type()
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        bits = [1 if v else 0 for v in attr.get_values()]  # pyright: ignore[reportUnknownVariableType]
+        packed = bytearray((len(bits) + 7) // 8)
+        for index, bit in enumerate(bits):  # pyright: ignore[reportUnknownArgumentType]
+            packed[index // 8] |= bit << (index % 8)
+        return bytes(packed)
+    if isinstance(element, IndexType):
+        return b"".join(
+            int(v).to_bytes(8, "little", signed=True)  # pyright: ignore[reportArgumentType]
+            for v in attr.get_values()
+        )
+    if isinstance(element, ComplexType | Float16Type | BFloat16Type | Float32Type):
+        return attr.data.data
+    return attr.data.data
+
+
+def _has_aliasable(op: Operation) -> bool:
+    """Whether any attribute under `op` (op attributes, properties, types) is
+    one MLIR aliases, so the alias pass can be skipped for most modules."""
+
+    def visit(attr: Attribute) -> bool:
+        if isinstance(attr, AffineMapAttr | AffineSetAttr):
+            return True
+        if isinstance(attr, ArrayAttr):
+            return any(visit(a) for a in attr.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        params = getattr(attr, "parameters", None)
+        if isinstance(params, tuple):
+            return any(visit(p) for p in params if isinstance(p, Attribute))  # pyright: ignore[reportUnknownVariableType]
+        data = getattr(attr, "data", None)
+        if isinstance(data, Mapping):
+            return any(visit(a) for a in data.values() if isinstance(a, Attribute))  # pyright: ignore[reportUnknownVariableType]
+        return False
+
+    for nested in op.walk():
+        for attr in (*nested.attributes.values(), *nested.properties.values()):
+            if visit(attr):
+                return True
+        for result in nested.results:
+            if visit(result.type):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# Entry points
+
+
+def print_module_mlir(
+    module: Operation,
+    stream: IO[str],
+    *,
+    generic: bool = False,
+    debuginfo: bool = False,
+    hex_threshold: int = 100,
+    dialects: Iterable[Dialect] = (),
+) -> None:
+    """Write `module` to `stream` as `mlir-opt` does, ending with a newline.
+
+    `dialects` (the context's loaded dialects) resolve `dense_resource` blobs
+    for the `{-# dialect_resources ... #-}` section after the module."""
+    printer = MLIRPrinter(
+        stream,
+        print_generic_format=generic,
+        print_debuginfo=debuginfo,
+        hex_threshold=hex_threshold,
+    )
+    printer.print_op(module)
+    printer.print_metadata(dialects)
+    stream.write("\n")
+
+
+def module_to_mlir(
+    module: Operation,
+    *,
+    generic: bool = False,
+    debuginfo: bool = False,
+    hex_threshold: int = 100,
+    dialects: Iterable[Dialect] = (),
+) -> str:
+    """`print_module_mlir` into a string."""
+    stream = io.StringIO()
+    print_module_mlir(
+        module,
+        stream,
+        generic=generic,
+        debuginfo=debuginfo,
+        hex_threshold=hex_threshold,
+        dialects=dialects,
+    )
+    return stream.getvalue()
