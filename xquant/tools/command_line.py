@@ -459,7 +459,7 @@ def pass_help_line(pass_class: type[ModulePass]) -> str:
     if not infos:
         return f"  --{pass_class.name}"
     listed = ", ".join(
-        f"{info.name.replace('_', '-')}=<{info.expected_type}>"
+        f"{info.name.replace('_', '-')}=<{info.expected_type.strip(chr(39))}>"
         + (f" (default {info.default_value})" if info.default_value is not None else "")
         for info in infos
     )
