@@ -18,6 +18,10 @@ func.func private @f() -> !quant.uniform<u0:f32, 1.0>
 
 // -----
 func.func private @f() -> !quant.uniform<i123123123120:f32, 1.0>
+// CHECK: invalid integer width
+
+// -----
+func.func private @f() -> !quant.uniform<i16777216:f32, 1.0>
 // CHECK: integer bitwidth is limited to 16777215 bits
 
 // -----

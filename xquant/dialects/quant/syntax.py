@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -49,12 +49,37 @@ _MAX_BUILTIN_WIDTH = (1 << 24) - 1
 
 def _punct(parser: AttrParser, punct: str) -> None:
     if parser.parse_optional_characters(punct) is None:
-        _fail(parser, f"expected '{punct}'")
+        _fail_wrong_token(parser, f"expected '{punct}'")
+
+
+def _fail_wrong_token(parser: AttrParser, message: str) -> NoReturn:
+    """Report a missing token where MLIR's `emitWrongTokenError` does.
+
+    That is right after the previous token when whitespace (even blank lines,
+    or a line ending in a `//` comment) separates it from the current one,
+    so `0.99872:127 23>` is reported after `127`, not at `23`.
+    """
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    text = parser.lexer.input.content
+    original = token.span.start
+    if token.kind == MLIRTokenKind.EOF:
+        original = max(original - 1, 0)
+    head = text[:original]
+    while True:
+        head = head.rstrip(" \t")
+        if not head:
+            _fail(parser, message, original)
+        if head[-1] not in "\n\r":
+            _fail(parser, message, len(head))
+        head = head[:-1]
+        previous_line = head[max(head.rfind("\n"), head.rfind("\r"), 0) :]
+        if (comment := previous_line.find("//")) != -1:
+            head = head[: len(head) - len(previous_line) + comment]
 
 
 def _fail(
     parser: AttrParser, message: str, start: int | None = None, end: int | None = None
-):
+) -> NoReturn:
     if start is None:
         token = parser._current_token  # pyright: ignore[reportPrivateUsage]
         start, end = token.span.start, token.span.end
@@ -111,12 +136,14 @@ def _float(parser: AttrParser) -> float:
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
-def _checked(parser: AttrParser, start: int, check: object, *args: object) -> None:
-    """Run a type-construction check, reporting its failure at `start`..current position."""
+def _checked(
+    parser: AttrParser, start: int | None, check: object, *args: object
+) -> None:
+    """Run a type-construction check, reporting its failure at `start` (default: the current token)."""
     try:
         check(*args)  # type: ignore[operator]
     except VerifyException as err:
-        _fail(parser, str(err), start, max(parser.pos, start + 1))
+        _fail(parser, str(err), start)
 
 
 # ----- storage and expressed types -----
@@ -128,7 +155,7 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
     `builtin` says the storage was spelled `siN`/`uiN`: upstream then keeps that
     builtin type, which makes a distinct quantized type (see `types`).
     """
-    from xquant.dialects.quant.types import check_storage, default_storage_range
+    from xquant.dialects.quant.types import default_storage_range
 
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     start, end = token.span.start, token.span.end
@@ -148,6 +175,10 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
         raise AssertionError
     prefix, digits = match.groups()
     width = int(digits)
+    if prefix != "u" and width >= 1 << 32:
+        _fail(
+            parser, "invalid integer width", start, end
+        )  # MLIR's lexer: no `unsigned`
     if prefix != "u" and width > _MAX_BUILTIN_WIDTH:
         _fail(
             parser,
@@ -174,16 +205,23 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
         _fail(parser, f"illegal storage type minimum: {storage_min}", min_start)
     if storage_max > high:
         _fail(parser, f"illegal storage type maximum: {storage_max}", max_start)
-    _checked(parser, min_start, check_storage, width, signed, storage_min, storage_max)
     return width, signed, storage_min, storage_max, builtin
+
+
+def _verify_storage(
+    parser: AttrParser, mnemonic: int, storage: tuple[int, bool, int, int, bool]
+) -> None:
+    """The type verifier's storage check, which upstream reports at the mnemonic once the body is read."""
+    from xquant.dialects.quant.types import check_storage
+
+    _checked(parser, mnemonic, check_storage, *storage[:4])
 
 
 def _parse_float_type(parser: AttrParser) -> Attribute:
     start = parser.pos
     parsed = parser.parse_optional_type()
     if parsed is None:
-        _fail(parser, "expected non-function type")
-        raise AssertionError
+        _fail_wrong_token(parser, "expected non-function type")
     if not is_float_type(parsed):
         _fail(parser, "invalid kind of type specified", start, parser.pos)
     return parsed
@@ -214,14 +252,24 @@ def _print_storage(qtype: StorageQuantizedType, printer: Printer) -> None:
 _OPENING = {">": "<", "]": "[", ")": "(", "}": "{"}
 
 
-def _open_body(parser: AttrParser) -> None:
+def _open_body(parser: AttrParser) -> int:
     """Consume the `<` that opens a type body, after upstream's lexer check.
 
     MLIR first scans a pretty dialect type to its matching `>` (`<>[](){}` must
     nest; `->` is one token) and, failing that, reports the innermost open
-    bracket at the `<`; only then is the body parsed.
+    bracket at the `<`; only then is the body parsed. In the opaque form
+    `!quant<uniform<...>>` the scan starts at the dialect's `<`.
+
+    Returns where the mnemonic (`uniform`) starts: upstream reports the type
+    verifier's errors there.
     """
     text, start = parser.lexer.input.content, parser.pos
+    head = text[:start].rstrip()
+    mnemonic = (
+        found.start() if (found := re.search(r"\w+$", head)) is not None else start
+    )
+    if text[:mnemonic].endswith("<"):
+        start = mnemonic - 1
     if text[start : start + 1] == "<":
         stack: list[str] = []
         i = start
@@ -246,15 +294,17 @@ def _open_body(parser: AttrParser) -> None:
                 start + 1,
             )
     _punct(parser, "<")
+    return mnemonic
 
 
 def parse_any(parser: AttrParser) -> list[Attribute]:
-    _open_body(parser)
+    mnemonic = _open_body(parser)
     storage = _parse_storage(parser)
     expressed: Attribute = NoneAttr()
     if parser.parse_optional_characters(":") is not None:
         expressed = _parse_float_type(parser)
     _punct(parser, ">")
+    _verify_storage(parser, mnemonic, storage)
     return [*_storage_attrs(*storage), expressed]
 
 
@@ -273,9 +323,8 @@ def print_any(qtype: AnyQuantizedType, printer: Printer) -> None:
 def _parse_scale_zero(parser: AttrParser, expressed: Attribute) -> tuple[float, int]:
     from xquant.dialects.quant.types import check_scale
 
-    start = parser.pos
     scale = _float(parser)
-    _checked(parser, start, check_scale, scale, expressed)
+    _checked(parser, None, check_scale, scale, expressed)
     zero_point = 0
     if parser.parse_optional_characters(":") is not None:
         zero_point = _integer(parser)
@@ -345,7 +394,7 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     from xquant.dialects.quant.types import UniformQuantizedType as U
     from xquant.dialects.quant.types import default_storage_range
 
-    _open_body(parser)
+    mnemonic = _open_body(parser)
     storage = _parse_storage(parser)
     width, signed = storage[0], storage[1]
     _punct(parser, ":")
@@ -373,12 +422,13 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
         _punct(parser, "{")
         shape = _parse_param_list(parser, expressed, scales, zero_points)
     _punct(parser, ">")
-    # After the scales, as upstream's verifyInvariants checks them in that order.
-    for axis, block, start in block_info:
+    # Upstream's verifyInvariants: after the body, in this order, at the mnemonic.
+    _verify_storage(parser, mnemonic, storage)
+    for axis, block, _ in block_info:
         if axis < 0:
-            _fail(parser, f"illegal quantized dimension: {axis}", start)
+            _fail(parser, f"illegal quantized dimension: {axis}", mnemonic)
         if granularity == U.SUB_CHANNEL and block <= 0:
-            _fail(parser, f"illegal block size: {block}", start)
+            _fail(parser, f"illegal block size: {block}", mnemonic)
 
     if granularity == U.PER_AXIS:
         shape = [len(scales)]
@@ -476,8 +526,7 @@ def _nest(items: list[str], shape: list[int]) -> str:
 
 
 def parse_calibrated(parser: AttrParser) -> list[Attribute]:
-    _open_body(parser)
-    type_start = parser.pos
+    mnemonic = _open_body(parser)
     expressed = _parse_float_type(parser)
     # Upstream follows an error here with "calibrated values must be present";
     # its first diagnostic, at the offending token, is the one reported.
@@ -491,7 +540,7 @@ def parse_calibrated(parser: AttrParser) -> list[Attribute]:
         _fail(
             parser,
             f"illegal min and max: ({llvm_double(low)}:{llvm_double(high)})",
-            type_start,
+            mnemonic,
         )
     return [expressed, FloatData(low), FloatData(high)]
 

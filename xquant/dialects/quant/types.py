@@ -97,6 +97,17 @@ class QuantizedType(ParametrizedAttribute, TypeAttribute):
     if TYPE_CHECKING:  # declared by each concrete type, in its own parameter order
         expressed_type: Attribute
 
+    @classmethod
+    def unknown_mnemonic_message(cls, mnemonic: str, is_type: bool) -> str:
+        """Upstream's error for `!quant.<mnemonic>` it does not define, or any `#quant.*`.
+
+        Defining this claims the `quant` namespace: such names are errors even
+        with `--allow-unregistered-dialect` (see `xquant.compat.dialect_mnemonics`).
+        """
+        if not is_type:
+            return "dialect 'quant' provides no attribute parsing hook"
+        return f"unknown quantized type {mnemonic}"
+
     @property
     def expressed(self) -> Attribute | None:
         """The expressed float type, or None (only `!quant.any` may omit it)."""
