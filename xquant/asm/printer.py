@@ -734,6 +734,9 @@ class MLIRPrinter(Printer):
     # -- ops ---------------------------------------------------------------------------
 
     def _print_op_named(self, op: Operation) -> None:
+        if self.print_debuginfo and self._alias_uses is not None:
+            # MLIR visits an op's location before anything inside the op.
+            self._locations.setdefault(op.location, len(self._locations))
         short = op.name
         if not self.print_generic_format:
             default = self._dialect_stack[-1]
@@ -919,7 +922,7 @@ class MLIRPrinter(Printer):
         self.print_string("dense<")
         if count == 0:
             pass
-        elif attr.is_splat():
+        elif _is_splat(attr, count):
             attr._print_one_elem(values[0], self)  # pyright: ignore[reportPrivateUsage]
         elif self.hex_threshold != -1 and count > self.hex_threshold:
             self.print_string(f'"0x{_raw_data(attr).hex().upper()}"')
@@ -982,6 +985,14 @@ def _raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
     if isinstance(element, ComplexType | Float16Type | BFloat16Type | Float32Type):
         return attr.data.data
     return attr.data.data
+
+
+def _is_splat(attr: DenseIntOrFPElementsAttr, count: int) -> bool:
+    """All elements have the same bits (xDSL's `is_splat` compares values, and NaN != NaN)."""
+    data = attr.data.data
+    size = len(data) // count
+    first = data[:size]
+    return data == first * count
 
 
 def _has_aliasable(op: Operation) -> bool:
