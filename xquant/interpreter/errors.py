@@ -10,11 +10,14 @@ so the tools point at the op's source line as they do for pass errors.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, TensorType
 from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.transforms.diagnostics import OpDiagnostic, source_location
@@ -103,9 +106,44 @@ def _check_result_shapes(op: Operation, values: PythonValues) -> None:
         )
 
 
+def _undefined_value_error(value: SSAValue) -> OpInterpretationError:
+    """Against the op that uses `value` before it is defined (else its first user)."""
+    users = [use.operation for use in value.uses]
+    owner = value.owner
+    early = [
+        user
+        for user in users
+        if isinstance(owner, Operation)
+        and user.parent is owner.parent
+        and user.is_before_in_block(owner)
+    ]
+    what = (
+        f"the result of '{owner.name}'"
+        if isinstance(owner, Operation)
+        else "a block argument"
+    )
+    culprit = (early or users)[0] if users else None
+    if culprit is None:
+        raise InterpretationError(f"{what} has no value")
+    return op_error(
+        culprit, f"uses {what} where it is not defined (before it, or outside its region)"
+    )
+
+
 class XquantInterpreter(Interpreter):
     """xDSL's interpreter, with every failure of an op reported against that op
     and tensor results checked against their static shapes."""
+
+    def get_values(self, values: Iterable[SSAValue]) -> tuple[Any, ...]:
+        values = tuple(values)
+        try:
+            return super().get_values(values)
+        except KeyError:
+            pass
+        # xDSL's verifier does not check dominance: a use before the definition
+        # (or outside the region that defines it) verifies, then has no value here.
+        missing = next(v for v in values if v not in self._ctx)
+        raise _undefined_value_error(missing) from None
 
     def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
         try:

@@ -33,6 +33,7 @@ __all__ = [
     "check_argument",
     "format_dense_literal",
     "format_value",
+    "holder_dtype",
     "load_dense_literal",
     "lookup_function",
     "run",
@@ -68,7 +69,7 @@ def _type_str(t: Attribute) -> str:
     return s.getvalue()
 
 
-def _holder_dtype(t: Attribute) -> np.dtype[Any] | None:
+def holder_dtype(t: Attribute) -> np.dtype[Any] | None:
     """The numpy dtype the interpreter holds values of `t` in (quantized: storage integers)."""
     el = element_type(t)
     if isinstance(el, StorageQuantizedType):
@@ -130,7 +131,7 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
     expected = _type_str(typ)
     if isa(typ, TensorType | UnrankedTensorType):
         if isinstance(value, (list, tuple)):
-            dt = _holder_dtype(typ)
+            dt = holder_dtype(typ)
             value = np.asarray(value, dtype=dt)
         if not isa(value, np.ndarray):
             raise RunSetupError(
@@ -144,14 +145,14 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
                 f"{where}: expected {expected}, got an array of shape {list(value.shape)} ({value.dtype})"
             )
         value = _storage_from_i1_literal(value, typ)
-        dt = _holder_dtype(typ)
+        dt = holder_dtype(typ)
         if dt is not None and value.dtype != dt:
             raise RunSetupError(
                 f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}"
             )
         _check_int_range(value, typ, where)
         return value
-    dt = _holder_dtype(typ)
+    dt = holder_dtype(typ)
     if isa(value, np.ndarray):
         if value.ndim != 0:
             raise RunSetupError(
@@ -200,11 +201,11 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
 def _result(value: Any, typ: Attribute) -> Any:
     if isa(typ, TensorType | UnrankedTensorType):
         arr = np.asarray(value)
-        dt = _holder_dtype(typ)
+        dt = holder_dtype(typ)
         if dt is not None and arr.dtype != dt:
             arr = arr.astype(dt)
         return np.asarray(arr, order="C")
-    dt = _holder_dtype(typ)
+    dt = holder_dtype(typ)
     if dt is not None and not isa(value, np.ndarray):
         return as_value(value, dt)
     return value

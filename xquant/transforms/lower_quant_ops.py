@@ -331,6 +331,21 @@ def _uniform_type(
     return attr
 
 
+def _check_zero_points_fit_storage(
+    op: QuantizeCastOp | DequantizeCastOp, qtype: UniformQuantizedType
+) -> None:
+    """Upstream's toward-zero lowering holds zero points in the storage type."""
+    width = qtype.storage_width
+    low, high = -(1 << (width - 1)), (1 << width) - 1
+    for zero_point in qtype.zero_points.flat:
+        if not low <= int(zero_point) <= high:
+            raise OpDiagnostic(
+                op,
+                f"'{op.name}' op cannot lower {qtype} with rounding=toward-zero: "
+                f"zero point {int(zero_point)} does not fit its storage type {qtype.storage_type}",
+            )
+
+
 @dataclass
 class LowerQuantizeCast(RewritePattern):
     """`quant.qcast` -> storage-integer math, then `quant.scast` to the quantized type."""
@@ -340,6 +355,8 @@ class LowerQuantizeCast(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: QuantizeCastOp, rewriter: PatternRewriter) -> None:
         qtype = _uniform_type(op, element_type(op.result.type))
+        if self.rounding is Rounding.TOWARD_ZERO:
+            _check_zero_points_fit_storage(op, qtype)
         ops = OpList()
         stored = _Lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
         rewriter.insert(ops.ops, InsertPoint.before(op))
@@ -357,6 +374,8 @@ class LowerDequantizeCast(RewritePattern):
         self, op: DequantizeCastOp, rewriter: PatternRewriter
     ) -> None:
         qtype = _uniform_type(op, element_type(op.input.type))
+        if self.rounding is Rounding.TOWARD_ZERO:
+            _check_zero_points_fit_storage(op, qtype)
         ops = OpList()
         stored = ops.add(
             StorageCastOp(op.input, with_element(op.input.type, qtype.storage_type))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
+from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, TensorType
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MaxOp, MinOp, MulOp, SubOp
@@ -130,6 +130,11 @@ class GeneralizeMxLinalg(RewritePattern):
         out_element = _element(out_type)
         compute = op.attributes.get("accumulator_type", out_element)
         is_float = isinstance(compute, AnyFloat)
+        if not is_float and not isa(compute, IntegerType):
+            raise OpDiagnostic(
+                op,
+                f"'{op.name}' op accumulator_type must be a float or integer type, got {compute}",
+            )
         matmul = isinstance(op, MatmulOp)
         flat_values = [v for item in inputs for v in item.values]
         flat_maps = [m for item in inputs for m in item.maps]
