@@ -46,12 +46,8 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     AnyFloat,
     ArrayAttr,
-    BFloat16Type,
-    ComplexType,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
-    Float16Type,
-    Float32Type,
     Float64Type,
     FloatAttr,
     IndexType,
@@ -596,13 +592,6 @@ def _print_affine_apply(printer: Printer, op: Operation) -> None:
 # The printer
 
 
-@dataclass
-class _Aliases:
-    """Attribute aliases of one top-level print: `#map`, `#map1`, ..."""
-
-    names: dict[Attribute, str] = field(default_factory=dict[Attribute, str])
-
-
 @dataclass(eq=False, repr=False)
 class MLIRPrinter(Printer):
     """A `Printer` whose output is byte-identical to `mlir-opt`'s.
@@ -982,8 +971,6 @@ def _raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
             int(v).to_bytes(8, "little", signed=True)  # pyright: ignore[reportArgumentType]
             for v in attr.get_values()
         )
-    if isinstance(element, ComplexType | Float16Type | BFloat16Type | Float32Type):
-        return attr.data.data
     return attr.data.data
 
 
