@@ -9,6 +9,8 @@ the original error chained.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -32,6 +34,7 @@ class DominanceError(VerifyException, OpDiagnostic):
 __all__ = [
     "PassCrashError",
     "PipelineSpecError",
+    "apply_module_passes",
     "apply_pipeline",
     "parse_pipeline",
     "verify_dominance",
@@ -120,8 +123,15 @@ def _dominates(
 
 def apply_pipeline(ctx: Context, module: ModuleOp, spec: str) -> None:
     """Apply the passes of `spec` to `module` in place; only diagnostics escape."""
+    apply_module_passes(ctx, module, parse_pipeline(spec))
+
+
+def apply_module_passes(
+    ctx: Context, module: ModuleOp, passes: Sequence[ModulePass]
+) -> None:
+    """Apply `passes` in order (dominance checked first); only diagnostics escape."""
     verify_dominance(module)
-    for module_pass in parse_pipeline(spec):
+    for module_pass in passes:
         try:
             module_pass.apply(ctx, module)
         except DiagnosticException:
