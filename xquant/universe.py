@@ -1,22 +1,40 @@
 """The `xdsl.universe` entry point: every xquant dialect and pass, loaded lazily.
 
 After `pip install`, stock `xdsl-opt` finds these through the entry point in
-pyproject.toml; imports happen only when a dialect or pass is first used.
+pyproject.toml. Importing this module changes nothing in xDSL: each factory
+installs xquant's fixes to xDSL (`xquant.compat.install`), and makes xDSL's
+printer sort attribute dictionaries as MLIR does, when `xdsl-opt` first loads
+one of xquant's dialects or passes; IR that uses none of them is handled
+exactly as without xquant.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
+from typing import TypeVar
 
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-from xquant.dialects import lexer_fix, linalg_extra, xdsl_fixes
+_Loaded = TypeVar("_Loaded")
 
-lexer_fix.install()
-linalg_extra.install()  # before xdsl_fixes, which patches every linalg named op
-xdsl_fixes.install()
+
+def _with_fixes(factory: Callable[[], _Loaded]) -> Callable[[], _Loaded]:
+    """`factory`, installing xquant's fixes to xDSL before it loads anything."""
+
+    @wraps(factory)
+    def load() -> _Loaded:
+        from xquant.compat import install
+        from xquant.compat.printer import sort_attr_dicts_in_xdsl_printer
+
+        install()
+        # Stock xdsl-opt prints with xDSL's own Printer: sort as MLIR (and xquant-opt) do.
+        sort_attr_dicts_in_xdsl_printer()
+        return factory()
+
+    return load
 
 
 def _quant() -> Dialect:
@@ -37,10 +55,25 @@ def _mx_tensor() -> Dialect:
     return MxTensor
 
 
+def _stablehlo() -> Dialect:
+    from xquant.dialects.stablehlo import StableHLO
+
+    return StableHLO
+
+
+def _check() -> Dialect:
+    from xquant.dialects.check import Check
+
+    return Check
+
+
+# xDSL 0.74 defines none of these names, so there is no clash in the multiverse.
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    "quant": _quant,
-    "shape": _shape,
-    "mx_tensor": _mx_tensor,
+    "quant": _with_fixes(_quant),
+    "shape": _with_fixes(_shape),
+    "mx_tensor": _with_fixes(_mx_tensor),
+    "stablehlo": _with_fixes(_stablehlo),
+    "check": _with_fixes(_check),
 }
 
 
@@ -74,49 +107,12 @@ def _mx_tensor_generalize() -> type[ModulePass]:
     return MxTensorGeneralizePass
 
 
-PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "lower-quant-ops": _lower_quant_ops,
-    "strip-func-quant-types": _strip_func_quant_types,
-    "normalize-quant-types": _normalize_quant_types,
-    "lower-mx-tensor": _lower_mx_tensor,
-    "mx-tensor-generalize": _mx_tensor_generalize,
-}
-
-XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
-
-
-# Hexadecimal float elements in dense literals (StableHLO test data uses them).
-from xquant.dialects import dense_literals  # noqa: E402
-
-dense_literals.install()
-
-
-def _stablehlo() -> Dialect:
-    from xquant.dialects.stablehlo import StableHLO
-
-    return StableHLO
-
-
-def _check() -> Dialect:
-    from xquant.dialects.check import Check
-
-    return Check
-
-
-# xDSL 0.74 defines neither `stablehlo` nor `check`, so there is no clash in the multiverse.
-DIALECTS["stablehlo"] = _stablehlo
-DIALECTS["check"] = _check
-
-
 def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
     from xquant.transforms.stablehlo_legalize_quant_to_math import (
         StablehloLegalizeQuantToMathPass,
     )
 
     return StablehloLegalizeQuantToMathPass
-
-
-PASSES["stablehlo-legalize-quant-to-math"] = _stablehlo_legalize_quant_to_math
 
 
 def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
@@ -127,19 +123,12 @@ def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
     return StablehloLegalizeToLinalgPass
 
 
-PASSES["stablehlo-legalize-to-linalg"] = _stablehlo_legalize_to_linalg
-
-
 def _linalg_fuse_elementwise_ops() -> type[ModulePass]:
     from xquant.transforms.linalg_fuse_elementwise_ops import (
         LinalgFuseElementwiseOpsPass,
     )
 
     return LinalgFuseElementwiseOpsPass
-
-
-# Upstream MLIR's pass name; xDSL 0.74 has no pass of that name.
-PASSES["linalg-fuse-elementwise-ops"] = _linalg_fuse_elementwise_ops
 
 
 def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
@@ -150,22 +139,12 @@ def _stablehlo_legalize_qdq_to_quantized_op() -> type[ModulePass]:
     return StablehloLegalizeQDQToQuantizedOpPass
 
 
-PASSES["stablehlo-legalize-qdq-to-quantized-op"] = (
-    _stablehlo_legalize_qdq_to_quantized_op
-)
-
-
 def _stablehlo_legalize_quantized_op_to_qdq() -> type[ModulePass]:
     from xquant.transforms.stablehlo_legalize_quantized_op_to_qdq import (
         StablehloLegalizeQuantizedOpToQDQPass,
     )
 
     return StablehloLegalizeQuantizedOpToQDQPass
-
-
-PASSES["stablehlo-legalize-quantized-op-to-qdq"] = (
-    _stablehlo_legalize_quantized_op_to_qdq
-)
 
 
 def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
@@ -176,11 +155,6 @@ def _stablehlo_quant_legalize_to_tosa_rescale() -> type[ModulePass]:
     return StablehloQuantLegalizeToTosaRescalePass
 
 
-PASSES["stablehlo-quant-legalize-to-tosa-rescale"] = (
-    _stablehlo_quant_legalize_to_tosa_rescale
-)
-
-
 def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     from xquant.transforms.tosa_rescale_legalize_to_stablehlo import (
         TosaRescaleLegalizeToStablehloPass,
@@ -189,4 +163,28 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
-PASSES["tosa-rescale-legalize-to-stablehlo"] = _tosa_rescale_legalize_to_stablehlo
+# xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` is upstream MLIR's).
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "lower-quant-ops": _with_fixes(_lower_quant_ops),
+    "strip-func-quant-types": _with_fixes(_strip_func_quant_types),
+    "normalize-quant-types": _with_fixes(_normalize_quant_types),
+    "lower-mx-tensor": _with_fixes(_lower_mx_tensor),
+    "mx-tensor-generalize": _with_fixes(_mx_tensor_generalize),
+    "stablehlo-legalize-quant-to-math": _with_fixes(_stablehlo_legalize_quant_to_math),
+    "stablehlo-legalize-to-linalg": _with_fixes(_stablehlo_legalize_to_linalg),
+    "linalg-fuse-elementwise-ops": _with_fixes(_linalg_fuse_elementwise_ops),
+    "stablehlo-legalize-qdq-to-quantized-op": _with_fixes(
+        _stablehlo_legalize_qdq_to_quantized_op
+    ),
+    "stablehlo-legalize-quantized-op-to-qdq": _with_fixes(
+        _stablehlo_legalize_quantized_op_to_qdq
+    ),
+    "stablehlo-quant-legalize-to-tosa-rescale": _with_fixes(
+        _stablehlo_quant_legalize_to_tosa_rescale
+    ),
+    "tosa-rescale-legalize-to-stablehlo": _with_fixes(
+        _tosa_rescale_legalize_to_stablehlo
+    ),
+}
+
+XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)

@@ -6,8 +6,8 @@ and the assembly of xDSL's other named ops (inputs cast to the output's
 element type in the body, as MLIR's `cast_signed`), so
 `linalg.div ins(%a, %b : ...) outs(%c : ...) -> ...` and
 `linalg.batch_matmul ins(...) outs(...)` parse, print and verify like their
-siblings. `install()` adds them to xDSL's `Linalg` dialect before any context
-loads it (the interpreter runs them through `xquant/interpreter/linalg.py`).
+siblings. `xquant.compat.linalg_missing_ops` adds them to xDSL's `Linalg`
+dialect (the interpreter runs them through `xquant/interpreter/linalg.py`).
 """
 
 from __future__ import annotations
@@ -17,15 +17,42 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, MemRefType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    IntegerType,
+    MemRefType,
+)
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.utils.hints import isa
 
-from xquant.dialects.xdsl_fixes import cast_signed
+
+def cast_signed(value: SSAValue, target: Attribute) -> SSAValue:
+    """MLIR's `cast_signed` of a scalar block argument (built inside an implicit region)."""
+    source = value.type
+    if source == target:
+        return value
+    if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
+        if source.bitwidth == target.bitwidth:
+            return value
+        if source.bitwidth < target.bitwidth:
+            return arith.ExtFOp(value, target).result
+        return arith.TruncFOp(value, target).result
+    if isinstance(target, AnyFloat):
+        return arith.SIToFPOp(value, target).result
+    if isinstance(source, AnyFloat) and isa(target, IntegerType):
+        return arith.FPToSIOp(value, target).result
+    if isa(source, IntegerType) and isa(target, IntegerType):
+        if source.width.data < target.width.data:
+            return arith.ExtSIOp(value, target).result
+        return arith.TruncIOp(value, target).result
+    return value
 
 
 def _result_types(
@@ -143,13 +170,4 @@ class BatchMatmulOp(NamedOperation):
 
 
 EXTRA_OPS = (DivOp, BatchMatmulOp)
-
-
-def install() -> None:
-    """Add the ops to xDSL's `Linalg` dialect (idempotent)."""
-    from xdsl.dialects.linalg import Linalg
-
-    operations = Linalg._operations  # pyright: ignore[reportPrivateUsage]
-    for op in EXTRA_OPS:
-        if op not in operations:
-            operations.append(op)
+"""The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect."""

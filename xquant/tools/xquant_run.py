@@ -262,6 +262,9 @@ def _check_name(op: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `xquant-run`; 0 on success, 1 on any bad input."""
+    from xquant.compat import install
+
+    install()
     try:
         ns = _parser().parse_args(argv)
     except SystemExit as exit_:

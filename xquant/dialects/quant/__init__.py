@@ -2,7 +2,6 @@
 
 from xdsl.ir import Dialect
 
-from xquant.dialects.quant import builtin_containers
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.types import (
     AnyQuantizedType,
@@ -11,8 +10,6 @@ from xquant.dialects.quant.types import (
     StorageQuantizedType,
     UniformQuantizedType,
 )
-
-builtin_containers.install()
 
 Quant = Dialect(
     "quant",
