@@ -19,8 +19,10 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from xquant.compat import (
+    arith_casts,
     dense_hex_blobs,
     dense_hex_float_elements,
+    dialect_mnemonics,
     float_overflow_to_inf,
     linalg_generic_result_parens,
     linalg_input_casts,
@@ -68,4 +70,6 @@ def install() -> None:
     linalg_input_casts.install()
     linalg_generic_result_parens.install()
     quant_in_builtin_containers.install()
+    arith_casts.install()
+    dialect_mnemonics.install()
     _installed = True
