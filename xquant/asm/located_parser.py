@@ -77,7 +77,16 @@ class LocatedParser(Parser):
             self._parse_alias_def()
 
     def parse_operation(self) -> Operation:
-        op = super().parse_operation()
+        depth = len(self._name_spans)
+        try:
+            op = super().parse_operation()
+        except ParseError as err:
+            # An unknown op in custom form under allow-unregistered: xDSL
+            # blames its `builtin.unregistered` stand-in, MLIR the op's name.
+            if err.msg.startswith("Operation builtin.unregistered does not have"):
+                name = self._name_spans[depth]
+                raise ParseError(name, f"custom op '{name.text}' is unknown") from err
+            raise
         self.op_spans[op] = self._name_spans.pop()
         return op
 

@@ -39,6 +39,7 @@ from xquant.asm.diagnostics import (
     diagnostic_from_parse_error,
 )
 from xquant.asm.located_parser import LocatedModule, parse_located
+from xquant.asm.printer import module_to_mlir
 from xquant.tools.command_line import (
     TOOL,
     CommandLineError,
@@ -270,7 +271,7 @@ class OptDriver:
             return _ChunkResult(None, errors)
         for pass_ in passes:
             if options.print_ir_before_all:
-                self._dump_ir("Before", pass_, module)
+                self._dump_ir("Before", pass_, module, ctx)
             try:
                 pass_.apply(ctx, module)
             except DiagnosticException as err:
@@ -281,10 +282,10 @@ class OptDriver:
                     None, [diagnostic_at(None, message, self.file_name)]
                 )
             if options.print_ir_after_all:
-                self._dump_ir("After", pass_, module)
+                self._dump_ir("After", pass_, module, ctx)
             if options.verify_each and (errors := self._verify(located)):
                 return _ChunkResult(None, errors)
-        return _ChunkResult(self._print(module))
+        return _ChunkResult(self._print(module, ctx))
 
     def _verify(self, located: LocatedModule) -> list[Diagnostic]:
         """One diagnostic per top-level op that does not verify, as MLIR's
@@ -334,20 +335,28 @@ class OptDriver:
 
     # Printing.
 
-    def _print(self, module: ModuleOp) -> str:
-        stream = StringIO()
-        printer = Printer(
-            stream=stream, print_generic_format=self.options.print_op_generic
+    def _print(self, module: Operation, ctx: Context) -> str:
+        """The op as mlir-opt prints it, followed by an empty line."""
+        options = self.options
+        return (
+            module_to_mlir(
+                module,
+                generic=options.print_op_generic,
+                debuginfo=options.print_debuginfo,
+                hex_threshold=options.hex_threshold,
+                dialects=ctx.loaded_dialects,
+            )
+            + "\n"
         )
-        printer.print_op(module)
-        return stream.getvalue().rstrip("\n") + "\n\n"
 
-    def _dump_ir(self, when: str, pass_: ModulePass, module: ModuleOp) -> None:
+    def _dump_ir(
+        self, when: str, pass_: ModulePass, module: ModuleOp, ctx: Context
+    ) -> None:
         name = type(pass_).__name__.removesuffix("Pass")
         self.stderr.write(
             f"// -----// IR Dump {when} {name} ({pass_.name}) //----- //\n"
         )
-        self.stderr.write(self._print(module))
+        self.stderr.write(self._print(module, ctx))
 
 
 def _first_verify_failure(
@@ -366,6 +375,10 @@ def _first_verify_failure(
 
 
 def _generic_text(op: Operation) -> str:
+    """The op in generic form for mlir-opt's "see current operation" note.
+
+    xDSL's printer, which keeps the input's value names: printed on its own,
+    the op has no enclosing numbering for MLIR's names to continue."""
     stream = StringIO()
     Printer(stream=stream, print_generic_format=True).print_op(op)
     return stream.getvalue()
