@@ -125,3 +125,33 @@ def test_an_unknown_pass_is_a_diagnostic() -> None:
     with pytest.raises(PipelineSpecError, match="Unrecognized passes") as info:
         apply_pipeline(Context(), ModuleOp([]), "no-such-pass")
     assert isinstance(info.value, DiagnosticException)
+
+
+def test_quant_to_math_rejects_an_unsigned_expressed_type() -> None:
+    # was: ValueError "f8E8M0FNU does not support signed values" (a -1 zero point constant)
+    q = "tensor<2x2x!quant.uniform<i8:f8E8M0FNU, 2.5e-02:-1>>"
+    module = xquant.parse_module(
+        f"""func.func @f(%a: {q}, %b: {q}) -> {q} {{
+  %0 = stablehlo.multiply %a, %b : ({q}, {q}) -> {q}
+  func.return %0 : {q}
+}}"""
+    )
+    with pytest.raises(
+        OpDiagnostic, match=r"'stablehlo\.multiply' op cannot lower .* has no sign"
+    ):
+        xquant.apply_passes(module, "stablehlo-legalize-quant-to-math")
+
+
+def test_lower_quant_ops_rejects_an_unsigned_expressed_type() -> None:
+    # same crash in lower-quant-ops' quantize (zero point and clamp bounds in f8E8M0FNU)
+    q = "tensor<2x!quant.uniform<i8:f8E8M0FNU, 2.0:-3>>"
+    module = xquant.parse_module(
+        f"""func.func @f(%x: tensor<2xf8E8M0FNU>) -> {q} {{
+  %q = quant.qcast %x : tensor<2xf8E8M0FNU> to {q}
+  return %q : {q}
+}}"""
+    )
+    with pytest.raises(
+        OpDiagnostic, match=r"'quant\.qcast' op cannot lower .* has no sign"
+    ):
+        xquant.apply_passes(module, "lower-quant-ops")

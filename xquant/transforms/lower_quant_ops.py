@@ -331,6 +331,18 @@ def _uniform_type(
     return attr
 
 
+def _check_expressed_has_sign(op: QuantizeCastOp, qtype: UniformQuantizedType) -> None:
+    """Quantizing adds zero points and clamps in the expressed type; an unsigned
+    float (f8E8M0FNU) cannot hold their negative values."""
+    semantics = getattr(qtype.expressed_type, "SEMANTICS", None)
+    if semantics is not None and not semantics.has_sign:
+        raise OpDiagnostic(
+            op,
+            f"'{op.name}' op cannot lower {qtype}: its expressed type "
+            f"{qtype.expressed_type} has no sign",
+        )
+
+
 def _check_zero_points_fit_storage(
     op: QuantizeCastOp | DequantizeCastOp, qtype: UniformQuantizedType
 ) -> None:
@@ -357,6 +369,8 @@ class LowerQuantizeCast(RewritePattern):
         qtype = _uniform_type(op, element_type(op.result.type))
         if self.rounding is Rounding.TOWARD_ZERO:
             _check_zero_points_fit_storage(op, qtype)
+        else:
+            _check_expressed_has_sign(op, qtype)
         ops = OpList()
         stored = _Lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
         rewriter.insert(ops.ops, InsertPoint.before(op))

@@ -152,6 +152,23 @@ def _require_static(op: Operation) -> None:
         raise OpDiagnostic(
             op, f"'{op.name}' op with quantized dynamic shapes is not supported"
         )
+    _require_signed_expressed(op)
+
+
+def _require_signed_expressed(op: Operation) -> None:
+    """The lowering computes in the expressed type, negative values included; an
+    unsigned float (f8E8M0FNU) cannot hold them."""
+    for t in _types(op):
+        el = t.get_element_type() if isa(t, TensorType) else t
+        if not isinstance(el, UniformQuantizedType):
+            continue
+        semantics = getattr(el.expressed_type, "SEMANTICS", None)
+        if semantics is not None and not semantics.has_sign:
+            raise OpDiagnostic(
+                op,
+                f"'{op.name}' op cannot lower {el}: its expressed type "
+                f"{el.expressed_type} has no sign",
+            )
 
 
 # ----------------------------------------------------------------------------------------
