@@ -643,52 +643,80 @@ _DRIVER_MARKERS = (
     "traceback:",
     "internal error",
     "requires a value",
+    "does not have a custom format",
 )
 _UNKNOWN_OP = re.compile(
-    r"(?:operation|op)\s+['\"`]?(stablehlo\.\w+)['\"`]?\s+(?:is not registered|unknown)"
-    r"|unregistered (?:operation|op)\s+['\"`]?(stablehlo\.\w+)",
+    r"(?:custom op|operation|op|type|attribute)\s+['\"`]?((?:stablehlo|chlo)\.\w+)['\"`]?"
+    r"\s+(?:is not registered|is unknown)"
+    r"|unregistered (?:operation|op)\s+['\"`]?((?:stablehlo|chlo)\.\w+)",
     re.IGNORECASE,
 )
+_PASS_OPTION = re.compile(r"<Pass-Options-Parser>: no such option ([\w-]+)")
 _PASS_PARITY_FILES = ("lower-quant-ops.mlir",)
+
+CATEGORIES = {
+    "driver": "driver/printer: unknown flag, traceback, internal error, unprintable op",
+    "out-of-scope": "an op or type outside the StableHLO subset (unknown to xquant)",
+    "pass-option": "the pass lacks an option upstream's pass has",
+    "rejects-valid": "parser/verifier: an error on upstream's valid input",
+    "missing-diagnostic": "an `expected-error` was not produced",
+    "check": "the tool succeeded, FileCheck disagreed",
+    "other": "anything else",
+}
+"""Failure categories the command line reports (see `failure_category`)."""
+
+
+def _failing_command(result: CaseResult) -> Executed | None:
+    return next((item for item in result.executed if item.exit_status != 0), None)
+
+
+def _program(command: str) -> str:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    return Path(words[0]).name if words else ""
 
 
 def failure_category(result: CaseResult) -> str:
-    """What went wrong, for reports: `driver` (flags, tracebacks, internal errors),
-    `parse` (an error while reading valid upstream input), `check` (the tool
-    succeeded, FileCheck disagreed), `verify` (`-verify-diagnostics` mismatch), or `other`.
-    """
-    reason = result.reason.lower()
-    if any(marker in reason for marker in _DRIVER_MARKERS):
+    """Which of `CATEGORIES` a failing case falls in, by simple text rules."""
+    if any(marker in result.reason.lower() for marker in _DRIVER_MARKERS):
         return "driver"
-    failing = next((item for item in result.executed if item.exit_status != 0), None)
-    if failing is not None:
-        program = (
-            Path(shlex.split(failing.command)[0]).name
-            if failing.command.strip()
-            else ""
-        )
-        if program == "filecheck":
-            return "check"
-        text = failing.stderr.lower()
-        if (
-            "was not produced" in text
-            or "unexpected error" in text
-            or "unexpected " in text
-        ):
-            return "verify"
-        if "error" in text:
-            return "parse"
+    failing = _failing_command(result)
+    if failing is None:
+        return "other"
+    if _program(failing.command) == "filecheck":
+        return "check"
+    text = failing.stderr
+    if any(marker in text.lower() for marker in _DRIVER_MARKERS):
+        return "driver"
+    if _UNKNOWN_OP.search(text):
+        return "out-of-scope"
+    if _PASS_OPTION.search(text):
+        return "pass-option"
+    if "unexpected error" in text or re.search(r"error: (?!expected )", text):
+        return "rejects-valid"
+    if "was not produced" in text:
+        return "missing-diagnostic"
     return "other"
+
+
+def _is_pass_parity_file(case: Case) -> bool:
+    return (
+        case.name in _PASS_PARITY_FILES or "stablehlo-pass-tests" in case.source.parts
+    )
 
 
 def classify(result: CaseResult) -> tuple[str, str]:
     """(kind, one-line reason) proposed for a failing case's exception entry.
 
-    Simple rules, in order: a driver/parser/printer failure is `driver` (never
-    an exception: it must show up as a real failure); a chunk using upstream's
-    `test` dialect is `test-dialect`; an unregistered `stablehlo.*` op is
-    `out-of-scope`; a FileCheck mismatch in `lower-quant-ops.mlir` or a
-    StableHLO pass test is `pass-parity`; anything else is `driver`.
+    Simple rules, in order: a driver/printer failure is `driver` (never an
+    exception: it must show up as a real failure); a chunk using upstream's
+    `test` dialect is `test-dialect`; an unknown `stablehlo.*` op or type is
+    `out-of-scope`; in `lower-quant-ops.mlir` and the StableHLO pass tests, a
+    FileCheck mismatch, a missing pass option or a missing expected
+    diagnostic is `pass-parity`; anything else (parser and verifier errors
+    on valid input included) is `driver`.
     """
     case = result.case
     category = failure_category(result)
@@ -697,16 +725,28 @@ def classify(result: CaseResult) -> tuple[str, str]:
         return "driver", result.reason
     if '"test.' in text:
         return "test-dialect", "uses `test.custom_op` from upstream's test dialect"
-    for item in result.executed:
-        match = _UNKNOWN_OP.search(item.stderr)
-        if match:
-            op = match.group(1) or match.group(2)
-            return "out-of-scope", f"`{op}` is outside the StableHLO subset"
-    stablehlo = case.source.parent.name == "stablehlo-pass-tests" or (
-        "stablehlo-pass-tests" in case.source.parts
-    )
-    if category == "check" and (case.name in _PASS_PARITY_FILES or stablehlo):
-        return "pass-parity", "pass output differs from upstream's CHECK lines"
+    failing = _failing_command(result)
+    stderr = failing.stderr if failing is not None else ""
+    if category == "out-of-scope":
+        match = _UNKNOWN_OP.search(stderr)
+        assert match is not None
+        name = match.group(1) or match.group(2)
+        return "out-of-scope", f"`{name}` is outside the StableHLO subset"
+    if _is_pass_parity_file(case):
+        if category == "pass-option":
+            match = _PASS_OPTION.search(stderr)
+            assert match is not None
+            return "pass-parity", f"the pass has no `{match.group(1)}` option"
+        if category == "check":
+            detail = result.reason.split(": error: ", 1)[-1]
+            return "pass-parity", _shorten(
+                f"pass output differs: {detail}", _REASON_LIMIT
+            )
+        if category == "missing-diagnostic":
+            detail = result.reason.split(": error: ", 1)[-1]
+            return "pass-parity", _shorten(
+                f"the pass does not diagnose: {detail}", _REASON_LIMIT
+            )
     return "driver", result.reason
 
 
@@ -797,17 +837,22 @@ before the first `// -----`, `line` is the chunk's first line) or
 
 Regenerate a proposal with
 `python -m tests.upstream_suites.runner --write-exceptions` and review it: the
-rules are simple (`test.` ops -> `test-dialect`, an unregistered
-`stablehlo.*` op -> `out-of-scope`, a FileCheck mismatch in
-`lower-quant-ops.mlir` or a StableHLO pass test -> `pass-parity`).
+rules are simple (`test.` ops -> `test-dialect`; an op or type xquant does not
+know, `stablehlo.*`/`chlo.*` -> `out-of-scope`; in `lower-quant-ops.mlir` and
+the StableHLO pass tests, a FileCheck mismatch, a missing pass option or a
+missing expected diagnostic -> `pass-parity`; everything else, parser and
+verifier errors on valid input included, is a real failure). A whole file is
+listed only when all its failing chunks are.
 """
 
 
 def render_exceptions(results: Sequence[CaseResult], tool_name: str) -> str:
     """The expectation file proposed from `results` (failing, non-driver cases only).
 
-    A whole-file case is listed when its file has excepted chunks; driver
-    failures are counted at the end but never listed.
+    A failing whole-file case is listed only when every failing chunk of its
+    file is listed (and its own failure is no driver failure): otherwise the
+    driver failures it contains must keep it failing. Driver failures are
+    counted at the end but never listed.
     """
     by_file: dict[str, list[CaseResult]] = {}
     for result in results:
@@ -821,40 +866,33 @@ def render_exceptions(results: Sequence[CaseResult], tool_name: str) -> str:
         for result in file_results:
             if result.passed or result.status == "unsupported":
                 continue
-            kind, reason = classify(result)
-            if kind == "driver":
-                drivers += 1
-                continue
-            if result.case.chunk is None:
-                if not chunk_kinds:
+            if result.case.chunk is None:  # the last case of the file
+                if drivers or not chunk_kinds or failure_category(result) == "driver":
                     drivers += 1
                     continue
                 kinds = sorted(set(chunk_kinds))
-                reason = f"fails because its excepted chunks do ({', '.join(kinds)})"
-                kind = (
-                    kinds[0]
-                    if len(kinds) == 1
-                    else "pass-parity"
-                    if "pass-parity" in kinds
-                    else kinds[0]
-                )
+                kind = "pass-parity" if "pass-parity" in kinds else kinds[0]
+                reason = f"its excepted chunks fail ({', '.join(kinds)})"
             else:
+                kind, reason = classify(result)
+                if kind == "driver":
+                    drivers += 1
+                    continue
                 chunk_kinds.append(kind)
-            rows.append(
-                f"| `{name}` | `{result.case.id}` | {kind} | {reason.replace('|', '/')} |"
-            )
+            reason = reason.replace("|", "/")
+            rows.append(f"| `{name}` | `{result.case.id}` | {kind} | {reason} |")
         if drivers:
             driver_counts.append(f"| `{name}` | {drivers} |")
         if rows:
-            parts.append(
-                f"## {name}\n\n| File | Case | Kind | Reason |\n|---|---|---|---|\n"
-                + "\n".join(rows)
-                + "\n"
+            table = "| File | Case | Kind | Reason |\n|---|---|---|---|\n" + "\n".join(
+                rows
             )
+            parts.append(f"## {name}\n\n{table}\n")
     if driver_counts:
         parts.append(
-            f"## Not excepted (driver, parser or printer failures with --tool {tool_name})\n\n"
-            "These fail today and are *not* expected failures; the counts are for information.\n\n"
+            f"## Not excepted: driver, parser, verifier or printer failures (--tool {tool_name})\n\n"
+            "These cases fail today and are *not* expected failures (they are bugs); the counts\n"
+            "are for information and are not read by the tests.\n\n"
             "| File | Failing cases |\n|---|---|\n" + "\n".join(driver_counts) + "\n"
         )
     return "\n".join(parts)
@@ -883,6 +921,20 @@ def _format_summary(name: str, file_results: Sequence[CaseResult]) -> str:
     if unsupported:
         line += f", {unsupported} unsupported"
     return line
+
+
+def _as_json(result: CaseResult) -> dict[str, object]:
+    kind, proposed = ("", "") if result.passed else classify(result)
+    return {
+        "id": result.case.id,
+        "status": result.status,
+        "category": "" if result.passed else failure_category(result),
+        "kind": kind,
+        "proposed_reason": proposed,
+        "reason": result.reason,
+        "command": result.command,
+        "output": result.output,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -939,6 +991,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_format_summary(name, file_results))
     print(_format_summary("total", results))
 
+    print("categories: " + "; ".join(f"{k} = {v}" for k, v in CATEGORIES.items()))
+    if args.json is not None:
+        args.json.write_text(json.dumps([_as_json(r) for r in results], indent=1))
     if args.write_exceptions is not None:
         args.write_exceptions.write_text(
             render_exceptions(results, tool.name), encoding="utf-8"
