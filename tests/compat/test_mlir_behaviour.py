@@ -1,4 +1,4 @@
-"""xDSL 0.74 behaviours `xquant.dialects.xdsl_fixes` corrects, checked against what mlir-opt 22 does."""
+"""xDSL 0.74 behaviours `xquant.compat` corrects, checked against what mlir-opt 22 does."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ func.func @f(%x: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2x2xf32> {
   }) {zeta = 1 : i64, alpha = 2 : i64} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }"""
-    printed = str(xquant.parse_module(text))
+    printed = xquant.print_module(xquant.parse_module(text))
     assert (
         "<{padding = dense<0> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 2>, "
         "window_strides = array<i64: 1, 1>}>" in printed
