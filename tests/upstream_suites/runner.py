@@ -957,6 +957,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--verbose", "-v", action="store_true", help="print each failure's output"
     )
+    parser.add_argument(
+        "--json", type=Path, metavar="PATH", help="also write every result as JSON"
+    )
     args = parser.parse_args(argv)
 
     paths = list(args.paths) or [suite for suite in DEFAULT_SUITES if suite.is_dir()]

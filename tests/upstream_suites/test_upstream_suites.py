@@ -8,12 +8,20 @@ an expected failure: it xfails with the listed reason and FAILS when it
 passes (strict, so the list stays honest).
 
 Each file's selected cases run in one lit batch (2 workers) the first time
-one of them is needed; the tests then report from that cache. When
-`../shared` is absent every test skips, saying so.
+one of them is needed; the tests then report from that cache. Results are
+also kept in pytest's cache (`.pytest_cache`) keyed by a fingerprint of
+everything xquant-opt runs (the `xquant/` sources, xdsl/numpy/filecheck/lit
+versions, `XQUANT_*` variables, the runner) and the case text, so an unchanged
+tree re-runs in seconds; `pytest --cache-clear` or `XQUANT_UPSTREAM_CACHE=0`
+forces a fresh run. When `../shared` is absent every test skips, saying so.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -21,6 +29,7 @@ import pytest
 from tests.upstream_suites.runner import (
     DEFAULT_SUITES,
     EXCEPTIONS_FILE,
+    REPO_ROOT,
     SHARED_DIR,
     Case,
     CaseResult,
@@ -55,23 +64,103 @@ CASE_PARAMS = [pytest.param(case, id=case.id) for case in ALL_CASES] or [
 ]
 
 
-class _ResultCache:
-    """Runs each file's selected cases in one lit batch, on first use; then answers per case."""
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "absent"
 
-    def __init__(self, selected: list[Case], tool: ToolMap) -> None:
+
+def tool_fingerprint() -> str:
+    """A hash of everything that decides what xquant-opt and filecheck print."""
+    digest = hashlib.sha256()
+    sources = [
+        *sorted((REPO_ROOT / "xquant").rglob("*.py")),
+        Path(__file__).parent / "runner.py",
+    ]
+    for path in sources:
+        digest.update(path.relative_to(REPO_ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    for distribution in ("xdsl", "numpy", "ml_dtypes", "filecheck", "lit"):
+        digest.update(f"{distribution}={_version(distribution)}".encode())
+    digest.update(sys.version.encode())
+    for key, value in sorted(os.environ.items()):
+        if key.startswith("XQUANT_"):
+            digest.update(f"{key}={value}".encode())
+    return digest.hexdigest()
+
+
+class _ResultCache:
+    """Runs each file's selected cases in one lit batch, on first use; then answers per case.
+
+    With a pytest `cache`, results of unchanged cases under an unchanged
+    `tool_fingerprint()` are reused across sessions.
+    """
+
+    def __init__(
+        self, selected: list[Case], tool: ToolMap, store: pytest.Cache | None
+    ) -> None:
         self._tool = tool
+        self._store = store
+        self._fingerprint = tool_fingerprint() if store is not None else ""
         self._pending: dict[str, list[Case]] = {}
         for case in selected:
             self._pending.setdefault(case.name, []).append(case)
         self._results: dict[str, CaseResult] = {}
+
+    def _key(self, case: Case) -> str:
+        digest = hashlib.sha256(self._fingerprint.encode())
+        digest.update("\n".join(case.lines).encode())
+        return (
+            "xquant-upstream-suites/"
+            + hashlib.sha256((case.id + digest.hexdigest()).encode()).hexdigest()[:32]
+        )
+
+    def _cached(self, case: Case) -> CaseResult | None:
+        if self._store is None:
+            return None
+        entry = self._store.get(self._key(case), None)
+        if not isinstance(entry, dict):
+            return None
+        return CaseResult(
+            case,
+            str(entry["status"]),
+            str(entry["command"]),
+            str(entry["output"]),
+            str(entry["reason"]),
+        )
+
+    def _remember(self, result: CaseResult) -> None:
+        if self._store is not None:
+            entry = {
+                "status": result.status,
+                "command": result.command,
+                "output": result.output,
+                "reason": result.reason,
+            }
+            self._store.set(self._key(result.case), entry)
 
     def result(self, case: Case) -> CaseResult:
         if case.id not in self._results:
             batch = self._pending.pop(case.name, None) or [case]
             if case not in batch:
                 batch.append(case)
-            for result in run_cases(batch, self._tool):
+            to_run: list[Case] = []
+            for member in batch:
+                cached = self._cached(member)
+                if cached is None:
+                    to_run.append(member)
+                else:
+                    self._results[member.id] = cached
+            results = run_cases(to_run, self._tool) if to_run else []
+            # Someone edited xquant/ meanwhile: use the results, do not store them.
+            unchanged = (
+                self._store is not None and tool_fingerprint() == self._fingerprint
+            )
+            for result in results:
                 self._results[result.case.id] = result
+                if unchanged:
+                    self._remember(result)
         return self._results[case.id]
 
 
@@ -83,7 +172,9 @@ def xquant_results(request: pytest.FixtureRequest) -> _ResultCache:
         callspec = getattr(item, "callspec", None)
         if callspec is not None and isinstance(callspec.params.get("case"), Case):
             selected.append(callspec.params["case"])
-    return _ResultCache(selected, xquant_tool())
+    use_store = os.environ.get("XQUANT_UPSTREAM_CACHE", "1") != "0"
+    store = request.config.cache if use_store else None
+    return _ResultCache(selected, xquant_tool(), store)
 
 
 @pytest.fixture(scope="session")
