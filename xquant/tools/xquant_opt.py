@@ -409,6 +409,9 @@ def _help() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `xquant-opt`; 0 on success, 1 on bad input or failed checks."""
+    from xquant.compat import install
+
+    install()
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         options = parse_command_line(args, _pass_names)

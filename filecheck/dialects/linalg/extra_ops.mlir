@@ -1,5 +1,6 @@
-// RUN: XQUANT_ROUNDTRIP
-// RUN: XQUANT_GENERIC_ROUNDTRIP
+// RUN: xquant-opt %s --split-input-file | xquant-opt --split-input-file | filecheck %s
+// RUN: xquant-opt %s --mlir-print-op-generic --split-input-file | xquant-opt --split-input-file | filecheck %s
+// xquant-opt, not xdsl-opt: these use no xquant dialect, so stock xdsl-opt does not load xquant's fixes to xDSL.
 // linalg.div and linalg.batch_matmul, which xquant adds to xDSL's linalg.
 
 // CHECK: %{{.*}} = linalg.div ins(%{{.*}}, %{{.*}} : tensor<6xi32>, tensor<6xi32>) outs(%{{.*}} : tensor<6xi32>) -> tensor<6xi32>
