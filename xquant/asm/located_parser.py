@@ -14,7 +14,13 @@ import re
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -108,6 +114,28 @@ class LocatedModule:
                 return span
             current = current.parent_op()
         return None
+
+    def attach_locations(
+        self, file_name: str, module_location: tuple[int, int]
+    ) -> None:
+        """Give every parsed op that has none the `file:line:col` of its name.
+
+        Only for `--mlir-print-debuginfo`: computing line numbers walks the
+        text, so it is not done on every parse. An implicit module (not in
+        the text) gets `module_location`, as mlir-opt gives it the start of
+        its chunk.
+        """
+        for op, span in self.op_spans.items():
+            if isinstance(op.location, UnknownLoc):
+                loc = span.get_location()
+                op.location = FileLineColLoc(
+                    StringAttr(file_name), IntAttr(loc.line), IntAttr(loc.col)
+                )
+        if self.module not in self.op_spans:
+            line, column = module_location
+            self.module.location = FileLineColLoc(
+                StringAttr(file_name), IntAttr(line), IntAttr(column)
+            )
 
 
 def parse_located(

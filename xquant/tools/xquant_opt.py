@@ -40,6 +40,7 @@ from xquant.asm.diagnostics import (
 )
 from xquant.asm.located_parser import LocatedModule, parse_located
 from xquant.asm.printer import module_to_mlir
+from xquant.compat import install
 from xquant.tools.command_line import (
     TOOL,
     CommandLineError,
@@ -267,6 +268,12 @@ class OptDriver:
                 None, [diagnostic_from_parse_error(err, self.file_name)]
             )
         module = located.module
+        if options.print_debuginfo:
+            marker = options.split_input_file or ""
+            # mlir-opt's implicit module starts where its chunk does: 0:0 for
+            # the first, just after the marker for the others.
+            start = (chunk.first_line, len(marker) + 1) if chunk.first_line else (0, 0)
+            located.attach_locations(self.file_name, start)
         if errors := self._verify(located):
             return _ChunkResult(None, errors)
         for pass_ in passes:
@@ -409,8 +416,6 @@ def _help() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `xquant-opt`; 0 on success, 1 on bad input or failed checks."""
-    from xquant.compat import install
-
     install()
     args = sys.argv[1:] if argv is None else list(argv)
     try:
