@@ -21,8 +21,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -46,6 +46,14 @@ class LocatedParser(Parser):
         super().__init__(ctx, input, name)
         self.op_spans = {}
         self._name_spans: list[Span[str] | Span[bytes]] = []
+        self._first_uses: dict[str, Span[str] | Span[bytes]] = {}
+
+    def resolve_operand(
+        self, operand: UnresolvedOperand, type: AttributeInvT
+    ) -> SSAValue[AttributeInvT]:
+        if operand.operand_name not in self.ssa_values:
+            self._first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
 
     def _parse_op_result_list(self) -> list[tuple[Span, int]]:
         results = super()._parse_op_result_list()
@@ -70,8 +78,11 @@ class LocatedParser(Parser):
             else:
                 self.raise_error("Could not parse entire input!")
         if self.forward_ssa_references:
-            names = ", ".join("%" + name for name in self.forward_ssa_references)
-            self.raise_error(f"values used but not defined: [{names}]")
+            # MLIR blames the first use of a value that is never defined.
+            first_use = min(
+                self._first_uses[name] for name in self.forward_ssa_references
+            )
+            raise ParseError(first_use, "use of undeclared SSA value name")
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
             return ops[0]
         return ModuleOp(ops)

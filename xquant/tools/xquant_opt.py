@@ -50,6 +50,7 @@ from xquant.tools.command_line import (
     parse_mlir_pipeline,
 )
 from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.transforms.pipeline import DominanceError, verify_dominance
 
 __all__ = ["main", "split_input"]
 
@@ -300,9 +301,14 @@ class OptDriver:
         module = located.module
         try:
             module.verify()
-            return []
         except VerifyException:
             pass
+        else:
+            try:
+                verify_dominance(module)  # xDSL's verifier does not check it
+            except DominanceError as err:
+                return [self._op_diagnostic(located, err.op, str(err))]
+            return []
         diagnostics: list[Diagnostic] = []
         for root in [module, *module.ops]:
             failure = _first_verify_failure(root, nested=root is not module)
