@@ -644,13 +644,17 @@ _DRIVER_MARKERS = (
     "internal error",
     "requires a value",
     "does not have a custom format",
+    "failed unexpectedly",
 )
 _UNKNOWN_OP = re.compile(
     r"(?:custom op|operation|op|type|attribute)\s+['\"`]?((?:stablehlo|chlo)\.\w+)['\"`]?"
     r"\s+(?:is not registered|is unknown)"
-    r"|unregistered (?:operation|op)\s+['\"`]?((?:stablehlo|chlo)\.\w+)",
+    r"|unregistered (?:operation|op)\s+['\"`]?((?:stablehlo|chlo)\.\w+)"
+    r"|error: (?:unexpected error: )?'((?:stablehlo|chlo)\.\w+)' is not registered",
     re.IGNORECASE,
 )
+# Pass limits the README documents ("Known limits"): upstream's pass handles these.
+_PASS_LIMITS = ("with quantized dynamic shapes is not supported",)
 _PASS_OPTION = re.compile(r"<Pass-Options-Parser>: no such option ([\w-]+)")
 _PASS_PARITY_FILES = ("lower-quant-ops.mlir",)
 
@@ -658,7 +662,8 @@ CATEGORIES = {
     "driver": "driver/printer: unknown flag, traceback, internal error, unprintable op",
     "out-of-scope": "an op or type outside the StableHLO subset (unknown to xquant)",
     "pass-option": "the pass lacks an option upstream's pass has",
-    "rejects-valid": "parser/verifier: an error on upstream's valid input",
+    "pass-limit": "a documented limit of the pass (README, Known limits)",
+    "tool-error": "an error on upstream's valid input (parser, verifier, or a pass building invalid IR)",
     "missing-diagnostic": "an `expected-error` was not produced",
     "check": "the tool succeeded, FileCheck disagreed",
     "other": "anything else",
@@ -694,8 +699,10 @@ def failure_category(result: CaseResult) -> str:
         return "out-of-scope"
     if _PASS_OPTION.search(text):
         return "pass-option"
+    if any(limit in text for limit in _PASS_LIMITS):
+        return "pass-limit"
     if "unexpected error" in text or re.search(r"error: (?!expected )", text):
-        return "rejects-valid"
+        return "tool-error"
     if "was not produced" in text:
         return "missing-diagnostic"
     return "other"
@@ -714,8 +721,8 @@ def classify(result: CaseResult) -> tuple[str, str]:
     exception: it must show up as a real failure); a chunk using upstream's
     `test` dialect is `test-dialect`; an unknown `stablehlo.*` op or type is
     `out-of-scope`; in `lower-quant-ops.mlir` and the StableHLO pass tests, a
-    FileCheck mismatch, a missing pass option or a missing expected
-    diagnostic is `pass-parity`; anything else (parser and verifier errors
+    FileCheck mismatch, a missing pass option, a limit the README documents
+    or a missing expected diagnostic is `pass-parity`; anything else (parser and verifier errors
     on valid input included) is `driver`.
     """
     case = result.case
@@ -730,13 +737,16 @@ def classify(result: CaseResult) -> tuple[str, str]:
     if category == "out-of-scope":
         match = _UNKNOWN_OP.search(stderr)
         assert match is not None
-        name = match.group(1) or match.group(2)
+        name = next(group for group in match.groups() if group)
         return "out-of-scope", f"`{name}` is outside the StableHLO subset"
     if _is_pass_parity_file(case):
         if category == "pass-option":
             match = _PASS_OPTION.search(stderr)
             assert match is not None
             return "pass-parity", f"the pass has no `{match.group(1)}` option"
+        if category == "pass-limit":
+            limit = next(limit for limit in _PASS_LIMITS if limit in stderr)
+            return "pass-parity", f"documented pass limit: {limit}"
         if category == "check":
             detail = result.reason.split(": error: ", 1)[-1]
             return "pass-parity", _shorten(
