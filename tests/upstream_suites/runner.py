@@ -849,9 +849,11 @@ Regenerate a proposal with
 `python -m tests.upstream_suites.runner --write-exceptions` and review it: the
 rules are simple (`test.` ops -> `test-dialect`; an op or type xquant does not
 know, `stablehlo.*`/`chlo.*` -> `out-of-scope`; in `lower-quant-ops.mlir` and
-the StableHLO pass tests, a FileCheck mismatch, a missing pass option or a
-missing expected diagnostic -> `pass-parity`; everything else, parser and
-verifier errors on valid input included, is a real failure). A whole file is
+the StableHLO pass tests, a FileCheck mismatch, a missing pass option, a
+pass limit the README documents or a missing expected diagnostic ->
+`pass-parity`; everything else, parser and verifier errors on valid input
+included, is a real failure). The FileCheck rule cannot tell a pass
+difference from a printer difference: review those rows. A whole file is
 listed only when all its failing chunks are.
 """
 
