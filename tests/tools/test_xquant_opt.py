@@ -116,3 +116,65 @@ def test_bad_options_exit_nonzero_without_traceback(
     f = tmp_path / "ok.mlir"
     f.write_text("func.func private @f() -> i8\n")
     assert run(f, *args).returncode != 0
+
+
+def test_wide_integer_dense_is_a_located_error(tmp_path: Path) -> None:
+    """xDSL cannot pack i65 data; mlir-opt accepts it. Ours: an error at the attribute."""
+    f = tmp_path / "i65.mlir"
+    f.write_text(
+        "func.func @f() -> tensor<1xi65> {\n"
+        "  %0 = arith.constant dense<14> : tensor<1xi65>\n"
+        "  return %0 : tensor<1xi65>\n"
+        "}\n"
+    )
+    result = run(f)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{f}:2:23: error: not supported by xDSL:")
+
+
+def test_undefined_value_is_reported_at_its_first_use(tmp_path: Path) -> None:
+    f = tmp_path / "undef.mlir"
+    f.write_text(
+        "func.func @f() {\n"
+        '  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n'
+        "  return\n"
+        "}\n"
+    )
+    result = run(f)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{f}:2:21: error: use of undeclared SSA value name"
+    )
+
+
+def test_use_before_definition_is_a_dominance_error(tmp_path: Path) -> None:
+    f = tmp_path / "dom.mlir"
+    f.write_text(
+        "func.func @f() {\n"
+        '  "test.op"(%x) : (i32) -> ()\n'
+        '  %x = "test.def"() : () -> i32\n'
+        "  return\n"
+        "}\n"
+    )
+    result = run(f, "-allow-unregistered-dialect")
+    assert result.returncode == 1
+    assert f"{f}:2:3: error: " in result.stderr
+    assert "operand #0 does not dominate this use" in result.stderr
+
+
+def test_mlir_opt_output_layout(tmp_path: Path) -> None:
+    """Modules as mlir-opt prints them, an empty line after each, markers between."""
+    f = tmp_path / "split.mlir"
+    f.write_text(
+        "// -----\n"
+        "func.func @f(%a: i32) -> i32 {\n  func.return %a : i32\n}\n"
+        "// -----\n"
+        "func.func private @bad() -> !quant.uniform<i8:f32, -1.0>\n"
+    )
+    result = run(f, "-split-input-file")
+    assert result.returncode == 1
+    assert result.stdout == (
+        "module {\n}\n\n// -----\n"
+        "module {\n  func.func @f(%arg0: i32) -> i32 {\n    return %arg0 : i32\n  }\n}\n\n"
+        "// -----\n"
+    )

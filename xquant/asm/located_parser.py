@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import AttributeInvT, Operation, SSAValue
+from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -92,6 +92,16 @@ class LocatedParser(Parser):
             self._parse_file_metadata_dictionary()
         else:
             self._parse_alias_def()
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        start = self._current_token.span.start
+        try:
+            return super().parse_optional_attribute()
+        except NotImplementedError as err:  # xDSL cannot pack e.g. dense i65 data
+            raise ParseError(
+                Span(start, self._current_token.span.start, self.lexer.input),
+                f"not supported by xDSL: {err}",
+            ) from err
 
     def parse_operation(self) -> Operation:
         depth = len(self._name_spans)
@@ -171,6 +181,8 @@ def parse_located(
         raise _error_at(parser, str(err)) from err
     except RecursionError as err:  # xDSL's parser recurses once per nesting level
         raise _error_at(parser, "input is nested too deeply to parse") from err
+    except NotImplementedError as err:  # e.g. xDSL cannot pack dense i65 data
+        raise _error_at(parser, f"not supported by xDSL: {err}") from err
     except (
         ValueError,
         TypeError,

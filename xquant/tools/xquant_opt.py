@@ -253,6 +253,18 @@ class OptDriver:
     def _process_chunk(
         self, chunk: Chunk, passes: Sequence[ModulePass]
     ) -> _ChunkResult:
+        try:
+            return self._process_chunk_checked(chunk, passes)
+        except Exception as err:  # a bug of ours: still one line, never a traceback
+            message = (
+                f"xquant-opt failed on this input ({type(err).__name__}: {err}); "
+                "please report it"
+            )
+            return _ChunkResult(None, [diagnostic_at(None, message, self.file_name)])
+
+    def _process_chunk_checked(
+        self, chunk: Chunk, passes: Sequence[ModulePass]
+    ) -> _ChunkResult:
         options = self.options
         ctx = self._context()
         # Padding keeps every position a whole-file line number.
