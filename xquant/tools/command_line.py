@@ -122,12 +122,6 @@ _OPTIONS: tuple[_Option, ...] = (
         "Print dense elements with more elements than this as hex (default 100, -1: never)",
     ),
     _Option(
-        ("mlir-elide-elementsattrs-if-larger",),
-        _Kind.VALUE,
-        "elide_threshold",
-        "Elide dense elements with more elements than this",
-    ),
-    _Option(
         ("no-implicit-module",),
         _Kind.FLAG,
         "no_implicit_module",
@@ -169,6 +163,7 @@ _UNSUPPORTED = frozenset(
         "irdl-file",
         "load-dialect-plugin",
         "load-pass-plugin",
+        "mlir-elide-elementsattrs-if-larger",
         "mlir-pass-statistics",
         "mlir-print-assume-verified",
         "mlir-print-local-scope",
@@ -214,7 +209,6 @@ class OptOptions:
     print_ir_after_all: bool = False
     print_ir_before_all: bool = False
     hex_threshold: int = 100
-    elide_threshold: int | None = None
     no_implicit_module: bool = False
     dump_pass_pipeline: bool = False
     pass_pipeline: str | None = None
@@ -246,7 +240,7 @@ def _set(options: OptOptions, option: _Option, value: str) -> None:
                     "for boolean argument! Try 0 or 1\n"
                 )
             setattr(options, dest, _BOOLEANS.get(value.lower(), True))
-        case _, "hex_threshold" | "elide_threshold":
+        case _, "hex_threshold":
             try:
                 setattr(options, option.dest, int(value))
             except ValueError:
