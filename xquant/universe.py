@@ -61,6 +61,12 @@ def _stablehlo() -> Dialect:
     return StableHLO
 
 
+def _chlo() -> Dialect:
+    from xquant.dialects.chlo import Chlo
+
+    return Chlo
+
+
 def _check() -> Dialect:
     from xquant.dialects.check import Check
 
@@ -74,6 +80,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "mx_tensor": _with_fixes(_mx_tensor),
     "stablehlo": _with_fixes(_stablehlo),
     "check": _with_fixes(_check),
+    "chlo": _with_fixes(_chlo),
 }
 
 
