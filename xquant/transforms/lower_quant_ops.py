@@ -1,37 +1,42 @@
 """`lower-quant-ops`: `quant.qcast` / `quant.dcast` to arith, math, linalg, tensor and shape ops.
 
 The storage integers move between the quantized and the integer world
-through `quant.scast`, as upstream does. Every case is covered:
+through `quant.scast`, as upstream does. Option `rounding` picks one of two
+lowerings:
 
-- scalars: arith on scalars;
-- ranked tensors (static or dynamic), any granularity: one `linalg.generic`
-  whose body is the scalar math; per-axis and sub-channel read their
-  parameters from dense constants through `(d_axis)` / `d floordiv block`
-  indexing maps, per-layer captures scalar constants;
-- unranked tensors: reshape to a known rank, run the ranked case, reshape
-  back. Per-layer flattens to 1-D, per-axis to `?xNx?`, sub-channel (which
-  upstream does not support) to rank 2k+1 `[left, A1, mid, ..., Ak, right]`
-  with `A_i = block_i * scales_i` (seed 000, appendix case 2).
+`rounding=toward-zero` (default): upstream MLIR's pass of the same name
+(mlir/lib/Dialect/Quant/Transforms/LowerQuantOps.cpp), op for op:
 
-`rounding=nearest-even` (default) emits the project's numeric contract:
-dequantize subtracts the zero point exactly in integers before converting
-(`extsi`/`extui` of the storage to i32, or i64 above 16-bit storage, `subi`
-with the zero point constant, `sitofp`, `mulf`; a zero point of 0 is just
-`sitofp`/`uitofp`, `mulf`). `rounding=toward-zero` reproduces upstream MLIR's
-arithmetic op for op (fptosi truncation, integer clamp of explicit bounds
-only; see `xquant.transforms.quant_ir`), including its dequantize
-`sitofp(q) - sitofp(zp)` in float: where `q` is not exact in the expressed
-type (i32 storage with f32) that rounds twice, e.g. `q = 33554433`, zero
-point 3, scale 1.0 gives 33554428 where the contract gives 33554430. One
-structural difference: upstream computes
-per-layer tensors with `tensor.splat` and arith on whole tensors, which
-xDSL's arith casts (scalar-only) cannot express, so per-layer tensors use a
-`linalg.generic` here too.
+- quantize `fptosi(x / scale + sitofp(zp))` (truncation toward zero, no
+  NaN handling), then `maxsi`/`minsi` only when the type narrows its storage
+  range; dequantize `(sitofp(q) - sitofp(zp)) * scale`, subtracting in float
+  (which rounds twice where `q` is not exact in the expressed type, e.g.
+  `q = 33554433`, zero point 3, scale 1.0 in i32/f32 gives 33554428);
+- zero points are constants of the storage type; a per-layer zero point of
+  0 skips the addition/subtraction (its constant is still emitted);
+- per-layer: element-wise arith on the value itself (scalars, or tensors
+  with `tensor.splat` parameters sized by `tensor.dim`);
+- per-axis and sub-channel: one `linalg.generic` reading dense parameter
+  constants through `(d_axis)` / `(d floordiv block)` indexing maps;
+- unranked tensors: `shape.shape_of`, `shape.num_elements`,
+  `"shape.split_at"` and `tensor.reshape` to 1-D (per-layer) or `?xNx?`
+  (per-axis), the ranked lowering, and a reshape back.
+
+`rounding=nearest-even`: the project's numeric contract (the interpreter's
+numbers, `xquant.numerics.uniform`): quantize clamps in float, rounds half
+to even and maps NaN to 0; dequantize subtracts the zero point exactly in
+integers (`extsi`/`extui` of the storage to i32, or i64 above 16-bit
+storage, `subi`, `sitofp`, `mulf`; a zero point of 0 is just
+`sitofp`/`uitofp`, `mulf`). Every ranked tensor goes through one
+`linalg.generic` whose body is the scalar math (`xquant.transforms.quant_ir`);
+unranked tensors are reshaped to a known rank and back. Sub-channel (which
+upstream does not lower unranked, and its verifier rejects) flattens to rank
+2k+1 `[left, A1, mid, ..., Ak, right]` with `A_i = block_i * scales_i`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -98,12 +103,11 @@ class _Layout:
     exprs: tuple[AffineExpr, ...]
 
 
-class _Lowering:
-    """Builds the lowering of one qcast/dcast for one quantized type."""
+class _ContractLowering:
+    """Builds the `rounding=nearest-even` lowering of one qcast/dcast for one quantized type."""
 
-    def __init__(self, qtype: UniformQuantizedType, rounding: Rounding, quantize: bool):
+    def __init__(self, qtype: UniformQuantizedType, quantize: bool):
         self.qtype = qtype
-        self.rounding = rounding
         self.quantize = quantize
         self.out_element: Attribute = (
             qtype.storage_type if quantize else qtype.expressed_type
@@ -112,9 +116,7 @@ class _Lowering:
     # ----- parameters -----
 
     def _zero_point_element(self) -> Attribute:
-        """Storage integers (toward-zero), wide integers (dequantize) or floats (quantize)."""
-        if self.rounding is Rounding.TOWARD_ZERO:
-            return self.qtype.storage_type
+        """Wide integers (dequantize) or floats (quantize)."""
         if not self.quantize:
             return dequantize_wide_type(self.qtype)
         return self.qtype.expressed_type
@@ -127,22 +129,16 @@ class _Lowering:
 
     def _bounds(self, ops: OpList) -> Bounds:
         """Clamp constants (quantize only)."""
-        return (
-            make_bounds(ops, self.qtype, self.rounding)
-            if self.quantize
-            else Bounds(None, None)
-        )
+        return make_bounds(ops, self.qtype) if self.quantize else Bounds(None, None)
 
     def _body(self, bounds: Bounds) -> BodyFn:
         def body(ops: OpList, value: SSAValue, params: Params) -> SSAValue:
             result_type = with_element(value.type, self.out_element)
             if self.quantize:
                 return emit_quantize(
-                    ops, value, params, bounds, self.qtype, self.rounding, result_type
+                    ops, value, params, bounds, self.qtype, result_type
                 )
-            return emit_dequantize(
-                ops, value, params, self.qtype, self.rounding, result_type
-            )
+            return emit_dequantize(ops, value, params, self.qtype, result_type)
 
         return body
 
@@ -155,31 +151,11 @@ class _Lowering:
         if not isinstance(container, TensorType):
             params = self._scalar_params(ops)
             return self._body(self._bounds(ops))(ops, value, params)
-        return self._ranked(ops, value, self._layout(container.get_shape()))
+        return self._ranked(
+            ops, value, _param_layout(self.qtype, container.get_num_dims())
+        )
 
     # ----- ranked tensors -----
-
-    def _layout(self, shape: Sequence[int]) -> _Layout | None:
-        """Parameter layout for a ranked tensor of `shape` (None: per-layer scalars)."""
-        qtype = self.qtype
-        if qtype.is_per_layer:
-            return None
-        if qtype.is_per_axis:
-            axis = qtype.quantized_dimensions[0]
-            return _Layout((qtype.scales.size,), (AffineExpr.dimension(axis),))
-        blocks = dict(qtype.block_size_info)
-        exprs: list[AffineExpr] = []
-        for dim in range(len(shape)):
-            block = blocks.get(dim)
-            if block is None:
-                exprs.append(AffineExpr.constant(0))
-            else:
-                exprs.append(
-                    AffineExpr.dimension(dim)
-                    if block == 1
-                    else AffineExpr.dimension(dim) // block
-                )
-        return _Layout(tuple(qtype.scales.shape), tuple(exprs))
 
     def _param_constants(
         self, ops: OpList, layout: _Layout
@@ -247,7 +223,7 @@ class _Lowering:
         container = value.type
         assert isinstance(container, UnrankedTensorType)
         shape_value = ops.add(shape.ShapeOfOp(value))
-        extents, known_shape, layout = self._flattening(ops, shape_value)
+        extents, known_shape, layout = _known_rank_view(ops, self.qtype, shape_value)
         extents_tensor = ops.add(tensor.FromElementsOp(*extents))
         element = cast(Attribute, container.element_type)  # pyright: ignore[reportUnknownMemberType]
         ranked_type = TensorType(element, known_shape)
@@ -257,60 +233,308 @@ class _Lowering:
             tensor.ReshapeOp(result, shape_value, UnrankedTensorType(self.out_element))
         )
 
-    def _flattening(
-        self, ops: OpList, shape_value: SSAValue
-    ) -> tuple[list[SSAValue], list[int], _Layout | None]:
-        """Extents of the known-rank view of an unranked tensor, its static shape and parameter layout."""
+
+class _UpstreamLowering:
+    """Builds the `rounding=toward-zero` lowering: upstream's LowerQuantOps.cpp, op for op.
+
+    The methods follow upstream's functions of the same role (named in their
+    docstrings) and emit their ops in the same order, so the printed IR
+    matches mlir-opt's line for line.
+    """
+
+    def __init__(self, qtype: UniformQuantizedType, quantize: bool):
+        self.qtype = qtype
+        self.quantize = quantize
+        self.out_element: Attribute = (
+            qtype.storage_type if quantize else qtype.expressed_type
+        )
+
+    # ----- entry point (convertQuantized) -----
+
+    def lower(self, ops: OpList, value: SSAValue) -> SSAValue:
         qtype = self.qtype
-
-        def num_elements(extents: SSAValue) -> SSAValue:
-            return ops.add(shape.NumElementsOp(extents))
-
-        def split(extents: SSAValue, at: int) -> tuple[SSAValue, SSAValue]:
-            op = shape.SplitAtOp(extents, _index(ops, at))
-            ops.add(op)
-            return op.head, op.tail
-
+        container = value.type
+        if not isinstance(container, UnrankedTensorType):
+            rank = container.get_num_dims() if isinstance(container, TensorType) else 0
+            return self._convert(ops, value, _param_layout(qtype, rank))
         if qtype.is_per_layer:
-            return [num_elements(shape_value)], [DYNAMIC_INDEX], None
-        if qtype.is_per_axis:
-            axis, count = qtype.quantized_dimensions[0], qtype.scales.size
-            left, _ = split(shape_value, axis)
-            _, right = split(shape_value, axis + 1)
-            extents = [num_elements(left), _index(ops, count), num_elements(right)]
-            return (
-                extents,
-                [DYNAMIC_INDEX, count, DYNAMIC_INDEX],
-                _Layout((count,), (AffineExpr.dimension(1),)),
-            )
-        # Sub-channel: [left, A1, mid1, A2, ..., Ak, right], Ai = block_i * scales_i.
-        blocks = dict(qtype.block_size_info)
-        axes = sorted(blocks)
-        compact = qtype.scales_for([0] * (axes[-1] + 1))[0].shape if axes else ()
-        extents: list[SSAValue] = []
-        known: list[int] = []
-        param_shape: list[int] = []
-        exprs: list[AffineExpr] = []
-        previous = -1
-        for axis in axes:
-            head, _ = split(shape_value, axis)
-            _, between = split(head, previous + 1)
-            size = blocks[axis] * compact[axis]
-            extents += [num_elements(between), _index(ops, size)]
-            known += [DYNAMIC_INDEX, size]
-            param_shape += [1, compact[axis]]
-            dim = AffineExpr.dimension(len(known) - 1)
-            exprs += [
-                AffineExpr.constant(0),
-                dim if blocks[axis] == 1 else dim // blocks[axis],
+            flat, shape_value = self._flatten(ops, value)
+            layout = None
+        elif qtype.is_per_axis:
+            flat, shape_value = self._flatten_around_axis(ops, value)
+            layout = _Layout((qtype.scales.size,), (AffineExpr.dimension(1),))
+        else:
+            # Upstream's verifier rejects unranked sub-channel tensors; xquant's
+            # accepts them, so view them as the nearest-even lowering does.
+            shape_value = ops.add(shape.ShapeOfOp(value))
+            extents, known, layout = _known_rank_view(ops, qtype, shape_value)
+            extents_tensor = ops.add(tensor.FromElementsOp(*extents))
+            flat_type = TensorType(_element(value), known)
+            flat = ops.add(tensor.ReshapeOp(value, extents_tensor, flat_type))
+        result = self._convert(ops, flat, layout)
+        return ops.add(
+            tensor.ReshapeOp(result, shape_value, UnrankedTensorType(self.out_element))
+        )
+
+    def _convert(
+        self, ops: OpList, value: SSAValue, layout: _Layout | None
+    ) -> SSAValue:
+        if layout is None:
+            return self._per_layer(ops, value)
+        return self._generic(ops, value, layout)
+
+    # ----- unranked tensors (flattenUnrankedTensor[AroundAxis]) -----
+
+    def _flatten(self, ops: OpList, value: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """1-D view of an unranked tensor, and its original shape."""
+        shape_value = ops.add(shape.ShapeOfOp(value))
+        size = ops.add(shape.NumElementsOp(shape_value))
+        flat_shape = ops.add(tensor.FromElementsOp(size))
+        flat_type = TensorType(_element(value), [DYNAMIC_INDEX])
+        return ops.add(tensor.ReshapeOp(value, flat_shape, flat_type)), shape_value
+
+    def _flatten_around_axis(
+        self, ops: OpList, value: SSAValue
+    ) -> tuple[SSAValue, SSAValue]:
+        """`?xNx?` view of an unranked tensor (N: the channel count), and its original shape."""
+        axis, count = self.qtype.quantized_dimensions[0], self.qtype.scales.size
+        shape_value = ops.add(shape.ShapeOfOp(value))
+        axis_value = _index(ops, axis)
+        axis_next = _index(ops, axis + 1)
+        left = shape.SplitAtOp(shape_value, axis_value)
+        ops.add(left)
+        size_left = ops.add(shape.NumElementsOp(left.head))
+        right = shape.SplitAtOp(shape_value, axis_next)
+        ops.add(right)
+        size_right = ops.add(shape.NumElementsOp(right.tail))
+        flat_shape = ops.add(
+            tensor.FromElementsOp(size_left, _index(ops, count), size_right)
+        )
+        flat_type = TensorType(_element(value), [DYNAMIC_INDEX, count, DYNAMIC_INDEX])
+        return ops.add(tensor.ReshapeOp(value, flat_shape, flat_type)), shape_value
+
+    # ----- per-layer (convertPerLayerRanked) -----
+
+    def _per_layer(self, ops: OpList, value: SSAValue) -> SSAValue:
+        qtype = self.qtype
+        scale = scalar_constant(ops, qtype.scale, qtype.expressed_type)
+        zero_point = scalar_constant(ops, qtype.zero_point, qtype.storage_type)
+        sizes = _mixed_sizes(ops, value)
+        return self._values(ops, value, sizes, scale, zero_point, qtype.zero_point == 0)
+
+    # ----- per-axis and sub-channel (convertPerChannelRanked, convertSubChannel) -----
+
+    def _generic(self, ops: OpList, value: SSAValue, layout: _Layout) -> SSAValue:
+        qtype = self.qtype
+        container = value.type
+        assert isinstance(container, TensorType)
+        shape_ = container.get_shape()
+        rank = len(shape_)
+        scales = dense_constant(
+            ops,
+            [float(s) for s in qtype.scales.flat],
+            TensorType(qtype.expressed_type, layout.shape),
+        )
+        zero_points = dense_constant(
+            ops,
+            [_wrap(int(z), qtype.storage_width) for z in qtype.zero_points.flat],
+            TensorType(qtype.storage_type, layout.shape),
+        )
+        sizes = _mixed_sizes(ops, value)
+        assert sizes is not None
+        result_type = TensorType(self.out_element, shape_)
+        init = ops.add(tensor.EmptyOp(sizes, result_type))
+        param_map = AffineMap(rank, 0, layout.exprs)
+        identity = AffineMap.identity(rank)
+        block = Block(
+            arg_types=[
+                container.get_element_type(),
+                qtype.expressed_type,
+                qtype.storage_type,
+                self.out_element,
             ]
-            previous = axis
-        _, right = split(shape_value, previous + 1)
-        extents.append(num_elements(right))
-        known.append(DYNAMIC_INDEX)
-        param_shape.append(1)
-        exprs.append(AffineExpr.constant(0))
-        return extents, known, _Layout(tuple(param_shape), tuple(exprs))
+        )
+        body = OpList()
+        # A block argument is never a matched constant 0: the zero point is always applied.
+        result = self._values(
+            body, block.args[0], None, block.args[1], block.args[2], False
+        )
+        block.add_ops([*body.ops, YieldOp(result)])
+        return ops.add(
+            GenericOp(
+                [value, scales, zero_points],
+                [init],
+                Region(block),
+                [AffineMapAttr(m) for m in (identity, param_map, param_map, identity)],
+                [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
+                [result_type],
+            )
+        )
+
+    # ----- the arithmetic (quantizeValue, dequantizeValue, clampScalarOrTensor) -----
+
+    def _values(
+        self,
+        ops: OpList,
+        value: SSAValue,
+        sizes: list[SSAValue] | None,
+        scale: SSAValue,
+        zero_point: SSAValue,
+        zero_point_is_zero: bool,
+    ) -> SSAValue:
+        """Quantize or dequantize `value` (a scalar, or a tensor of dynamic sizes `sizes`)."""
+        qtype = self.qtype
+        signed = qtype.is_signed
+        to_float = arith.SIToFPOp if signed else arith.UIToFPOp
+        scale = _splat(ops, scale, value, sizes)
+        if self.quantize:
+            stored: SSAValue = ops.add(arith.DivfOp(value, scale))
+            if not zero_point_is_zero:
+                zp = _splat(ops, zero_point, value, sizes)
+                zp = ops.add(to_float(zp, scale.type))  # pyright: ignore[reportArgumentType]
+                stored = ops.add(arith.AddfOp(stored, zp))
+            to_int = arith.FPToSIOp if signed else arith.FPToUIOp
+            storage_type = with_element(value.type, qtype.storage_type)
+            stored = ops.add(to_int(stored, storage_type))  # pyright: ignore[reportArgumentType]
+            return self._clamp(ops, stored, sizes)
+        result = ops.add(to_float(value, scale.type))  # pyright: ignore[reportArgumentType]
+        if not zero_point_is_zero:
+            zp = _splat(ops, zero_point, value, sizes)
+            zp = ops.add(to_float(zp, scale.type))  # pyright: ignore[reportArgumentType]
+            result = ops.add(arith.SubfOp(result, zp))
+        return ops.add(arith.MulfOp(result, scale))
+
+    def _clamp(
+        self, ops: OpList, stored: SSAValue, sizes: list[SSAValue] | None
+    ) -> SSAValue:
+        """Integer clamp to the storage bounds, only when the type narrows them."""
+        qtype = self.qtype
+        if not qtype.has_storage_bounds:
+            return stored
+        low = scalar_constant(ops, qtype.storage_min, qtype.storage_type)
+        high = scalar_constant(ops, qtype.storage_max, qtype.storage_type)
+        low = _splat(ops, low, stored, sizes)
+        high = _splat(ops, high, stored, sizes)
+        max_op, min_op = (
+            (arith.MaxSIOp, arith.MinSIOp)
+            if qtype.is_signed
+            else (arith.MaxUIOp, arith.MinUIOp)
+        )
+        return ops.add(min_op(ops.add(max_op(stored, low)), high))
+
+
+def _param_layout(qtype: UniformQuantizedType, rank: int) -> _Layout | None:
+    """How the parameters of `qtype` map onto a ranked tensor of `rank` (None: per-layer)."""
+    if qtype.is_per_layer:
+        return None
+    if qtype.is_per_axis:
+        axis = qtype.quantized_dimensions[0]
+        return _Layout((qtype.scales.size,), (AffineExpr.dimension(axis),))
+    blocks = dict(qtype.block_size_info)
+    exprs: list[AffineExpr] = []
+    for dim in range(rank):
+        block = blocks.get(dim)
+        if block is None:
+            exprs.append(AffineExpr.constant(0))
+        else:
+            # As upstream's builder, which folds `d floordiv 1` to `d`.
+            exprs.append(
+                AffineExpr.dimension(dim)
+                if block == 1
+                else AffineExpr.dimension(dim) // block
+            )
+    return _Layout(tuple(qtype.scales.shape), tuple(exprs))
+
+
+def _known_rank_view(
+    ops: OpList, qtype: UniformQuantizedType, shape_value: SSAValue
+) -> tuple[list[SSAValue], list[int], _Layout | None]:
+    """Extents of the known-rank view of an unranked tensor, its static shape and parameter layout."""
+
+    def num_elements(extents: SSAValue) -> SSAValue:
+        return ops.add(shape.NumElementsOp(extents))
+
+    def split(extents: SSAValue, at: int) -> tuple[SSAValue, SSAValue]:
+        op = shape.SplitAtOp(extents, _index(ops, at))
+        ops.add(op)
+        return op.head, op.tail
+
+    if qtype.is_per_layer:
+        return [num_elements(shape_value)], [DYNAMIC_INDEX], None
+    if qtype.is_per_axis:
+        axis, count = qtype.quantized_dimensions[0], qtype.scales.size
+        left, _ = split(shape_value, axis)
+        _, right = split(shape_value, axis + 1)
+        extents = [num_elements(left), _index(ops, count), num_elements(right)]
+        return (
+            extents,
+            [DYNAMIC_INDEX, count, DYNAMIC_INDEX],
+            _Layout((count,), (AffineExpr.dimension(1),)),
+        )
+    # Sub-channel: [left, A1, mid1, A2, ..., Ak, right], Ai = block_i * scales_i.
+    blocks = dict(qtype.block_size_info)
+    axes = sorted(blocks)
+    compact = qtype.scales_for([0] * (axes[-1] + 1))[0].shape if axes else ()
+    extents: list[SSAValue] = []
+    known: list[int] = []
+    param_shape: list[int] = []
+    exprs: list[AffineExpr] = []
+    previous = -1
+    for axis in axes:
+        head, _ = split(shape_value, axis)
+        _, between = split(head, previous + 1)
+        size = blocks[axis] * compact[axis]
+        extents += [num_elements(between), _index(ops, size)]
+        known += [DYNAMIC_INDEX, size]
+        param_shape += [1, compact[axis]]
+        dim = AffineExpr.dimension(len(known) - 1)
+        exprs += [
+            AffineExpr.constant(0),
+            dim if blocks[axis] == 1 else dim // blocks[axis],
+        ]
+        previous = axis
+    _, right = split(shape_value, previous + 1)
+    extents.append(num_elements(right))
+    known.append(DYNAMIC_INDEX)
+    param_shape.append(1)
+    exprs.append(AffineExpr.constant(0))
+    return extents, known, _Layout(tuple(param_shape), tuple(exprs))
+
+
+def _element(value: SSAValue) -> Attribute:
+    container = value.type
+    assert isinstance(container, TensorType | UnrankedTensorType)
+    return cast(Attribute, container.element_type)  # pyright: ignore[reportUnknownMemberType]
+
+
+def _mixed_sizes(ops: OpList, value: SSAValue) -> list[SSAValue] | None:
+    """`tensor.dim` of each dynamic dimension of a ranked tensor (None for a scalar)."""
+    container = value.type
+    if not isinstance(container, TensorType):
+        return None
+    return [
+        ops.add(tensor.DimOp(value, _index(ops, i)))
+        for i, dim in enumerate(container.get_shape())
+        if dim == DYNAMIC_INDEX
+    ]
+
+
+def _splat(
+    ops: OpList, scalar: SSAValue, like: SSAValue, sizes: list[SSAValue] | None
+) -> SSAValue:
+    """`scalar` as a tensor shaped like `like` (upstream's getScalarOrTensorConstant)."""
+    if sizes is None:
+        return scalar
+    container = like.type
+    assert isinstance(container, TensorType)
+    splat_type = TensorType(scalar.type, container.get_shape())
+    return ops.add(tensor.SplatOp(scalar, sizes, splat_type))
+
+
+def _wrap(value: int, width: int) -> int:
+    """`value` as the signless `iN` holding its low `width` bits (u8 200 -> -56)."""
+    half = 1 << (width - 1)
+    return ((value & ((1 << width) - 1)) ^ half) - half
 
 
 def _uniform_type(
@@ -358,6 +582,14 @@ def _check_zero_points_fit_storage(
             )
 
 
+def _lowering(
+    qtype: UniformQuantizedType, rounding: Rounding, quantize: bool
+) -> _UpstreamLowering | _ContractLowering:
+    if rounding is Rounding.TOWARD_ZERO:
+        return _UpstreamLowering(qtype, quantize)
+    return _ContractLowering(qtype, quantize)
+
+
 @dataclass
 class LowerQuantizeCast(RewritePattern):
     """`quant.qcast` -> storage-integer math, then `quant.scast` to the quantized type."""
@@ -372,7 +604,7 @@ class LowerQuantizeCast(RewritePattern):
         else:
             _check_expressed_has_sign(op, qtype)
         ops = OpList()
-        stored = _Lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
+        stored = _lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
         rewriter.insert(ops.ops, InsertPoint.before(op))
         rewriter.replace(op, StorageCastOp(stored, op.result.type))
 
@@ -394,7 +626,7 @@ class LowerDequantizeCast(RewritePattern):
         stored = ops.add(
             StorageCastOp(op.input, with_element(op.input.type, qtype.storage_type))
         )
-        result = _Lowering(qtype, self.rounding, quantize=False).lower(ops, stored)
+        result = _lowering(qtype, self.rounding, quantize=False).lower(ops, stored)
         rewriter.insert(ops.ops, InsertPoint.before(op))
         rewriter.replace(op, [], [result])
 
@@ -403,16 +635,17 @@ class LowerDequantizeCast(RewritePattern):
 class LowerQuantOpsPass(ModulePass):
     """Lower `quant.qcast` and `quant.dcast` to arith/math/linalg/tensor/shape ops plus `quant.scast`.
 
-    Option `rounding`: `nearest-even` (default, the project's numeric
-    contract: dequantize subtracts the zero point in integers, then
-    `sitofp`) or `toward-zero` (upstream MLIR's lowering, op for op, which
-    keeps upstream's float subtraction `sitofp(q) - sitofp(zp)` in
-    dequantize).
+    Option `rounding`: `toward-zero` (default: upstream MLIR's lowering op
+    for op, fptosi truncation, integer clamp of explicit bounds only, float
+    zero-point subtraction in dequantize) or `nearest-even` (recommended
+    when the numbers matter: the project's numeric contract, the same
+    numbers as interpreting the quant ops -- float clamp, round half to
+    even, NaN to 0, integer zero-point subtraction).
     """
 
     name = "lower-quant-ops"
 
-    rounding: str = Rounding.NEAREST_EVEN.value
+    rounding: str = Rounding.TOWARD_ZERO.value
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:

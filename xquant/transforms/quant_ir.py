@@ -13,11 +13,9 @@ the arithmetic the interpreter's reference computes:
 (`xquant.numerics.uniform.clamp_bounds`). Dequantize's zero point is an
 integer of `xquant.numerics.uniform.dequantize_wide_bits` (i32 for storage of
 at most 16 bits, i64 above): `q - zp` is exact and `sitofp` rounds it once.
-The `toward-zero` variant reproduces upstream MLIR's lowering: no rounding
-(fptosi truncates), an integer clamp only for explicit storage bounds, no
-NaN handling, and dequantize as upstream computes it,
-`(sitofp(q) - sitofp(zp)) * scale`, subtracting in float (which rounds
-twice where `q` is not exact in the expressed type, e.g. i32 in f32).
+This is `lower-quant-ops{rounding=nearest-even}`; the pass's default,
+`rounding=toward-zero`, is upstream MLIR's lowering and is built in
+`xquant.transforms.lower_quant_ops` itself.
 """
 
 from __future__ import annotations
@@ -43,10 +41,10 @@ from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
 class Rounding(Enum):
     """How a lowering turns the scaled float into an integer."""
 
-    NEAREST_EVEN = "nearest-even"
-    """The project's contract: clamp in float, round half to even, NaN -> 0."""
     TOWARD_ZERO = "toward-zero"
     """Upstream MLIR's lowering: fptosi/fptoui truncation, integer clamp of explicit bounds only."""
+    NEAREST_EVEN = "nearest-even"
+    """The project's contract: clamp in float, round half to even, NaN -> 0."""
 
 
 @dataclass
@@ -79,38 +77,25 @@ def dense_constant(
 
 @dataclass(frozen=True)
 class Params:
-    """The SSA values a quantize/dequantize body reads (scalars, or tensors in upstream's splat form)."""
+    """The SSA values a quantize/dequantize body reads."""
 
     scale: SSAValue
     zero_point: SSAValue | None
-    """None when statically 0. Nearest-even: a float (quantize) or an integer of
-    `dequantize_wide_type` (dequantize); toward-zero: a storage integer."""
+    """None when statically 0; a float (quantize) or an integer of
+    `dequantize_wide_type` (dequantize)."""
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """Clamp operands: float bounds and zero for nearest-even, integer bounds for toward-zero."""
+    """Clamp operands: float bounds, and the float zero NaN maps to (None: no clamp, dequantize)."""
 
     low: SSAValue | None
     high: SSAValue | None
     zero: SSAValue | None = None
 
 
-def make_bounds(
-    ops: OpList,
-    qtype: UniformQuantizedType,
-    rounding: Rounding,
-    like: SSAValue | None = None,
-) -> Bounds:
-    """The scalar constants the clamp needs (none for toward-zero without explicit bounds)."""
-    if rounding is Rounding.TOWARD_ZERO:
-        if not qtype.has_storage_bounds:
-            return Bounds(None, None)
-        storage = qtype.storage_type
-        return Bounds(
-            scalar_constant(ops, qtype.storage_min, storage),
-            scalar_constant(ops, qtype.storage_max, storage),
-        )
+def make_bounds(ops: OpList, qtype: UniformQuantizedType) -> Bounds:
+    """The scalar constants the clamp needs."""
     low, high = clamp_bounds(qtype)
     expressed = qtype.expressed_type
     return Bounds(
@@ -121,28 +106,14 @@ def make_bounds(
 
 
 def emit_quantize(
-    ops: OpList, x: SSAValue, params: Params, bounds: Bounds, qtype: UniformQuantizedType, rounding: Rounding,
+    ops: OpList, x: SSAValue, params: Params, bounds: Bounds, qtype: UniformQuantizedType,
     result_type: Attribute,
 ) -> SSAValue:  # fmt: skip
     """Float `x` to storage integers of type `result_type` (iN, or a tensor of iN)."""
-    signed = qtype.is_signed
-    value = ops.add(arith.DivfOp(x, params.scale))
-    if rounding is Rounding.TOWARD_ZERO:
-        if params.zero_point is not None:
-            cast = arith.SIToFPOp if signed else arith.UIToFPOp
-            zero_point = ops.add(cast(params.zero_point, x.type))  # pyright: ignore[reportArgumentType]
-            value = ops.add(arith.AddfOp(value, zero_point))
-        to_int = arith.FPToSIOp if signed else arith.FPToUIOp
-        stored = ops.add(to_int(value, result_type))  # pyright: ignore[reportArgumentType]
-        if bounds.low is None or bounds.high is None:
-            return stored
-        max_op, min_op = (
-            (arith.MaxSIOp, arith.MinSIOp) if signed else (arith.MaxUIOp, arith.MinUIOp)
-        )
-        return ops.add(min_op(ops.add(max_op(stored, bounds.low)), bounds.high))
     assert (
         bounds.low is not None and bounds.high is not None and bounds.zero is not None
     )
+    value = ops.add(arith.DivfOp(x, params.scale))
     if params.zero_point is not None:
         value = ops.add(arith.AddfOp(value, params.zero_point))
     value = ops.add(
@@ -151,7 +122,8 @@ def emit_quantize(
     value = ops.add(math.RoundEvenOp(value))
     is_nan = ops.add(arith.CmpfOp(value, value, "uno"))
     value = ops.add(arith.SelectOp(is_nan, bounds.zero, value))
-    return ops.add((arith.FPToSIOp if signed else arith.FPToUIOp)(value, result_type))  # pyright: ignore[reportArgumentType]
+    to_int = arith.FPToSIOp if qtype.is_signed else arith.FPToUIOp
+    return ops.add(to_int(value, result_type))  # pyright: ignore[reportArgumentType]
 
 
 def dequantize_wide_type(qtype: UniformQuantizedType) -> IntegerType:
@@ -164,27 +136,20 @@ def emit_dequantize(
     q: SSAValue,
     params: Params,
     qtype: UniformQuantizedType,
-    rounding: Rounding,
     result_type: Attribute,
 ) -> SSAValue:
     """Storage integers `q` (signless) to expressed floats of type `result_type`.
 
-    Nearest-even: `sitofp(extsi/extui(q) - zp) * scale`, the subtraction
-    exact in `dequantize_wide_type`. Toward-zero: upstream's
-    `(sitofp(q) - sitofp(zp)) * scale`, subtracting in float.
+    `sitofp(extsi/extui(q) - zp) * scale`, the subtraction exact in
+    `dequantize_wide_type`.
     """
-    signed = qtype.is_signed
-    cast = arith.SIToFPOp if signed else arith.UIToFPOp
+    cast = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp
     if params.zero_point is None:
         value = ops.add(cast(q, result_type))  # pyright: ignore[reportArgumentType]
-    elif rounding is Rounding.TOWARD_ZERO:
-        value = ops.add(cast(q, result_type))  # pyright: ignore[reportArgumentType]
-        zero_point = ops.add(cast(params.zero_point, result_type))  # pyright: ignore[reportArgumentType]
-        value = ops.add(arith.SubfOp(value, zero_point))
     else:
         wide_element = dequantize_wide_type(qtype)
         wide_type = with_element(q.type, wide_element)
-        extend = arith.ExtSIOp if signed else arith.ExtUIOp
+        extend = arith.ExtSIOp if qtype.is_signed else arith.ExtUIOp
         wide = ops.add(extend(q, wide_type))  # pyright: ignore[reportArgumentType]
         centred = ops.add(arith.SubiOp(wide, params.zero_point))
         value = ops.add(arith.SIToFPOp(centred, result_type))  # pyright: ignore[reportArgumentType]
