@@ -1,5 +1,10 @@
 """lower-quant-ops keeps the numbers: original IR, lowered IR and an independent numpy model agree.
 
+`rounding=nearest-even` is compared with the interpreter's contract
+(`golden_quantize` / `golden_dequantize`), the default `rounding=toward-zero`
+(upstream's lowering) with a model of upstream's arithmetic
+(`golden_toward_zero_quantize` / `golden_toward_zero_dequantize`).
+
 Each case is described by plain Python data (scales, zero points, blocks,
 storage range); the type text and the golden values are both built from that
 data here, so neither depends on the code under test. Inputs mix ordinary
@@ -242,7 +247,9 @@ PARAMS = [
 def test_original_lowered_and_golden_agree(case: Case, form: str, tensor: str) -> None:
     text = _functions(case, tensor)
     original = xquant.parse_module(text)
-    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "lower-quant-ops{rounding=nearest-even}"
+    )
     # Upstream's lowering keeps `quant.scast` to re-attach the type; only the casts with numbers go.
     assert "quant.qcast" not in str(lowered) and "quant.dcast" not in str(lowered)
 
@@ -262,6 +269,56 @@ def test_original_lowered_and_golden_agree(case: Case, form: str, tensor: str) -
     for module in (original, lowered):
         (y,) = xquant.run(module, "dequantize", storage)
         np.testing.assert_array_equal(y, expected_x)
+
+
+def golden_toward_zero_quantize(case: Case, x: np.ndarray) -> np.ndarray:
+    """Upstream: trunc(x / s + f32(zp)) in f32 (out of range saturates, NaN -> 0, as the
+    interpreter's fptosi/fptoui), then an integer clamp only for narrowed bounds."""
+    s, z = _params_per_element(case, x.shape)
+    with np.errstate(all="ignore"):
+        v = (x / s.astype(np.float32)).astype(np.float32) + z.astype(np.float32)
+    # fptosi/fptoui convert straight to the storage width (i4 for i4 and u4).
+    full = (
+        (-(1 << (case.width - 1)), (1 << (case.width - 1)) - 1)
+        if case.signed
+        else (0, (1 << case.width) - 1)
+    )
+    out = np.empty(x.shape, dtype=np.int64)
+    for i, e in enumerate(v.ravel()):  # element by element, as the spec reads
+        out.flat[i] = 0 if np.isnan(e) else int(min(max(np.trunc(e), full[0]), full[1]))
+    if case.bounds:
+        out = np.clip(out, *case.bounds)
+    return out
+
+
+def golden_toward_zero_dequantize(case: Case, q: np.ndarray) -> np.ndarray:
+    """Upstream: (f32(q) - f32(zp)) * s, all in f32."""
+    s, z = _params_per_element(case, q.shape)
+    return (
+        (q.astype(np.float32) - z.astype(np.float32)) * s.astype(np.float32)
+    ).astype(np.float32)
+
+
+@pytest.mark.parametrize(("case", "form", "tensor"), PARAMS)
+def test_default_lowering_is_upstreams_numbers(
+    case: Case, form: str, tensor: str
+) -> None:
+    """The default (`rounding=toward-zero`) computes upstream's arithmetic."""
+    text = _functions(case, tensor)
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    x = _inputs(case, case.shape)
+    (q,) = xquant.run(lowered, "quantize", x)
+    np.testing.assert_array_equal(
+        q.astype(np.int64), _as_storage(case, golden_toward_zero_quantize(case, x))
+    )
+    lo, hi = case.storage_range
+    stored = np.arange(lo, hi + 1)[: int(np.prod(case.shape))]
+    stored = np.resize(stored, case.shape)
+    storage = _as_storage(case, stored).astype(
+        f"int{max(8, 1 << (case.width - 1).bit_length())}"
+    )
+    (y,) = xquant.run(lowered, "dequantize", storage)
+    np.testing.assert_array_equal(y, golden_toward_zero_dequantize(case, stored))
 
 
 @pytest.mark.parametrize("mode", ["toward-zero"])
@@ -360,7 +417,9 @@ def test_dequantize_subtracts_zero_point_in_integers(
     storage = "i32" if "<i32" in qtype else "i16"
     q = np.array(stored, np.int32 if storage == "i32" else np.int16)
     text = _dequantize_forms(qtype, len(stored), expressed, storage)
-    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "lower-quant-ops{rounding=nearest-even}"
+    )
     assert "arith.subi" in str(lowered) and "arith.subf" not in str(lowered)
     for module in (xquant.parse_module(text), lowered):
         for name in ("static", "dynamic", "unranked"):
