@@ -55,8 +55,10 @@ def _(mo, np):
     weight[[3, 17, 29]] *= 20.0  # outlier channels
     weight[5, 100] = 0.9  # a single outlier element
     weight[11, 7] = -0.7
-    print(f"weight: {weight.shape}, |w| max {np.abs(weight).max():.3f}, "
-          f"median |w| {np.median(np.abs(weight)):.4f}")
+    print(
+        f"weight: {weight.shape}, |w| max {np.abs(weight).max():.3f}, "
+        f"median |w| {np.median(np.abs(weight)):.4f}"
+    )
     return (weight,)
 
 
@@ -202,7 +204,10 @@ def _(mo):
     smaller than a row.
     """)
     block_slider = mo.ui.slider(
-        steps=[4, 8, 16, 32, 64, 128, 256], value=32, label="block size", show_value=True
+        steps=[4, 8, 16, 32, 64, 128, 256],
+        value=32,
+        label="block size",
+        show_value=True,
     )
     block_slider
     return (block_slider,)
@@ -215,8 +220,10 @@ def _(block_slider, np, plt, roundtrip, weight):
     _fig, _ax = plt.subplots(figsize=(7, 2.6))
     _im = _ax.imshow(_err, aspect="auto", cmap="magma")
     _fig.colorbar(_im, ax=_ax, label="|error|")
-    _ax.set_title(f"block {block_slider.value}: relative MSE "
-                  f"{np.mean(_err**2) / np.mean(weight**2):.2e}")
+    _ax.set_title(
+        f"block {block_slider.value}: relative MSE "
+        f"{np.mean(_err**2) / np.mean(weight**2):.2e}"
+    )
     _ax.set_xlabel("column")
     _ax.set_ylabel("row")
     _fig.tight_layout()

@@ -148,7 +148,7 @@ def _(mo):
 
 @app.cell
 def _(after_trunc, np, s_ref, x, xquant):
-    s_tz, d_tz = xquant.run(after_trunc, "main", x)
+    s_tz, _d_tz = xquant.run(after_trunc, "main", x)
     diff = s_tz.astype(np.int32) - s_ref.astype(np.int32)
     print("elements that differ:", int(np.count_nonzero(diff)), "of", diff.size)
     print("storage difference values:", sorted(set(diff.ravel().tolist())))

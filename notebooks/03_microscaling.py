@@ -78,11 +78,15 @@ def _(block, ml_dtypes, np):
     shared_exp = floor_log2 - EMAX_E4M3
     scale_byte = shared_exp + 127
     _max_normal = float(ml_dtypes.finfo(ml_dtypes.float8_e4m3fn).max)
-    hand_elements = np.clip(block / np.float32(2.0**shared_exp), -_max_normal, _max_normal).astype(
-        ml_dtypes.float8_e4m3fn
-    )  # astype rounds half to even
-    print(f"amax {amax}, floor(log2 amax) {floor_log2}, e = {floor_log2} - {EMAX_E4M3} = {shared_exp}")
-    print(f"scale byte {scale_byte} (= 0x{scale_byte:02x}), scale 2^{shared_exp} = {2.0**shared_exp}")
+    hand_elements = np.clip(
+        block / np.float32(2.0**shared_exp), -_max_normal, _max_normal
+    ).astype(ml_dtypes.float8_e4m3fn)  # astype rounds half to even
+    print(
+        f"amax {amax}, floor(log2 amax) {floor_log2}, e = {floor_log2} - {EMAX_E4M3} = {shared_exp}"
+    )
+    print(
+        f"scale byte {scale_byte} (= 0x{scale_byte:02x}), scale 2^{shared_exp} = {2.0**shared_exp}"
+    )
     print("elements[:8] (E4M3):", hand_elements[:8].astype(np.float32))
     return hand_elements, scale_byte, shared_exp
 
@@ -119,9 +123,13 @@ def _(MXFP8, block, hand_elements, np, scale_byte, shared_exp, xquant):
     print("scale from the op:", scale, "byte", int(scale.view(np.uint8)[0]))
     assert int(scale.view(np.uint8)[0]) == scale_byte
     assert np.array_equal(elements.view(np.uint8), hand_elements.view(np.uint8))
-    assert np.array_equal(dequantized, hand_elements.astype(np.float32) * np.float32(2.0**shared_exp))
+    assert np.array_equal(
+        dequantized, hand_elements.astype(np.float32) * np.float32(2.0**shared_exp)
+    )
     print("hand computation == mx_tensor.quantize: True")
-    print(f"block[7] = {block[7]} -> {dequantized[7]} (the shared scale is set by amax)")
+    print(
+        f"block[7] = {block[7]} -> {dequantized[7]} (the shared scale is set by amax)"
+    )
     return
 
 
@@ -167,7 +175,10 @@ def _(np, xquant):
     mx_errors = {}
     for _name, (_ct, _bits) in FORMATS.items():
         _y = mx_roundtrip(acts, _ct)
-        mx_errors[_name] = (float(np.mean((_y - acts) ** 2) / np.mean(acts**2)), _bits + 8 / 32)
+        mx_errors[_name] = (
+            float(np.mean((_y - acts) ** 2) / np.mean(acts**2)),
+            _bits + 8 / 32,
+        )
     for _name, (_e, _b) in mx_errors.items():
         print(f"{_name:>11}: {_b:5.2f} bits/element, relative MSE {_e:.2e}")
     return (mx_errors,)
@@ -177,8 +188,18 @@ def _(np, xquant):
 def _(mx_errors, plt):
     _fig, _ax = plt.subplots(figsize=(6.5, 3.2))
     _names = list(mx_errors)
-    _ax.bar(_names, [mx_errors[n][0] for n in _names],
-            color=["tab:blue", "tab:blue", "tab:orange", "tab:orange", "tab:red", "tab:green"])
+    _ax.bar(
+        _names,
+        [mx_errors[n][0] for n in _names],
+        color=[
+            "tab:blue",
+            "tab:blue",
+            "tab:orange",
+            "tab:orange",
+            "tab:red",
+            "tab:green",
+        ],
+    )
     _ax.set_yscale("log")
     _ax.set_ylabel("relative MSE (log)")
     _ax.set_title("MX formats, 32-element blocks")
@@ -232,7 +253,9 @@ def _(MXFP6_SPLIT, block, ml_dtypes, np, xquant):
         _c = int(codes[_i])
         _bits = f"{_c:06b}"
         _elem = float(np.array(_c, np.uint8).view(ml_dtypes.float6_e2m3fn))
-        print(f"{block[_i]:7.3f}  {_bits[:2]}  {_bits[2:]}  {_bits[0]} {_bits[1:3]} {_bits[3:]}  {_elem:7.3f}  {_y6[_i]:7.3f}")
+        print(
+            f"{block[_i]:7.3f}  {_bits[:2]}  {_bits[2:]}  {_bits[0]} {_bits[1:3]} {_bits[3:]}  {_elem:7.3f}  {_y6[_i]:7.3f}"
+        )
         assert _elem * 2.0**_e == _y6[_i]
     return
 

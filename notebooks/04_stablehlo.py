@@ -81,7 +81,9 @@ def _(SOURCE, STAGES, xquant):
         import collections
         import re
 
-        names = re.findall(r"(?:= |^\s*)((?:stablehlo|linalg|arith|math|tensor)\.[a-z_]+)", text, re.M)
+        names = re.findall(
+            r"(?:= |^\s*)((?:stablehlo|linalg|arith|math|tensor)\.[a-z_]+)", text, re.M
+        )
         return collections.Counter(names)
 
     for _name, _text in texts.items():
@@ -150,7 +152,8 @@ def _(modules, np, xquant):
         for _m in modules.values():
             _got = xquant.run(_m, "main", _x)
             mismatches += sum(
-                not np.array_equal(a.view(np.uint32), b.view(np.uint32)) for a, b in zip(_want, _got)
+                not np.array_equal(a.view(np.uint32), b.view(np.uint32))
+                for a, b in zip(_want, _got)
             )
     print("mismatching results over 50 random inputs x 4 stages:", mismatches)
     assert mismatches == 0

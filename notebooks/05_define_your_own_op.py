@@ -49,7 +49,6 @@ def _():
         FloatAttr,
         IntegerAttr,
         IntegerType,
-        ModuleOp,
         TensorType,
         f32,
         i32,
@@ -203,11 +202,18 @@ def _(
                 )
             for what, t in (("input", src), ("result", dst)):
                 if not isinstance(t.element_type, IntegerType):
-                    raise VerifyException(f"{what} element type must be an integer, not {t.element_type}")
-            for what, attr in (("in_scale", self.in_scale), ("out_scale", self.out_scale)):
+                    raise VerifyException(
+                        f"{what} element type must be an integer, not {t.element_type}"
+                    )
+            for what, attr in (
+                ("in_scale", self.in_scale),
+                ("out_scale", self.out_scale),
+            ):
                 v = attr.value.data
                 if not (np.isfinite(v) and v > 0):
-                    raise VerifyException(f"{what} must be positive and finite, got {v}")
+                    raise VerifyException(
+                        f"{what} must be positive and finite, got {v}"
+                    )
             for what, attr, t in (
                 ("in_zero_point", self.in_zero_point, src),
                 ("out_zero_point", self.out_zero_point, dst),
@@ -252,10 +258,13 @@ def _(parse, xquant):
 @app.cell
 def _(PROGRAM, VerifyException, parse):
     INVALID = {
-        "shapes differ": PROGRAM.replace("to tensor<4x8xi8>", "to tensor<4x9xi8>").replace(
-            "-> tensor<4x8xi8>", "-> tensor<4x9xi8>").replace("%r : tensor<4x8xi8>", "%r : tensor<4x9xi8>"),
+        "shapes differ": PROGRAM.replace("to tensor<4x8xi8>", "to tensor<4x9xi8>")
+        .replace("-> tensor<4x8xi8>", "-> tensor<4x9xi8>")
+        .replace("%r : tensor<4x8xi8>", "%r : tensor<4x9xi8>"),
         "zero scale": PROGRAM.replace("out_scale = 1.250000e-01", "out_scale = 0.0"),
-        "zero point out of range": PROGRAM.replace("in_zero_point = 3", "in_zero_point = 300"),
+        "zero point out of range": PROGRAM.replace(
+            "in_zero_point = 3", "in_zero_point = 300"
+        ),
     }
     rejected = {}
     for _what, _text in INVALID.items():
@@ -360,7 +369,9 @@ def _(
 ):
     # SOLUTION 2
     def requantize(q, in_scale, in_zp, out_scale, out_zp, lo, hi):
-        real = (q.astype(np.int32) - np.int32(in_zp)).astype(np.float32) * np.float32(in_scale)
+        real = (q.astype(np.int32) - np.int32(in_zp)).astype(np.float32) * np.float32(
+            in_scale
+        )
         v = real / np.float32(out_scale) + np.float32(out_zp)
         v = np.minimum(np.maximum(v, np.float32(lo)), np.float32(hi))
         return np.rint(v).astype(q.dtype)  # np.rint rounds half to even
@@ -502,7 +513,9 @@ def _(
 
     class LowerRequantize(RewritePattern):
         @op_type_rewrite_pattern
-        def match_and_rewrite(self, op: RequantizeOp, rewriter: PatternRewriter) -> None:
+        def match_and_rewrite(
+            self, op: RequantizeOp, rewriter: PatternRewriter
+        ) -> None:
             src, dst = op.input.type, op.result.type
             lo, hi = storage_range(dst.element_type)
             consts = [
@@ -515,7 +528,9 @@ def _(
             ]
             empty = tensor.EmptyOp([], TensorType(dst.element_type, dst.get_shape()))
             block = Block(arg_types=[src.element_type, dst.element_type])
-            body = requantize_body(block.args[0], *(c.result for c in consts), dst.element_type)
+            body = requantize_body(
+                block.args[0], *(c.result for c in consts), dst.element_type
+            )
             block.add_ops([*body, YieldOp(body[-1].results[0])])
             rank = len(dst.get_shape())
             generic = GenericOp(
@@ -526,7 +541,9 @@ def _(
                 [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
                 [dst],
             )
-            for c, hint in zip(consts, ("in_scale", "in_zp", "out_scale", "out_zp", "lo", "hi")):
+            for c, hint in zip(
+                consts, ("in_scale", "in_zp", "out_scale", "out_zp", "lo", "hi")
+            ):
                 c.result.name_hint = hint
             empty.tensor.name_hint = "init"
             rewriter.replace(op, [*consts, empty, generic], generic.results)
@@ -629,7 +646,9 @@ def _():
                 f.write(text)
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                status = Matcher.from_opts(Options(match_filename=check_file, input_file=input_file)).run()
+                status = Matcher.from_opts(
+                    Options(match_filename=check_file, input_file=input_file)
+                ).run()
             if status != 0 and show_errors:
                 print(out.getvalue())
             return status == 0
