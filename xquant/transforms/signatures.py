@@ -7,6 +7,12 @@ old type inside bodies with caller-supplied cast ops, as MLIR's
 `populateFunctionOpInterfaceTypeConversionPattern` +
 `populateReturnOpTypeConversionPattern` + `populateCallOpTypeConversionPattern`
 do together.
+
+Where the cast of a `func.return` / `func.call` operand goes is the caller's
+choice: before the user (the default), or as MLIR's dialect conversion
+materializes it -- right after the value's definition (at the start of its
+block for a block argument), one cast per value and type shared by all its
+uses (`upstream_placement=True`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from collections.abc import Callable
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 TypeConversion = Callable[[Attribute], Attribute | None]
@@ -26,17 +32,50 @@ Materialize = Callable[[SSAValue, Attribute], Operation]
 
 
 def convert_function_boundaries(
-    module: ModuleOp, convert: TypeConversion, materialize: Materialize
+    module: ModuleOp,
+    convert: TypeConversion,
+    materialize: Materialize,
+    *,
+    upstream_placement: bool = False,
 ) -> None:
     """Convert every function boundary in `module`; casts bridge old and new types."""
     rewriter = Rewriter()
+    casts = _OperandCasts(materialize, upstream_placement)
     for op in list(module.walk()):
         if isinstance(op, func.FuncOp):
             _convert_func(op, convert, materialize, rewriter)
         elif isinstance(op, func.ReturnOp):
-            _convert_operands(op, convert, materialize, rewriter)
+            _convert_operands(op, convert, casts)
         elif isinstance(op, func.CallOp):
-            _convert_call(op, convert, materialize, rewriter)
+            _convert_call(op, convert, materialize, casts, rewriter)
+
+
+class _OperandCasts:
+    """Casts of operands to their converted type, placed before the user or as MLIR does."""
+
+    def __init__(self, materialize: Materialize, upstream_placement: bool):
+        self.materialize = materialize
+        self.upstream_placement = upstream_placement
+        self.cache: dict[tuple[SSAValue, Attribute], SSAValue] = {}
+
+    def cast(self, value: SSAValue, type: Attribute, user: Operation) -> SSAValue:
+        if not self.upstream_placement:
+            cast = self.materialize(value, type)
+            Rewriter.insert_op(cast, InsertPoint.before(user))
+            return cast.results[0]
+        if (cached := self.cache.get((value, type))) is not None:
+            return cached
+        cast = self.materialize(value, type)
+        owner = value.owner
+        # MLIR's computeInsertPoint: just after the defining op, or the block's start.
+        where = (
+            InsertPoint.at_start(owner)
+            if isinstance(owner, Block)
+            else InsertPoint.after(owner)
+        )
+        Rewriter.insert_op(cast, where)
+        self.cache[(value, type)] = cast.results[0]
+        return cast.results[0]
 
 
 def _converted(
@@ -72,24 +111,23 @@ def _convert_func(
 
 
 def _convert_operands(
-    op: Operation, convert: TypeConversion, materialize: Materialize, rewriter: Rewriter
+    op: Operation, convert: TypeConversion, casts: _OperandCasts
 ) -> None:
     for index, operand in enumerate(op.operands):
         new_type = convert(operand.type)
         if new_type is None:
             continue
-        cast = materialize(operand, new_type)
-        Rewriter.insert_op(cast, InsertPoint.before(op))
-        op.operands[index] = cast.results[0]
+        op.operands[index] = casts.cast(operand, new_type, op)
 
 
 def _convert_call(
     op: func.CallOp,
     convert: TypeConversion,
     materialize: Materialize,
+    casts: _OperandCasts,
     rewriter: Rewriter,
 ) -> None:
-    _convert_operands(op, convert, materialize, rewriter)
+    _convert_operands(op, convert, casts)
     for result in list(op.results):
         new_type = convert(result.type)
         if new_type is None:

@@ -3,8 +3,14 @@
 `func.func` signatures (declarations too), `func.return` and `func.call` use
 the storage type (`!quant.uniform<u8:...>` -> `i8`, `tensor<4x!quant...>` ->
 `tensor<4xi8>`); `quant.scast` ops bridge to the unchanged bodies, and the
-scast pairs that cancel out are folded away. Calibrated types have no storage
-and stay.
+scast pairs that cancel out are folded away. As upstream's dialect
+conversion, an operand of `func.return` / `func.call` is cast right after
+its definition, once per value.
+
+A `!quant.calibrated` type has no storage to strip to: as upstream, the pass
+fails at the first function op (in walk order) whose types hold one, with
+upstream's message, and changes nothing. (Upstream crashes on a tensor of
+calibrated elements; here it is the same error.)
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -23,7 +30,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from xquant.dialects.quant.ops import StorageCastOp, element_type
-from xquant.dialects.quant.types import StorageQuantizedType
+from xquant.dialects.quant.types import CalibratedQuantizedType, StorageQuantizedType
+from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.signatures import convert_function_boundaries
 
 
@@ -37,6 +45,33 @@ def storage_type_of(attr: Attribute) -> Attribute | None:
     if isinstance(attr, UnrankedTensorType):
         return UnrankedTensorType(element.storage_type)
     return element.storage_type
+
+
+def _boundary_types(op: Operation) -> list[Attribute]:
+    """The types upstream's legality check looks at for a function op (empty for other ops)."""
+    if isinstance(op, func.FuncOp):
+        signature = op.function_type
+        return [
+            *signature.inputs.data,
+            *signature.outputs.data,
+            *(arg.type for block in op.body.blocks for arg in block.args),
+        ]
+    if isinstance(op, func.ReturnOp | func.CallOp):
+        return [*op.operand_types, *op.result_types]
+    return []
+
+
+def check_no_calibrated_boundary(module: ModuleOp) -> None:
+    """Fail as upstream at the first function op with a `!quant.calibrated` type."""
+    for op in module.walk():
+        if any(
+            isinstance(element_type(t), CalibratedQuantizedType)
+            for t in _boundary_types(op)
+        ):
+            raise OpDiagnostic(
+                op,
+                f"failed to legalize operation '{op.name}' that was explicitly marked illegal",
+            )
 
 
 class FoldScastPair(RewritePattern):
@@ -64,7 +99,8 @@ class StripFuncQuantTypesPass(ModulePass):
             created.append(StorageCastOp(value, type))
             return created[-1]
 
-        convert_function_boundaries(op, storage_type_of, scast)
+        check_no_calibrated_boundary(op)
+        convert_function_boundaries(op, storage_type_of, scast, upstream_placement=True)
         PatternRewriteWalker(FoldScastPair()).rewrite_module(op)
         for cast in created:
             if cast.parent is not None and not cast.results[0].uses:
