@@ -289,6 +289,62 @@ class GatherDimensionNumbersAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
+class ScatterDimensionNumbersAttr(ParametrizedAttribute):
+    """`#stablehlo.scatter<...>`: how scatter indices and update windows map into the operand."""
+
+    name = "stablehlo.scatter"
+
+    update_window_dims_attr: ArrayAttr[IntAttr]
+    inserted_window_dims_attr: ArrayAttr[IntAttr]
+    input_batching_dims_attr: ArrayAttr[IntAttr]
+    scatter_indices_batching_dims_attr: ArrayAttr[IntAttr]
+    scatter_dims_to_operand_dims_attr: ArrayAttr[IntAttr]
+    index_vector_dim_attr: IntAttr
+
+    _LISTS: ClassVar[tuple[str, ...]] = (
+        "update_window_dims",
+        "inserted_window_dims",
+        "input_batching_dims",
+        "scatter_indices_batching_dims",
+        "scatter_dims_to_operand_dims",
+    )
+
+    def lists(self) -> dict[str, tuple[int, ...]]:
+        """The list fields by their syntax names."""
+        params = (
+            self.update_window_dims_attr,
+            self.inserted_window_dims_attr,
+            self.input_batching_dims_attr,
+            self.scatter_indices_batching_dims_attr,
+            self.scatter_dims_to_operand_dims_attr,
+        )
+        return {f: ints(p) for f, p in zip(self._LISTS, params)}
+
+    @property
+    def index_vector_dim(self) -> int:
+        return self.index_vector_dim_attr.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        fields: dict[str, Callable[[], list[int] | int]] = {
+            f: lambda: parse_int_list(parser) for f in cls._LISTS
+        }
+        fields["index_vector_dim"] = lambda: parser.parse_integer(allow_boolean=False)
+        values = _parse_struct(parser, fields, cls.name)
+        lists: list[Attribute] = [
+            int_array(cast(list[int], values.get(f, []))) for f in cls._LISTS
+        ]
+        return [*lists, IntAttr(cast(int, values.get("index_vector_dim", 0)))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        entries: list[tuple[str, Sequence[int] | int | None]] = list(
+            self.lists().items()
+        )
+        entries.append(("index_vector_dim", self.index_vector_dim or None))
+        _print_struct(printer, entries)
+
+
+@irdl_attr_definition
 class ConvDimensionNumbersAttr(ParametrizedAttribute):
     """`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`: the layout of a convolution.
 
@@ -496,5 +552,6 @@ ATTRIBUTES: list[type[Attribute]] = [
     ComparisonTypeAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
+    ScatterDimensionNumbersAttr,
     ConvDimensionNumbersAttr,
 ]

@@ -68,16 +68,19 @@ def verify_same_shapes(op_name: str, types: list[Attribute]) -> None:
         )
 
 
-ElementKinds = Literal["any", "no_bool", "float"]
+ElementKinds = Literal["any", "no_bool", "float", "integer"]
 ELEMENT_KIND_TEXT: dict[str, str] = {
     "no_bool": "integer (not i1), floating-point, complex or per-tensor integer quantized",
     "float": "floating-point, complex or per-tensor integer quantized",
+    "integer": "pred (AKA boolean or 1-bit integer) or 2/4/8/16/32/64-bit integer",
 }
 
 
 def _admits(kinds: ElementKinds, element: Attribute) -> bool:
     if kinds == "float":
         return not isinstance(element, IntegerType)
+    if kinds == "integer":
+        return isinstance(element, IntegerType)
     return not (isa(element, IntegerType) and element.width.data == 1)
 
 

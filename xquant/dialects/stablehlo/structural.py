@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     BoolAttr,
     DenseArrayBase,
     IntegerAttr,
@@ -499,7 +500,7 @@ class GatherOp(IRDLOperation):
                 f"slice_sizes size ({len(sizes)}) not equal to (implied) operand rank ({len(shape)})"
             )
         for dim, (size, bound) in enumerate(zip(sizes, shape)):
-            if not 0 <= size <= bound:
+            if size < 0 or (bound != DYNAMIC_INDEX and size > bound):
                 raise VerifyException(
                     f"slice size ({size}) is out of bounds for operand dimension ({bound}) at index {dim}"
                 )
@@ -514,7 +515,10 @@ class GatherOp(IRDLOperation):
                         f"slice_sizes {name} dimension {dim} should <= 1 but got {sizes[dim]}"
                     )
         expected = gather_result_shape(indices_shape, numbers, sizes)
-        if list(result_shape) != expected:
+        if len(result_shape) != len(expected) or any(
+            a != b and DYNAMIC_INDEX not in (a, b)
+            for a, b in zip(result_shape, expected)
+        ):
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(result_type)}"

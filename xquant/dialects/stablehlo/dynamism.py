@@ -1,0 +1,432 @@
+"""Dynamic-shape ops: get_dimension_size, dynamic_broadcast_in_dim, dynamic_reshape, dynamic_slice,
+dynamic_update_slice.
+
+    %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
+    %1 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    %2 = stablehlo.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+    %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 4] : (tensor<3x4xf32>, tensor<i64>, tensor<i64>) -> tensor<1x4xf32>
+    %4 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<3x4xf32>
+
+Data movement only: on quantized tensors operand and result share scale and
+zero point. dynamic_broadcast_in_dim, dynamic_reshape and get_dimension_size
+accept per-axis types; the slicing ops only per-tensor ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from typing_extensions import Self
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.syntax import (
+    array_values,
+    format_dims,
+    i64_array,
+    parse_dims,
+    parse_function_type,
+    parse_optional_attributes,
+    print_extra_attributes,
+    split_properties,
+)
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _compatible(a: int, b: int) -> bool:
+    return a == b or DYNAMIC_INDEX in (a, b)
+
+
+def verify_same_baseline(op_name: str, operand: Attribute, result: Attribute) -> None:
+    """Element types agree; quantized ones in scale and zero point too (`baseline_element_type`)."""
+    if q.is_quantized(operand) != q.is_quantized(
+        result
+    ) or not q.compatible_element_types(
+        q.element_type(operand), q.element_type(result)
+    ):
+        raise VerifyException(
+            f"'{op_name}' op requires the same element type for all operands and results"
+        )
+    q.verify_same_scale_and_zero_point(operand, result)
+
+
+def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> None:
+    element = q.element_type(t)
+    if (
+        not isa(element, IntegerType)
+        or not isinstance(t, TensorType)
+        or len(t.get_shape()) != rank
+    ):
+        kind = "0D" if rank == 0 else "1D"
+        raise VerifyException(
+            f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {q.type_text(t)}"
+        )
+
+
+def _finish_functional(
+    cls: type[IRDLOperation],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    properties: dict[str, Attribute],
+) -> IRDLOperation:
+    """`attr-dict : functional-type(operands, results)` and the op."""
+    extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+    properties.update(extra)
+    parser.parse_punctuation(":")
+    function_type = parse_function_type(parser, len(operands), None)
+    resolved = parser.resolve_operands(operands, function_type.inputs.data, parser.pos)
+    return cls.create(
+        operands=resolved,
+        result_types=list(function_type.outputs.data),
+        properties=properties,
+        attributes=attributes,
+    )
+
+
+def _print_functional(
+    printer: Printer, op: IRDLOperation, elided: Sequence[str] = ()
+) -> None:
+    print_extra_attributes(printer, op, elided)
+    printer.print_string(" : ")
+    printer.print_function_type(op.operand_types, op.result_types)
+
+
+@irdl_op_definition
+class GetDimensionSizeOp(IRDLOperation):
+    """The size of dimension `dimension` of `operand`, as a `tensor<i32>`."""
+
+    name = "stablehlo.get_dimension_size"
+
+    operand = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dimension = parser.parse_integer(allow_boolean=False)
+        op = _finish_functional(
+            cls, parser, [operand], {"dimension": IntegerAttr(dimension, i64)}
+        )
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", dim = {self.dimension.value.data}")
+        _print_functional(printer, self, ("dimension",))
+
+    def verify_(self) -> None:
+        rank = len(_shape(self.operand.type))
+        dim = self.dimension.value.data
+        if dim < 0:
+            raise VerifyException(
+                f"'{self.name}' op attribute 'dimension' failed to satisfy constraint: 64-bit signless integer "
+                "attribute whose value is non-negative"
+            )
+        if dim >= rank:
+            raise VerifyException(
+                f"requires dimension attribute in range [0, {rank}); found ({dim})"
+            )
+        result = self.result.type
+        if not (
+            isinstance(result, TensorType)
+            and result.get_shape() == ()
+            and isa(result.get_element_type(), IntegerType)
+            and result.get_element_type().width.data == 32
+        ):
+            raise VerifyException(
+                f"'{self.name}' op result #0 must be 0D tensor of 32-bit signless integer values, "
+                f"but got {q.type_text(result)}"
+            )
+
+
+@irdl_op_definition
+class DynamicBroadcastInDimOp(IRDLOperation):
+    """broadcast_in_dim to a shape given at run time by `output_dimensions`."""
+
+    name = "stablehlo.dynamic_broadcast_in_dim"
+
+    operand = operand_def(TensorType)
+    output_dimensions = operand_def(TensorType)
+    broadcast_dimensions = prop_def(DenseArrayBase)
+    known_expanding_dimensions = opt_prop_def(DenseArrayBase)
+    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {
+            "broadcast_dimensions": i64_array(parse_dims(parser, "dims"))
+        }
+        op = _finish_functional(cls, parser, [operand, shape], properties)
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(", ")
+        printer.print_operand(self.output_dimensions)
+        printer.print_string(
+            f", dims = {format_dims(array_values(self.broadcast_dimensions))}"
+        )
+        _print_functional(printer, self, ("broadcast_dimensions",))
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        _verify_index_tensor(self.name, "operand #1", self.output_dimensions.type, 1)
+        shape, result_shape = _shape(operand_type), _shape(result_type)
+        dims = array_values(self.broadcast_dimensions)
+        if len(dims) != len(shape):
+            raise VerifyException(
+                f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(shape)})"
+            )
+        if len(result_shape) < len(shape):
+            raise VerifyException(
+                f"result rank ({len(result_shape)}) is less than operand rank ({len(shape)})"
+            )
+        for i, d in enumerate(dims):
+            if not 0 <= d < len(result_shape):
+                raise VerifyException(
+                    f"broadcast_dimensions contains invalid value {d} for result with rank {len(result_shape)}"
+                )
+            if shape[i] != 1 and not _compatible(shape[i], result_shape[d]):
+                raise VerifyException(
+                    f"size of operand dimension {i} ({shape[i]}) is not compatible with size of result "
+                    f"dimension {d} ({result_shape[d]})"
+                )
+        if len(set(dims)) != len(dims):
+            raise VerifyException(
+                f"broadcast_dimensions should not have duplicates, but {format_dims(dims)} has some"
+            )
+        output_shape = _shape(self.output_dimensions.type)
+        if (
+            output_shape
+            and output_shape[0] != DYNAMIC_INDEX
+            and output_shape[0] != len(result_shape)
+        ):
+            raise VerifyException(
+                f"result rank ({len(result_shape)}) is not equal to number of output dimensions "
+                f"({output_shape[0]})"
+            )
+        if q.is_quantized(operand_type) != q.is_quantized(
+            result_type
+        ) or not q.compatible_element_types(
+            q.element_type(operand_type), q.element_type(result_type)
+        ):
+            raise VerifyException(
+                f"'{self.name}' op requires the same element type for all operands and results"
+            )
+        q.verify_broadcast_quantization(operand_type, result_type, dims)
+
+
+@irdl_op_definition
+class DynamicReshapeOp(IRDLOperation):
+    """reshape to a shape given at run time."""
+
+    name = "stablehlo.dynamic_reshape"
+
+    operand = operand_def(TensorType)
+    output_shape = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        op = _finish_functional(cls, parser, operands, {})
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_functional(printer, self)
+
+    def verify_(self) -> None:
+        _verify_index_tensor(self.name, "operand #1", self.output_shape.type, 1)
+        result_rank = len(_shape(self.result.type))
+        output = _shape(self.output_shape.type)
+        if output[0] != DYNAMIC_INDEX and output[0] != result_rank:
+            raise VerifyException(
+                "output should have a rank equal to the number of elements in output_shape"
+            )
+        if q.is_quantized(self.operand.type) != q.is_quantized(
+            self.result.type
+        ) or not q.compatible_element_types(
+            q.element_type(self.operand.type), q.element_type(self.result.type)
+        ):
+            raise VerifyException(
+                f"'{self.name}' op requires the same element type for all operands and results"
+            )
+        q.verify_reshape_quantization(self.operand.type, self.result.type)
+
+
+@irdl_op_definition
+class DynamicSliceOp(IRDLOperation):
+    """`operand[start:start+size]` with run-time start indices (clamped into range)."""
+
+    name = "stablehlo.dynamic_slice"
+
+    operand = operand_def(TensorType)
+    start_indices = var_operand_def(TensorType)
+    slice_sizes = prop_def(DenseArrayBase)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {
+            "slice_sizes": i64_array(parse_dims(parser, "sizes"))
+        }
+        op = _finish_functional(cls, parser, operands, properties)
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f", sizes = {format_dims(array_values(self.slice_sizes))}")
+        _print_functional(printer, self, ("slice_sizes",))
+
+    def verify_(self) -> None:
+        types = [self.operand.type, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        shape = _shape(self.operand.type)
+        sizes = array_values(self.slice_sizes)
+        if len(self.start_indices) != len(shape):
+            raise VerifyException(
+                f"has mismatched number of start indices ({len(self.start_indices)}) and the rank of operand "
+                f"({len(shape)})"
+            )
+        if len(sizes) != len(shape):
+            raise VerifyException(
+                f"has mismatched number of slice sizes ({len(sizes)}) and rank of operand ({len(shape)})"
+            )
+        for i, (size, dim) in enumerate(zip(sizes, shape)):
+            if size < 0:
+                raise VerifyException(
+                    f"has negative size index to dynamic slice: {size}"
+                )
+            if dim != DYNAMIC_INDEX and size > dim:
+                raise VerifyException(
+                    f"has slice size {size} greater than dimension size {dim} in dimension {i} of operand"
+                )
+        for index, t in enumerate(self.start_indices.types):
+            _verify_index_tensor(self.name, f"operand #{index + 1}", t, 0)
+        if _shape(self.result.type) != sizes:
+            raise VerifyException(
+                f"'{self.name}' op inferred type(s) "
+                f"{q.type_text(TensorType(q.element_type(self.result.type), sizes))} are incompatible with "
+                f"return type(s) of operation {q.type_text(self.result.type)}"
+            )
+        verify_same_baseline(self.name, self.operand.type, self.result.type)
+
+
+@irdl_op_definition
+class DynamicUpdateSliceOp(IRDLOperation):
+    """`operand` with `update` written at run-time start indices."""
+
+    name = "stablehlo.dynamic_update_slice"
+
+    operand = operand_def(TensorType)
+    update = operand_def(TensorType)
+    start_indices = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        op = _finish_functional(cls, parser, operands, {})
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_functional(printer, self)
+
+    def verify_(self) -> None:
+        types = [self.operand.type, self.update.type, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        shape, update = _shape(self.operand.type), _shape(self.update.type)
+        if len(update) != len(shape):
+            raise VerifyException(
+                f"update rank does not match operand rank: {len(update)} != {len(shape)}."
+            )
+        if len(self.start_indices) != len(shape):
+            raise VerifyException(
+                f"expects number of start_indices to match operand rank: {len(self.start_indices)} != "
+                f"{len(shape)}."
+            )
+        for i, (u, d) in enumerate(zip(update, shape)):
+            if u != DYNAMIC_INDEX and d != DYNAMIC_INDEX and u > d:
+                raise VerifyException(
+                    f"expects size at dimension {i} of update to be in range [0, {d}]. Got: {u}."
+                )
+        for index, t in enumerate(self.start_indices.types):
+            _verify_index_tensor(self.name, f"operand #{index + 2}", t, 0)
+        verify_same_baseline(self.name, self.operand.type, self.update.type)
+        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        if any(not _compatible(a, b) for a, b in zip(shape, _shape(self.result.type))):
+            raise VerifyException(
+                f"'{self.name}' op inferred type(s) {q.type_text(self.operand.type)} are incompatible with "
+                f"return type(s) of operation {q.type_text(self.result.type)}"
+            )
+
+
+DYNAMISM_OPS: list[type[IRDLOperation]] = [
+    GetDimensionSizeOp,
+    DynamicBroadcastInDimOp,
+    DynamicReshapeOp,
+    DynamicSliceOp,
+    DynamicUpdateSliceOp,
+]

@@ -1,0 +1,712 @@
+"""StableHLO ops outside the other families: dot, pad, reverse, einsum, cholesky, optimization_barrier,
+tuple, get_tuple_element, composite and the three batch_norm ops.
+
+    %0 = stablehlo.dot %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %1 = stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] : (...) -> ...
+    %2 = stablehlo.pad %x, %v, low = [0, 1], high = [1, 0], interior = [0, 1] : (tensor<1x2xf32>, tensor<f32>) -> tensor<2x4xf32>
+    %3 = stablehlo.reverse %x, dims = [1] : tensor<3x2xf32>
+    %4 = stablehlo.einsum %a, %b, config = "ij,jk->ik" : (...) -> ...
+    %5 = stablehlo.cholesky %a, lower = true : tensor<2x2xf32>
+    %6:2 = stablehlo.optimization_barrier %a, %b : tensor<2xf32>, tensor<2xi8>
+    %7 = stablehlo.tuple %a, %b : tuple<tensor<2xf32>, tensor<2xi8>>
+    %8 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tensor<2xi8>>) -> tensor<2xf32>
+    %9 = stablehlo.composite "my.op" %a {decomposition = @my.op.impl} : (tensor<2xf32>) -> tensor<2xf32>
+    "stablehlo.batch_norm_inference"(...) <{epsilon = 1.0e-05 : f32, feature_index = 1 : i64}> : ...   (generic only)
+
+Quantized tensors: pad, reverse, optimization_barrier, tuple, get_tuple_element
+and composite move values unchanged (pad and reverse keep scale and zero point;
+pad's padding value must have the operand's); dot follows dot_general's rules;
+the others admit per-tensor quantized tensors (dequantize_op_quantize).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from typing_extensions import Self
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    TupleType,
+    i32,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.attributes import PrecisionAttr
+from xquant.dialects.stablehlo.dot_conv import (
+    _parse_precision,  # pyright: ignore[reportPrivateUsage]
+    _precision_text,  # pyright: ignore[reportPrivateUsage]
+    _verify_precision_config,  # pyright: ignore[reportPrivateUsage]
+)
+from xquant.dialects.stablehlo.dynamism import (
+    _finish_functional,  # pyright: ignore[reportPrivateUsage]
+    _print_functional,  # pyright: ignore[reportPrivateUsage]
+    verify_same_baseline,
+)
+from xquant.dialects.stablehlo.syntax import (
+    array_values,
+    format_dims,
+    i64_array,
+    parse_dims,
+    parse_optional_attributes,
+    parse_same_operands_and_result_type,
+    print_extra_attributes,
+    print_same_operands_and_result_type,
+    split_properties,
+)
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _mismatch(a: int, b: int) -> bool:
+    return a != b and DYNAMIC_INDEX not in (a, b)
+
+
+def _inferred(
+    op_name: str, element: Attribute, shape: Sequence[int], actual: Attribute
+) -> VerifyException:
+    return VerifyException(
+        f"'{op_name}' op inferred type(s) {q.type_text(TensorType(element, shape))} are incompatible with "
+        f"return type(s) of operation {q.type_text(actual)}"
+    )
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """Matrix-vector / matrix-matrix product of rank-1 or rank-2 tensors (a special dot_general)."""
+
+    name = "stablehlo.dot"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("precision")
+            parser.parse_punctuation("=")
+            properties["precision_config"] = _parse_precision(parser)
+        op = _finish_functional(cls, parser, [lhs, rhs], properties)
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        if self.precision_config is not None and len(self.precision_config):
+            printer.print_string(
+                f", precision = {_precision_text(self.precision_config)}"
+            )
+        _print_functional(printer, self, ("precision_config",))
+
+    def verify_(self) -> None:
+        _verify_precision_config(self.precision_config)
+        lhs, rhs = _shape(self.lhs.type), _shape(self.rhs.type)
+        if len(lhs) not in (1, 2) or len(rhs) not in (1, 2):
+            raise VerifyException(
+                f"expected operands of rank 1 or 2, but got {q.type_text(self.lhs.type)} and "
+                f"{q.type_text(self.rhs.type)}"
+            )
+        if _mismatch(lhs[-1], rhs[0]):
+            raise VerifyException("dot requires contracting dimensions to match")
+        expected = list(lhs[:-1]) + list(rhs[1:])
+        result = _shape(self.result.type)
+        if len(result) != len(expected) or any(
+            _mismatch(a, b) for a, b in zip(result, expected)
+        ):
+            raise _inferred(
+                self.name, q.element_type(self.result.type), expected, self.result.type
+            )
+        q.verify_quantization_granularity(self.name, [self.lhs.type], False)
+
+
+@irdl_op_definition
+class PadOp(IRDLOperation):
+    """Pad with `padding_value`: `edge_padding_low/high` per side (negative crops), `interior_padding` between elements."""
+
+    name = "stablehlo.pad"
+
+    operand = operand_def(TensorType)
+    padding_value = operand_def(TensorType)
+    edge_padding_low = prop_def(DenseArrayBase)
+    edge_padding_high = prop_def(DenseArrayBase)
+    interior_padding = prop_def(DenseArrayBase)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    KEYWORDS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("low", "edge_padding_low"),
+        ("high", "edge_padding_high"),
+        ("interior", "interior_padding"),
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        for keyword, prop in cls.KEYWORDS:
+            parser.parse_punctuation(",")
+            properties[prop] = i64_array(parse_dims(parser, keyword))
+        op = _finish_functional(cls, parser, [operand, value], properties)
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(", ")
+        printer.print_operand(self.padding_value)
+        for keyword, prop in self.KEYWORDS:
+            values = array_values(self.properties[prop])  # pyright: ignore[reportArgumentType]
+            printer.print_string(f", {keyword} = {format_dims(values)}")
+        _print_functional(printer, self, [p for _, p in self.KEYWORDS])
+
+    def verify_(self) -> None:
+        types = [self.operand.type, self.padding_value.type, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        shape = _shape(self.operand.type)
+        if _shape(self.padding_value.type):
+            raise VerifyException(
+                f"padding value type should be a rank-0 tensor, is rank {len(_shape(self.padding_value.type))}"
+            )
+        low, high, interior = (
+            array_values(self.edge_padding_low),
+            array_values(self.edge_padding_high),
+            array_values(self.interior_padding),
+        )
+        for label, values in (
+            ("edge_padding_low", low),
+            ("edge_padding_high", high),
+            ("interior_padding", interior),
+        ):
+            if len(values) != len(shape):
+                raise VerifyException(
+                    f"{label} length ({len(values)}) must match operand rank ({len(shape)})"
+                )
+        expected: list[int] = []
+        for i, dim in enumerate(shape):
+            if interior[i] < 0:
+                raise VerifyException(
+                    f"Interior padding cannot be negative: {interior[i]}"
+                )
+            if dim == DYNAMIC_INDEX:
+                expected.append(DYNAMIC_INDEX)
+                continue
+            size = dim + low[i] + high[i] + max(dim - 1, 0) * interior[i]
+            if size < 0:
+                raise VerifyException(
+                    f"Padding result in negative size for dimension {i}"
+                )
+            expected.append(size)
+        verify_same_baseline(self.name, self.operand.type, self.padding_value.type)
+        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        result = _shape(self.result.type)
+        if len(result) != len(expected) or any(
+            _mismatch(a, b) for a, b in zip(result, expected)
+        ):
+            raise _inferred(
+                self.name, q.element_type(self.result.type), expected, self.result.type
+            )
+
+
+@irdl_op_definition
+class ReverseOp(IRDLOperation):
+    """Reverse the order of elements along `dimensions`."""
+
+    name = "stablehlo.reverse"
+
+    operand = operand_def(TensorType)
+    dimensions = prop_def(DenseArrayBase)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {
+            "dimensions": i64_array(parse_dims(parser, "dims"))
+        }
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        parser.parse_punctuation(":")
+        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
+        resolved = parser.resolve_operands([operand], operand_types, parser.pos)
+        return cls.create(
+            operands=resolved,
+            result_types=[result_type],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", dims = {format_dims(array_values(self.dimensions))}")
+        print_extra_attributes(printer, self, ("dimensions",))
+        print_same_operands_and_result_type(
+            printer, self.operand_types, self.result.type
+        )
+
+    def verify_(self) -> None:
+        types = [self.operand.type, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        rank = len(_shape(self.operand.type))
+        dims = array_values(self.dimensions)
+        if len(set(dims)) != len(dims):
+            raise VerifyException(
+                f"dimensions should be unique. Got: {format_dims(dims)}"
+            )
+        for d in dims:
+            if d < 0:
+                raise VerifyException(
+                    f"all dimensions should be non-negative. Got dimension: {d}."
+                )
+            if d >= rank:
+                raise VerifyException(
+                    f"all dimensions should be between [0, {rank}). Got dimension: {d}."
+                )
+        if _shape(self.operand.type) != _shape(self.result.type):
+            raise VerifyException(
+                f"'{self.name}' op requires the same shape for all operands and results"
+            )
+        verify_same_baseline(self.name, self.operand.type, self.result.type)
+
+
+@irdl_op_definition
+class EinsumOp(IRDLOperation):
+    """Einstein summation of two tensors, `einsum_config` like `"ij,jk->ik"`."""
+
+    name = "stablehlo.einsum"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    einsum_config = prop_def(StringAttr)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("config")
+        parser.parse_punctuation("=")
+        config = StringAttr(parser.parse_str_literal())
+        op = _finish_functional(cls, parser, [lhs, rhs], {"einsum_config": config})
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        printer.print_string(", config = ")
+        printer.print_string_literal(self.einsum_config.data)
+        _print_functional(printer, self, ("einsum_config",))
+
+    def verify_(self) -> None:
+        q.verify_quantization_granularity(
+            self.name, [*self.operand_types, self.result.type], False
+        )
+
+
+@irdl_op_definition
+class CholeskyOp(IRDLOperation):
+    """Cholesky factor of a batch of symmetric positive-definite matrices (`lower` picks the triangle)."""
+
+    name = "stablehlo.cholesky"
+
+    a = operand_def(TensorType)
+    lower = opt_prop_def(BoolAttr)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("lower")
+            parser.parse_punctuation("=")
+            attr = parser.parse_attribute()
+            if not isinstance(attr, IntegerAttr) or attr.type != IntegerType(1):
+                parser.raise_error("expected a boolean attribute for 'lower'")
+            properties["lower"] = attr
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
+        parser.parse_punctuation(":")
+        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
+        resolved = parser.resolve_operands([operand], operand_types, parser.pos)
+        return cls.create(
+            operands=resolved,
+            result_types=[result_type],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        if self.lower is not None and self.lower.value.data:
+            printer.print_string(", lower = true")
+        print_extra_attributes(printer, self, ("lower",))
+        print_same_operands_and_result_type(
+            printer, self.operand_types, self.result.type
+        )
+
+    def verify_(self) -> None:
+        types = [self.a.type, self.result.type]
+        q.verify_quantization_granularity(self.name, types, False)
+        shape = _shape(self.a.type)
+        if len(shape) < 2:
+            raise VerifyException(
+                f"argument 'a' is expected to have rank >= 2, got rank {len(shape)}"
+            )
+        if _mismatch(shape[-1], shape[-2]):
+            raise VerifyException(
+                f"minor dimensions of 'a' must have equal size, got shape [{', '.join(map(str, shape))}]"
+            )
+        if _shape(self.result.type) != shape:
+            raise VerifyException(
+                f"'{self.name}' op requires the same shape for all operands and results"
+            )
+        q.verify_compatible_element_types(self.name, types)
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(IRDLOperation):
+    """Identity that optimizations must not move computations across."""
+
+    name = "stablehlo.optimization_barrier"
+
+    operand = var_operand_def()
+    result = var_result_def()
+    traits = traits_def(q.QuantizedTensorTypes())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        attributes = parse_optional_attributes(parser)
+        if parser.parse_optional_punctuation("(") is not None:
+            parser.parse_punctuation(")")
+            return cls.create(attributes=attributes)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_type
+        )
+        resolved = parser.resolve_operands(operands, types, parser.pos)
+        return cls.create(operands=resolved, result_types=types, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        if not self.operands:
+            printer.print_string("()")
+            return
+        printer.print_string(" ")
+        printer.print_list(self.operand, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list(self.operand_types, printer.print_attribute)
+
+    def verify_(self) -> None:
+        if list(self.operand_types) != list(self.result_types):
+            raise VerifyException(
+                f"'{self.name}' op requires the same type for operand and result at index "
+                f"{next(i for i, (a, b) in enumerate(zip(self.operand_types, self.result_types)) if a != b) if len(self.operand_types) == len(self.result_types) else 0}"
+            )
+
+
+@irdl_op_definition
+class TupleOp(IRDLOperation):
+    """Build a tuple of values."""
+
+    name = "stablehlo.tuple"
+
+    val = var_operand_def()
+    result = result_def(TupleType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_unresolved_operand,
+                parser.parse_unresolved_operand,
+            )
+            or []
+        )
+        attributes = parse_optional_attributes(parser)
+        parser.parse_punctuation(":")
+        start = parser.pos
+        result_type = parser.parse_type()
+        if not isinstance(result_type, TupleType):
+            parser.raise_error("expected tuple type", start, parser.pos)
+        resolved = parser.resolve_operands(
+            operands, list(result_type.types.data), parser.pos
+        )
+        return cls.create(
+            operands=resolved, result_types=[result_type], attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.val, printer.print_operand)
+        print_extra_attributes(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if list(self.result.type.types.data) != list(self.operand_types):
+            raise VerifyException(
+                f"'{self.name}' op inferred type(s) {q.type_text(TupleType(list(self.operand_types)))} are "
+                f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class GetTupleElementOp(IRDLOperation):
+    """Element `index` of a tuple."""
+
+    name = "stablehlo.get_tuple_element"
+
+    operand = operand_def(TupleType)
+    index = prop_def(IntegerAttr)
+    result = result_def()
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        index = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        op = _finish_functional(
+            cls, parser, [operand], {"index": IntegerAttr(index, i32)}
+        )
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f"[{self.index.value.data}]")
+        _print_functional(printer, self, ("index",))
+
+    def verify_(self) -> None:
+        types = self.operand.type.types.data
+        index = self.index.value.data
+        if not 0 <= index < len(types):
+            raise VerifyException(
+                f"index {index} is out of bounds of operand with size {len(types)}"
+            )
+        if types[index] != self.result.type:
+            raise VerifyException(
+                f"'{self.name}' op inferred type(s) {q.type_text(types[index])} are incompatible with return "
+                f"type(s) of operation {q.type_text(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class CompositeOp(IRDLOperation):
+    """A named op with a reference implementation `decomposition` (a func.func symbol)."""
+
+    name = "stablehlo.composite"
+
+    inputs = var_operand_def()
+    composite_name = prop_def(StringAttr, prop_name="name")
+    composite_attributes = opt_prop_def(DictionaryAttr)
+    decomposition = prop_def(SymbolRefAttr)
+    version = opt_prop_def(IntegerAttr)
+    results_ = var_result_def()
+    traits = traits_def(q.QuantizedTensorTypes())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        name = StringAttr(parser.parse_str_literal())
+        operands = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_unresolved_operand,
+                parser.parse_unresolved_operand,
+            )
+            or []
+        )
+        op = _finish_functional(cls, parser, operands, {"name": name})
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.composite_name.data)
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.inputs, printer.print_operand)
+        elided = ["name"]
+        if self.composite_attributes is not None and not self.composite_attributes.data:
+            elided.append("composite_attributes")
+        if self.version is not None and self.version.value.data == 0:
+            elided.append("version")
+        _print_functional(printer, self, elided)
+
+
+class _BatchNormOp(IRDLOperation):
+    """Shared checks of the batch_norm ops (generic syntax only, as upstream)."""
+
+    epsilon = prop_def(FloatAttr)
+    feature_index = prop_def(IntegerAttr)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    def verify_feature_operands(
+        self, operand: Attribute, features: Sequence[Attribute]
+    ) -> None:
+        types = [*self.operand_types, *self.result_types]
+        q.verify_quantization_granularity(self.name, types, False)
+        for index, t in enumerate(types):
+            element = q.element_type(t)
+            if not (isinstance(element, AnyFloat) or q.is_quantized(t)):
+                raise VerifyException(
+                    f"'{self.name}' op operand #{index} must be ranked tensor of floating-point or per-tensor "
+                    f"integer quantized values, but got {q.type_text(t)}"
+                )
+        shape = _shape(operand)
+        feature_index = self.feature_index.value.data
+        if feature_index < 0 or feature_index >= len(shape):
+            raise VerifyException(
+                f"expects featureIndex to be smaller than the rank of multi-dimensional operands; got "
+                f"featureIndex {feature_index}, and rank {len(shape)}."
+            )
+        for t in features:
+            feature_shape = _shape(t)
+            if len(feature_shape) != 1 or _mismatch(
+                feature_shape[0], shape[feature_index]
+            ):
+                raise VerifyException(
+                    f"expects the size of scale factor to be same as the feature count, but the size of scale "
+                    f"factor is {feature_shape[0] if feature_shape else 0} and the feature count is "
+                    f"{shape[feature_index]}."
+                )
+
+
+@irdl_op_definition
+class BatchNormGradOp(_BatchNormOp):
+    """Gradients of batch_norm_training."""
+
+    name = "stablehlo.batch_norm_grad"
+
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    grad_output = operand_def(TensorType)
+    grad_operand = result_def(TensorType)
+    grad_scale = result_def(TensorType)
+    grad_offset = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self.verify_feature_operands(
+            self.operand.type,
+            [
+                self.scale.type,
+                self.mean.type,
+                self.variance.type,
+                self.grad_scale.type,
+                self.grad_offset.type,
+            ],
+        )
+
+
+@irdl_op_definition
+class BatchNormInferenceOp(_BatchNormOp):
+    """Normalize with the given mean and variance."""
+
+    name = "stablehlo.batch_norm_inference"
+
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    variance = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self.verify_feature_operands(
+            self.operand.type,
+            [self.scale.type, self.offset.type, self.mean.type, self.variance.type],
+        )
+
+
+@irdl_op_definition
+class BatchNormTrainingOp(_BatchNormOp):
+    """Normalize with the batch's own mean and variance (also returned)."""
+
+    name = "stablehlo.batch_norm_training"
+
+    operand = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    offset = operand_def(TensorType)
+    output = result_def(TensorType)
+    batch_mean = result_def(TensorType)
+    batch_var = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self.verify_feature_operands(
+            self.operand.type,
+            [
+                self.scale.type,
+                self.offset.type,
+                self.batch_mean.type,
+                self.batch_var.type,
+            ],
+        )
+
+
+MISC_OPS: list[type[IRDLOperation]] = [
+    DotOp, PadOp, ReverseOp, EinsumOp, CholeskyOp, OptimizationBarrierOp, TupleOp, GetTupleElementOp,
+    CompositeOp, BatchNormGradOp, BatchNormInferenceOp, BatchNormTrainingOp,
+]  # fmt: skip
