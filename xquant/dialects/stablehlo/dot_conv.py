@@ -241,7 +241,7 @@ class DotGeneralOp(IRDLOperation):
             for i, d in enumerate(rhs_shape)
             if i not in (*numbers.rhs_batching, *numbers.rhs_contracting)
         ]
-        if list(_shape(result_type)) != expected:
+        if not q.compatible_shapes(_shape(result_type), expected):
             raise _result_mismatch(expected, result_type)
         _verify_precision_config(self.precision_config)
         self.verify_quantization()
@@ -473,7 +473,7 @@ class ConvolutionOp(IRDLOperation):
                 f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]}). Got feature_group_count = {groups}."
             )
         expected = convolution_result_shape(self, lhs_shape, rhs_shape)
-        if list(_shape(self.result.type)) != expected:
+        if not q.compatible_shapes(_shape(self.result.type), expected):
             raise _result_mismatch(expected, self.result.type)
         _verify_precision_config(self.precision_config)
         self.verify_quantization()

@@ -61,8 +61,8 @@ from xquant.dialects.stablehlo.syntax import (
 
 def verify_same_shapes(op_name: str, types: list[Attribute]) -> None:
     """SameOperandsAndResultShape."""
-    shapes = {tuple(t.get_shape()) for t in types if isinstance(t, TensorType)}
-    if len(shapes) > 1:
+    shapes = [tuple(t.get_shape()) for t in types if isinstance(t, TensorType)]
+    if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
         raise VerifyException(
             f"'{op_name}' op requires the same shape for all operands and results"
         )
@@ -373,7 +373,9 @@ class ClampOp(ElementwiseOp):
         assert isinstance(operand_type, TensorType)
         for name, bound in (("min", self.min.type), ("max", self.max.type)):
             assert isinstance(bound, TensorType)
-            if bound.get_shape() and bound.get_shape() != operand_type.get_shape():
+            if bound.get_shape() and not q.compatible_shapes(
+                bound.get_shape(), operand_type.get_shape()
+            ):
                 raise VerifyException(
                     f"{name} shape [{', '.join(map(str, bound.get_shape()))}] is not scalar and does not match "
                     f"operand shape [{', '.join(map(str, operand_type.get_shape()))}]"

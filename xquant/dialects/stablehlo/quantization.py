@@ -503,3 +503,21 @@ def verify_reducer_types(
                 f"promotable from {type_text(element_type(input_types[index]))}, but got "
                 f"{type_text(element_type(block_arg_types[count + index]))}"
             )
+
+
+def compatible_shapes(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Same rank, and each pair of dimensions equal unless one is dynamic (`?`)."""
+    return len(a) == len(b) and all(
+        x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(a, b, strict=True)
+    )
+
+
+def compatible_types(a: Attribute, b: Attribute) -> bool:
+    """MLIR's `verifyCompatibleShape` plus equal element types (encodings are not compared)."""
+    if a == b:
+        return True
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return False
+    return element_type(a) == element_type(b) and compatible_shapes(
+        a.get_shape(), b.get_shape()
+    )

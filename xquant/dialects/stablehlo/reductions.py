@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     TensorType,
@@ -318,7 +319,9 @@ class ReduceOp(IRDLOperation):
             TensorType(q.element_type(t), result_shape)
             for t in accumulator_types(self.body)
         ]
-        if list(self.result_types) != expected:
+        if len(self.result_types) != len(expected) or not all(
+            q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
+        ):
             _incompatible(self.name, expected, self.result_types)
 
 
@@ -411,6 +414,9 @@ def window_output_shape(
             strict=True,
         )
     ):
+        if d == DYNAMIC_INDEX:
+            result.append(DYNAMIC_INDEX)
+            continue
         dilated = 0 if d == 0 else (d - 1) * bd + 1
         padded = dilated + lo + hi
         if padded < 0:
@@ -539,7 +545,9 @@ class ReduceWindowOp(WindowedOp):
             TensorType(q.element_type(t), result_shape)
             for t in accumulator_types(self.body)
         ]
-        if list(self.result_types) != expected:
+        if len(self.result_types) != len(expected) or not all(
+            q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
+        ):
             _incompatible(self.name, expected, self.result_types)
 
 
@@ -604,14 +612,14 @@ class SelectAndScatterOp(WindowedOp):
         expected_source = window_output_shape(
             operand_type.get_shape(), dims, strides, [1] * rank, [1] * rank, padding
         )
-        if list(source_type.get_shape()) != expected_source:
+        if not q.compatible_shapes(source_type.get_shape(), expected_source):
             raise VerifyException(
                 f"expects source-type to be {q.type_text(TensorType(source_type.get_element_type(), expected_source))}"
                 f", but got{q.type_text(source_type)}"
             )
         accumulator = accumulator_types(self.scatter)[0]
         expected = TensorType(q.element_type(accumulator), operand_type.get_shape())
-        if self.result.type != expected:
+        if not q.compatible_types(self.result.type, expected):
             _incompatible(self.name, [expected], [self.result.type])
 
 
