@@ -2,10 +2,14 @@
 // zero point per 1x4 block. Run it as written, or after lowering:
 //
 //   xquant-run examples/subchannel.mlir
-//   xquant-run examples/subchannel.mlir -p lower-quant-ops
-//   xdsl-opt examples/subchannel.mlir -p lower-quant-ops      (the lowered IR)
+//   xquant-run examples/subchannel.mlir -p 'lower-quant-ops{rounding=nearest-even}'
+//   xdsl-opt examples/subchannel.mlir -p 'lower-quant-ops{rounding=nearest-even}'   (the lowered IR)
 //
 // Both runs print the same storage integers and the same round-tripped values.
+// Plain `-p lower-quant-ops` is upstream MLIR's lowering, which truncates toward
+// zero instead (0.0625 / 0.125 + 1 = 1.5 stores 1, not 2), is poison beyond the
+// storage range (100.0 here; the interpreter saturates it to 7), and folds
+// `quant.dcast (quant.qcast %x)` to %x (so %y is %x).
 
 !w = !quant.uniform<i4:f32:{0:1, 1:4}, {{0.125:1, 0.5}, {1.0:-2, 0.0625:3}}>
 

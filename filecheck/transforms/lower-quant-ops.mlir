@@ -242,3 +242,22 @@ func.func @qcast_sub_channel_unranked(%arg0: tensor<*xf32>) -> tensor<*x!quant.u
   %0 = quant.qcast %arg0 : tensor<*xf32> to tensor<*x!quant.uniform<i8:f32:{1:2, 3:2}, {{1.0:1, 2.0:2}, {3.0:3, 4.0:4}}>>
   return %0 : tensor<*x!quant.uniform<i8:f32:{1:2, 3:2}, {{1.0:1, 2.0:2}, {3.0:3, 4.0:4}}>>
 }
+
+// -----
+// As upstream's conversion folds each op before lowering it, dcast(qcast x) is x by
+// default, and a qcast(dcast p) of the same type is p (its dcast is still lowered for
+// its other user); nearest-even lowers every cast and keeps the quantization error.
+// UPSTREAM-LABEL: func.func @pairs
+// UPSTREAM-NOT:   quant.dcast
+// UPSTREAM:       arith.fptosi
+// UPSTREAM:       quant.scast %p : !quant.uniform<i8:f32, 5.000000e-01:-1> to i8
+// UPSTREAM:       func.return %x, %p, %{{.*}} : f32, !quant.uniform<i8:f32, 5.000000e-01:-1>, f32
+// CHECK-LABEL:    func.func @pairs
+// CHECK-COUNT-2:  math.roundeven
+func.func @pairs(%x: f32, %p: !quant.uniform<i8:f32, 0.5:-1>) -> (f32, !quant.uniform<i8:f32, 0.5:-1>, f32) {
+  %q = quant.qcast %x : f32 to !quant.uniform<i8:f32, 0.5:-1>
+  %d = quant.dcast %q : !quant.uniform<i8:f32, 0.5:-1> to f32
+  %e = quant.dcast %p : !quant.uniform<i8:f32, 0.5:-1> to f32
+  %f = quant.qcast %e : f32 to !quant.uniform<i8:f32, 0.5:-1>
+  return %d, %f, %e : f32, !quant.uniform<i8:f32, 0.5:-1>, f32
+}

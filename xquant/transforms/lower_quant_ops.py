@@ -20,7 +20,11 @@ lowerings:
   constants through `(d_axis)` / `(d floordiv block)` indexing maps;
 - unranked tensors: `shape.shape_of`, `shape.num_elements`,
   `"shape.split_at"` and `tensor.reshape` to 1-D (per-layer) or `?xNx?`
-  (per-axis), the ranked lowering, and a reshape back.
+  (per-axis), the ranked lowering, and a reshape back;
+- as upstream's dialect conversion tries a fold on every op it must
+  legalize, `dcast(qcast x)` becomes `x` and `qcast(dcast x)` becomes `x` when
+  the types match (`lower_as_upstream`): such a pair computes nothing, so its
+  quantization error disappears too.
 
 `rounding=nearest-even`: the project's numeric contract (the interpreter's
 numbers, `xquant.numerics.uniform`): quantize clamps in float, rounds half
@@ -53,17 +57,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from xquant.dialects import shape
 from xquant.dialects.quant.ops import (
@@ -590,45 +592,88 @@ def _lowering(
     return _ContractLowering(qtype, quantize)
 
 
+QuantCast = QuantizeCastOp | DequantizeCastOp
+
+
+def _check(op: QuantCast, rounding: Rounding) -> UniformQuantizedType:
+    """The op's uniform type, or a diagnostic when this lowering cannot handle it."""
+    quantize = isinstance(op, QuantizeCastOp)
+    qtype = _uniform_type(
+        op, element_type(op.result.type if quantize else op.input.type)
+    )
+    if rounding is Rounding.TOWARD_ZERO:
+        _check_zero_points_fit_storage(op, qtype)
+    elif isinstance(op, QuantizeCastOp):
+        _check_expressed_has_sign(op, qtype)
+    return qtype
+
+
+def _build(
+    op: QuantCast, input: SSAValue, qtype: UniformQuantizedType, rounding: Rounding
+) -> tuple[OpList, SSAValue]:
+    """The ops computing `op` on `input` (its operand, or what replaced it), and the result."""
+    ops = OpList()
+    if isinstance(op, QuantizeCastOp):
+        stored = _lowering(qtype, rounding, quantize=True).lower(ops, input)
+        return ops, ops.add(StorageCastOp(stored, op.result.type))
+    storage = with_element(input.type, qtype.storage_type)
+    stored = ops.add(StorageCastOp(input, storage))
+    return ops, _lowering(qtype, rounding, quantize=False).lower(ops, stored)
+
+
 @dataclass
-class LowerQuantizeCast(RewritePattern):
-    """`quant.qcast` -> storage-integer math, then `quant.scast` to the quantized type."""
+class LowerQuantCast(RewritePattern):
+    """`quant.qcast` / `quant.dcast` -> their math, with `quant.scast` to and from the storage integers."""
 
     rounding: Rounding
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: QuantizeCastOp, rewriter: PatternRewriter) -> None:
-        qtype = _uniform_type(op, element_type(op.result.type))
-        if self.rounding is Rounding.TOWARD_ZERO:
-            _check_zero_points_fit_storage(op, qtype)
-        else:
-            _check_expressed_has_sign(op, qtype)
-        ops = OpList()
-        stored = _lowering(qtype, self.rounding, quantize=True).lower(ops, op.input)
-        rewriter.insert(ops.ops, InsertPoint.before(op))
-        rewriter.replace(op, StorageCastOp(stored, op.result.type))
-
-
-@dataclass
-class LowerDequantizeCast(RewritePattern):
-    """`quant.scast` to the storage integers, then `quant.dcast` -> float math."""
-
-    rounding: Rounding
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: DequantizeCastOp, rewriter: PatternRewriter
-    ) -> None:
-        qtype = _uniform_type(op, element_type(op.input.type))
-        if self.rounding is Rounding.TOWARD_ZERO:
-            _check_zero_points_fit_storage(op, qtype)
-        ops = OpList()
-        stored = ops.add(
-            StorageCastOp(op.input, with_element(op.input.type, qtype.storage_type))
-        )
-        result = _lowering(qtype, self.rounding, quantize=False).lower(ops, stored)
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, QuantizeCastOp | DequantizeCastOp):
+            return
+        qtype = _check(op, self.rounding)
+        ops, result = _build(op, op.input, qtype, self.rounding)
         rewriter.insert(ops.ops, InsertPoint.before(op))
         rewriter.replace(op, [], [result])
+
+
+def lower_as_upstream(module: ModuleOp) -> None:
+    """`rounding=toward-zero`, driven as upstream's partial dialect conversion drives it.
+
+    In walk order, each `quant.qcast` / `quant.dcast` is first folded if it can
+    be (`dcast(qcast x) -> x`; `qcast(dcast x) -> x` when the types match),
+    else lowered in place. Replacements are lazy, as upstream's: every fold
+    sees the IR as it was (so `dcast(qcast x)` folds even though the qcast
+    is lowered, and a qcast whose only user folds is still lowered), each
+    lowering reads the replacement of its operand, and the original ops go
+    at the end.
+    """
+    casts = [
+        op for op in module.walk() if isinstance(op, QuantizeCastOp | DequantizeCastOp)
+    ]
+    folds = {op: op.fold() for op in casts}
+    qtypes = {op: _check(op, Rounding.TOWARD_ZERO) for op in casts if folds[op] is None}
+    replacements: dict[SSAValue, SSAValue] = {}
+
+    def resolve(value: SSAValue) -> SSAValue:
+        while value in replacements:
+            value = replacements[value]
+        return value
+
+    for op in casts:
+        folded = folds[op]
+        if folded is not None:
+            (value,) = folded
+            assert isinstance(value, SSAValue)
+            replacements[op.result] = value
+            continue
+        ops, result = _build(op, resolve(op.input), qtypes[op], Rounding.TOWARD_ZERO)
+        Rewriter.insert_op(ops.ops, InsertPoint.before(op))
+        replacements[op.result] = result
+    for op in casts:
+        op.result.replace_all_uses_with(resolve(op.result))
+    for op in reversed(casts):
+        op.detach()
+        op.erase()
 
 
 @dataclass(frozen=True)
@@ -655,10 +700,9 @@ class LowerQuantOpsPass(ModulePass):
             raise ValueError(
                 f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})"
             ) from None
-        patterns: list[RewritePattern] = [
-            LowerQuantizeCast(rounding),
-            LowerDequantizeCast(rounding),
-        ]
+        if rounding is Rounding.TOWARD_ZERO:
+            lower_as_upstream(op)
+            return
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns), apply_recursively=False
+            LowerQuantCast(rounding), apply_recursively=False
         ).rewrite_module(op)
