@@ -68,6 +68,7 @@ from xquant.interpreter.common import (
     is_float_dtype,
     wrap,
 )
+from xquant.interpreter.errors import OpInterpretationError
 from xquant.interpreter.quant import reinterpret
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import integer_range, storage_dtype
@@ -388,8 +389,8 @@ class CheckResult:
     message: str
 
 
-class CheckFailure(InterpretationError):
-    """A failed check outside `recording_checks()`."""
+class CheckFailure(OpInterpretationError):
+    """A failed check outside `recording_checks()`, against the check op."""
 
 
 _RECORDER: contextvars.ContextVar[list[CheckResult] | None] = contextvars.ContextVar(
@@ -414,7 +415,7 @@ def _report(op: Operation, failure: str | None) -> bool:
         results.append(CheckResult(op, failure is None, failure or "ok"))
         return failure is None
     if failure is not None:
-        raise CheckFailure(failure)
+        raise CheckFailure(op, f"'{op.name}' op: {failure}")
     return True
 
 
