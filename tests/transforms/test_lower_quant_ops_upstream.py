@@ -256,21 +256,35 @@ def test_nearest_even_keeps_the_interpreters_numbers(name: str) -> None:
     np.testing.assert_array_equal(got, want)
 
 
-def test_the_two_modes_differ_where_documented() -> None:
-    """README's example: 1.3 in `!quant.uniform<i8:f32, 0.5:-1>` is -1 + 2.6."""
-    text = """
-func.func @q(%x: f32) -> !quant.uniform<i8:f32, 0.5:-1> {
-  %q = quant.qcast %x : f32 to !quant.uniform<i8:f32, 0.5:-1>
-  return %q : !quant.uniform<i8:f32, 0.5:-1>
-}"""
-    x = np.float32(1.3)
-    default = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
-    contract = xquant.apply_passes(
-        xquant.parse_module(text), "lower-quant-ops{rounding=nearest-even}"
-    )
-    assert int(_result(default, "q", x)) == 1  # trunc(2.6 - 1.0) = trunc(1.6)
-    assert int(_result(contract, "q", x)) == 2  # roundeven(1.6)
-    assert int(_result(xquant.parse_module(text), "q", x)) == 2
+README_EXAMPLE = """
+!q = !quant.uniform<i8:f32, 0.5:-1>
+func.func @quantize(%x: tensor<3xf32>) -> tensor<3xi8> {
+  %q = quant.qcast %x : tensor<3xf32> to tensor<3x!q>
+  %s = quant.scast %q : tensor<3x!q> to tensor<3xi8>
+  return %s : tensor<3xi8>
+}
+func.func @dequantize(%s: tensor<3xi8>) -> tensor<3xf32> {
+  %q = quant.scast %s : tensor<3xi8> to tensor<3x!q>
+  %y = quant.dcast %q : tensor<3x!q> to tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+"""
+
+
+def test_the_two_modes_differ_as_the_readme_says() -> None:
+    """README's numeric-contract example: `x / 0.5 - 1` = 1.6, -3.6, 0.5."""
+    x = np.array([1.3, -1.3, 0.75], np.float32)
+    expected = {
+        "lower-quant-ops": ([1, -3, 0], [1.0, -1.0, 0.5]),
+        "lower-quant-ops{rounding=nearest-even}": ([2, -4, 0], [1.5, -1.5, 0.5]),
+    }
+    for pipeline, (stored, values) in expected.items():
+        module = xquant.apply_passes(xquant.parse_module(README_EXAMPLE), pipeline)
+        q = _result(module, "quantize", x)
+        np.testing.assert_array_equal(q, stored)
+        np.testing.assert_array_equal(_result(module, "dequantize", q), values)
+    original = xquant.parse_module(README_EXAMPLE)
+    np.testing.assert_array_equal(_result(original, "quantize", x), [2, -4, 0])
 
 
 PAIRS = """
