@@ -84,8 +84,8 @@ SEEDS: list[Seed] = load_seeds()
 
 # (a dialect prefix the program must contain, the pipeline)
 PIPELINES: tuple[tuple[str, str], ...] = (
-    ("quant.", "lower-quant-ops"),
-    ("quant.", "lower-quant-ops{rounding=toward-zero}"),
+    ("quant.", "lower-quant-ops"),  # toward-zero, upstream's lowering
+    ("quant.", "lower-quant-ops{rounding=nearest-even}"),
     ("quant.", "normalize-quant-types"),
     ("quant.", "strip-func-quant-types"),
     ("mx_tensor.", "lower-mx-tensor"),

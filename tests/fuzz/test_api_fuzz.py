@@ -39,6 +39,11 @@ TIME_LIMIT = 2.0  # seconds per mutant; a slower one is not a failure, just skip
 
 DIAGNOSTICS = (ParseError, DiagnosticException)
 
+# Crashes in `xquant.parse_module` outside the files this suite's fixes may touch;
+# each has a strict xfail in test_regressions.py. Remove an entry once it is fixed:
+# - ZeroDivisionError: xDSL's linalg verifier evaluates `d1 floordiv 0`.
+KNOWN_PARSE_CRASHES: tuple[type[Exception], ...] = (ZeroDivisionError,)
+
 
 class _OutOfTime(BaseException):
     """Not an `Exception`, so no `except Exception` on the way turns it into a diagnostic."""
@@ -125,7 +130,7 @@ def check_mutant(text: str) -> None:
             module = xquant.parse_module(text)
             # xDSL does not check dominance; parse_module should (see verify_dominance).
             verify_dominance(module)
-    except (*DIAGNOSTICS, _OutOfTime):
+    except (*DIAGNOSTICS, *KNOWN_PARSE_CRASHES, _OutOfTime):
         return
     with suppress(_OutOfTime), _time_limit(TIME_LIMIT):
         _run_every_function(module)
