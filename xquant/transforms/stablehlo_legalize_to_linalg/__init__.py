@@ -1,0 +1,50 @@
+"""`stablehlo-legalize-to-linalg`: the StableHLO subset on integers and floats to linalg/arith/math/tensor.
+
+Run after `stablehlo-legalize-quant-to-math`, a quantized program becomes
+upstream-valid linalg that the interpreter runs with the same numbers:
+
+- element-wise ops, clamp, compare, select, convert, bitcast_convert: one
+  all-parallel `linalg.generic` whose body is the scalar arith/math op
+  (rank-0 operands such as clamp bounds broadcast through an empty map);
+- constant: `arith.constant`; broadcast_in_dim: a generic whose input map
+  drops (or pins to 0) the broadcast dimensions; transpose:
+  `linalg.transpose`; reshape: `tensor.collapse_shape` + `tensor.expand_shape`;
+  concatenate: `tensor.concat`; slice: `tensor.extract_slice`;
+- dot_general: `linalg.matmul` for the plain 2-D form, otherwise one
+  `linalg.generic` over (batch, lhs free, rhs free, contracting) with
+  reduction iterators; operands are extended to the result type first, so
+  i8 x i8 -> i32 accumulates in i32 (float results accumulate in f64 and
+  round once, as the interpreter's `dot_general` does);
+- reduce: the init value broadcast to the result, then a `linalg.generic` with
+  reduction iterators whose body is the reducer's scalar ops (so a wide
+  accumulator stays wide); reduce_window: `tensor.pad` with the init value,
+  then a generic over (output, window) dims with `d * stride + w * dilation`
+  maps and a window-shaped operand, as linalg's pooling ops do;
+- convolution: the input padded (`tensor.pad`) or dilated (a strided
+  `tensor.insert_slice` into zeros), the kernel flipped by a copy generic
+  where the window is reversed, then one generic over (batch, [group], output
+  feature, output spatial, window, input feature) with `o * stride + k *
+  dilation` input maps; feature/batch groups expand the grouped dims with
+  `tensor.expand_shape` so the maps stay affine. Integer results accumulate in
+  the result type (float results from integers in i64), floats in f64;
+- gather: one all-parallel generic over the result with no inputs (as
+  upstream): `linalg.index` gives the result position, each start index is
+  a `tensor.extract` from the indices, `arith.index_cast` and clamped to
+  `[0, operand_dim - slice_size]`, batching and offset dims add result dims,
+  and the element is a `tensor.extract` of the operand.
+
+Semantics kept from StableHLO (and the interpreter): float -> integer convert
+truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
+i32 goes through f64 so its bounds are exact); compare uses ordered
+predicates except NE. Constants are created before the generics (never in
+bodies). Ops outside the subset (select_and_scatter, iota,
+custom_call, unsigned integers, base dilations, i1 or float -> integer
+convolutions) are left as they are.
+"""
+
+from xquant.transforms.stablehlo_legalize_to_linalg.pass_ import (
+    StablehloLegalizeToLinalgPass,
+)
+from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import emit_scalar
+
+__all__ = ["StablehloLegalizeToLinalgPass", "emit_scalar"]

@@ -1,0 +1,103 @@
+"""Shared builders: the op list a pattern stages, scalar constants, `linalg.generic` and `tensor.empty`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.utils.hints import isa
+
+from xquant.dialects.stablehlo.quantization import element_type
+from xquant.transforms.stablehlo_ir import shape_of
+
+
+class Unsupported(Exception):
+    """The op (or one in its body) has no lowering here; it is left unchanged."""
+
+
+@dataclass
+class Ops:
+    """Ops built in order; `hoisted` ones go before everything (constants captured by bodies)."""
+
+    ops: list[Operation]
+
+    def add(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    def discard(self) -> None:
+        """Erase the built (never inserted) ops, so they leave no uses on the values they read."""
+        for op in reversed(self.ops):
+            op.erase(safe_erase=False)
+        self.ops.clear()
+
+
+def scalar_constant(
+    ops: Ops, value: float | int | bool, element: Attribute
+) -> SSAValue:
+    if isa(element, IntegerType):
+        return ops.add(
+            arith.ConstantOp(IntegerAttr(int(value), element, truncate_bits=True))
+        )
+    # Not an integer: one of the float types.
+    return ops.add(arith.ConstantOp(FloatAttr(float(value), cast(AnyFloat, element))))
+
+
+def parallel(n: int) -> list[IteratorTypeAttr]:
+    return [IteratorTypeAttr(IteratorType.PARALLEL)] * n
+
+
+def empty(ops: Ops, t: TensorType[Attribute]) -> SSAValue:
+    return ops.add(tensor.EmptyOp([], t))
+
+
+def build_generic(
+    ops: Ops,
+    inputs: Sequence[SSAValue],
+    input_maps: Sequence[AffineMap],
+    outputs: Sequence[SSAValue],
+    output_maps: Sequence[AffineMap],
+    iterators: Sequence[IteratorTypeAttr],
+    body_fn: Callable[[Sequence[SSAValue], Ops], Sequence[SSAValue]],
+) -> list[SSAValue]:
+    """A `linalg.generic`; `body_fn(block args, body ops)` returns the yielded values."""
+    block = Block(arg_types=[element_type(v.type) for v in (*inputs, *outputs)])
+    body = Ops([])
+    yielded = body_fn(block.args, body)
+    block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
+    generic = linalg.GenericOp(
+        list(inputs), list(outputs), Region(block),
+        [AffineMapAttr(m) for m in (*input_maps, *output_maps)], list(iterators),
+        [v.type for v in outputs],
+    )  # fmt: skip
+    ops.ops.append(generic)
+    return list(generic.results)
+
+
+def operand_map(t: Attribute, rank: int) -> AffineMap:
+    """Identity for a full-rank operand, the empty map for a rank-0 one (broadcast)."""
+    return (
+        AffineMap.identity(rank) if len(shape_of(t)) == rank else AffineMap(rank, 0, ())
+    )
+
+
+def reassociation(
+    groups: Sequence[Sequence[int]],
+) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)

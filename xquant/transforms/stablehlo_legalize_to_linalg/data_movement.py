@@ -1,0 +1,152 @@
+"""broadcast_in_dim, transpose, reshape, concatenate, slice (upstream: `StablehloLegalizeToLinalg.cpp`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.hints import isa
+
+from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.syntax import array_values
+from xquant.transforms.stablehlo_ir import is_static, shape_of
+from xquant.transforms.stablehlo_legalize_to_linalg.common import (
+    Ops,
+    build_generic,
+    empty,
+    parallel,
+    reassociation,
+)
+
+
+class LowerBroadcastInDim(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.BroadcastInDimOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.operand.type) or not is_static(op.result.type):
+            return
+        result_type = op.result.type
+        assert isa(result_type, TensorType)
+        shape, result_shape = shape_of(op.operand.type), shape_of(result_type)
+        rank = len(result_shape)
+        exprs = tuple(
+            AffineExpr.constant(0)
+            if shape[i] == 1 and result_shape[d] != 1
+            else AffineExpr.dimension(d)
+            for i, d in enumerate(op.dims)
+        )
+        ops = Ops([])
+        out = empty(ops, result_type)
+        (result,) = build_generic(
+            ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
+            lambda args, _: [args[0]],
+        )  # fmt: skip
+        rewriter.replace(op, ops.ops, [result])
+
+
+class LowerTranspose(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.TransposeOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.operand.type):
+            return
+        result_type = op.result.type
+        assert isa(result_type, TensorType)
+        ops = Ops([])
+        out = empty(ops, result_type)
+        ops.add(
+            linalg.TransposeOp(
+                op.operand, out, DenseArrayBase.from_list(i64, op.dims), result_type
+            )
+        )
+        rewriter.replace(op, ops.ops)
+
+
+class LowerReshape(RewritePattern):
+    """Collapse to 1-D (or rank 0), then expand to the result shape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ReshapeOp, rewriter: PatternRewriter) -> None:
+        if is_quantized(op.operand.type) or not is_static(op.operand.type):
+            return
+        source, result_type = op.operand.type, op.result.type
+        assert isa(source, TensorType) and isa(result_type, TensorType)
+        shape, result_shape = shape_of(source), shape_of(result_type)
+        element = source.get_element_type()
+        ops = Ops([])
+        if not shape or not result_shape:
+            # Rank 0 <-> all-ones: a copy through constant-0 maps (xDSL rejects empty reassociations).
+            rank = len(result_shape)
+            out = empty(ops, result_type)
+            (result,) = build_generic(
+                ops, [op.operand], [AffineMap(rank, 0, (AffineExpr.constant(0),) * len(shape))], [out],
+                [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
+            )  # fmt: skip
+            rewriter.replace(op, ops.ops, [result])
+            return
+        flat_shape = [int(np.prod(shape))]
+        value: SSAValue = op.operand
+        if len(shape) != len(flat_shape):
+            groups = [list(range(len(shape)))]
+            value = ops.add(
+                tensor.CollapseShapeOp.create(
+                    operands=[value], result_types=[TensorType(element, flat_shape)],
+                    properties={"reassociation": reassociation(groups)},
+                )
+            )  # fmt: skip
+        if len(result_shape) != len(flat_shape):
+            groups = [list(range(len(result_shape)))]
+            value = ops.add(
+                tensor.ExpandShapeOp(
+                    value, [], reassociation(groups), result_shape, result_type
+                )
+            )
+        if value is op.operand:
+            rewriter.replace(op, [], [value])
+            return
+        rewriter.replace(op, ops.ops, [value])
+
+
+class LowerConcatenate(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: shlo.ConcatenateOp, rewriter: PatternRewriter
+    ) -> None:
+        if is_quantized(op.result.type):
+            return
+        result_type = op.result.type
+        assert isa(result_type, TensorType)
+        rewriter.replace(
+            op, tensor.ConcatOp(list(op.inputs), op.dimension.value.data, result_type)
+        )
+
+
+class LowerSlice(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.SliceOp, rewriter: PatternRewriter) -> None:
+        if is_quantized(op.result.type):
+            return
+        rewriter.replace(
+            op,
+            tensor.ExtractSliceOp.from_static_parameters(
+                op.operand,
+                array_values(op.start_indices),
+                shape_of(op.result.type),
+                array_values(op.strides),
+            ),
+        )

@@ -1,0 +1,257 @@
+"""StableHLO ops on scalars as arith/math ops (upstream: `MapStablehloToScalarOp.h`).
+
+`emit_scalar` builds the body of one element of an element-wise op (or of a
+reducer's StableHLO op); `emit_convert` is StableHLO's convert semantics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    IntegerType,
+    TensorType,
+    f32,
+    f64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.utils.hints import isa
+
+from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo import elementwise as ew
+from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.interpreter.arith import dense_value
+from xquant.numerics.dtypes import numpy_dtype
+from xquant.transforms.stablehlo_legalize_to_linalg.common import (
+    Ops,
+    Unsupported,
+    build_generic,
+    empty,
+    parallel,
+    scalar_constant,
+)
+from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
+    check_signless,
+    is_bool,
+    is_float,
+)
+
+
+def _toward_zero_bound(value: int, element: Attribute) -> float:
+    """`value` in the float type `element`, rounded toward zero (so the clamp cannot overflow)."""
+    dtype = numpy_dtype(element)
+    with np.errstate(over="ignore"):
+        rounded = np.array(value, dtype=np.float64).astype(dtype)
+    while not np.isfinite(rounded) or abs(float(rounded)) > abs(value):
+        rounded = np.nextafter(rounded, dtype.type(0))
+    return float(rounded)
+
+
+FLOAT_BINARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.add": arith.AddfOp, "stablehlo.subtract": arith.SubfOp, "stablehlo.multiply": arith.MulfOp,
+    "stablehlo.divide": arith.DivfOp, "stablehlo.maximum": arith.MaximumfOp, "stablehlo.minimum": arith.MinimumfOp,
+    "stablehlo.power": math.PowFOp,
+}  # fmt: skip
+INT_BINARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
+    "stablehlo.maximum": arith.MaxSIOp, "stablehlo.minimum": arith.MinSIOp,
+}  # fmt: skip
+BOOL_BINARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.add": arith.OrIOp, "stablehlo.multiply": arith.AndIOp,
+    "stablehlo.maximum": arith.OrIOp, "stablehlo.minimum": arith.AndIOp,
+}  # fmt: skip
+FLOAT_UNARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.negate": arith.NegfOp, "stablehlo.abs": math.AbsFOp, "stablehlo.ceil": math.CeilOp,
+    "stablehlo.floor": math.FloorOp, "stablehlo.round_nearest_even": math.RoundEvenOp,
+    "stablehlo.round_nearest_afz": math.RoundOp, "stablehlo.sqrt": math.SqrtOp, "stablehlo.rsqrt": math.RsqrtOp,
+    "stablehlo.cbrt": math.CbrtOp, "stablehlo.exponential": math.ExpOp, "stablehlo.exponential_minus_one": math.ExpM1Op,
+    "stablehlo.log": math.LogOp, "stablehlo.log_plus_one": math.Log1pOp, "stablehlo.tanh": math.TanhOp,
+    "stablehlo.sine": math.SinOp, "stablehlo.cosine": math.CosOp,
+}  # fmt: skip
+FLOAT_PREDICATES = {
+    "EQ": "oeq",
+    "NE": "une",
+    "GE": "oge",
+    "GT": "ogt",
+    "LE": "ole",
+    "LT": "olt",
+}
+INT_PREDICATES = {
+    "EQ": "eq",
+    "NE": "ne",
+    "GE": "sge",
+    "GT": "sgt",
+    "LE": "sle",
+    "LT": "slt",
+}
+# i1 is a boolean (false < true), not the signed values 0 and -1.
+BOOL_PREDICATES = {
+    "EQ": "eq",
+    "NE": "ne",
+    "GE": "uge",
+    "GT": "ugt",
+    "LE": "ule",
+    "LT": "ult",
+}
+
+
+def emit_convert(
+    body: Ops, hoist: Ops, x: SSAValue, source: Attribute, target: Attribute
+) -> SSAValue:
+    """StableHLO's convert on scalars (truncating, saturating, NaN -> 0 for float -> integer)."""
+    if source == target:
+        return x
+    if isa(source, IntegerType) and isa(target, IntegerType):
+        if is_bool(target):
+            return body.add(arith.CmpiOp(x, scalar_constant(hoist, 0, source), "ne"))
+        if source.width.data < target.width.data:
+            cast_op = arith.ExtUIOp if is_bool(source) else arith.ExtSIOp
+            return body.add(cast_op(x, target))
+        return body.add(arith.TruncIOp(x, target))
+    if isa(source, IntegerType):
+        cast_op = arith.UIToFPOp if is_bool(source) else arith.SIToFPOp
+        return body.add(cast_op(x, target))  # pyright: ignore[reportArgumentType]
+    if not isa(target, IntegerType):
+        source_bits, target_bits = (
+            numpy_dtype(source).itemsize,
+            numpy_dtype(target).itemsize,
+        )
+        if source_bits == target_bits:
+            # bf16 <-> f16: neither holds the other; f32 holds both exactly.
+            x = body.add(arith.ExtFOp(x, f32))
+            return body.add(arith.TruncFOp(x, target))  # pyright: ignore[reportArgumentType]
+        cast_op = arith.ExtFOp if source_bits < target_bits else arith.TruncFOp
+        return body.add(cast_op(x, target))  # pyright: ignore[reportArgumentType]
+    if is_bool(target):
+        return body.add(arith.CmpfOp(x, scalar_constant(hoist, 0.0, source), "une"))
+    width = target.width.data
+    if width == 32 and numpy_dtype(source).itemsize < 8:
+        x, source = body.add(arith.ExtFOp(x, f64)), f64
+    is_nan = body.add(arith.CmpfOp(x, x, "uno"))
+    x = body.add(arith.SelectOp(is_nan, scalar_constant(hoist, 0.0, source), x))
+    low = scalar_constant(
+        hoist, _toward_zero_bound(-(1 << (width - 1)), source), source
+    )
+    high = scalar_constant(
+        hoist, _toward_zero_bound((1 << (width - 1)) - 1, source), source
+    )
+    clamped = body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+    converted = body.add(arith.FPToSIOp(clamped, target))
+    if _toward_zero_bound((1 << (width - 1)) - 1, source) == (1 << (width - 1)) - 1:
+        return converted
+    # The integer maximum is not a float of this type: everything from 2^(w-1)
+    # up (a power of two, exact or +inf) saturates to it.
+    limit = scalar_constant(hoist, _power_of_two_or_inf(width - 1, source), source)
+    too_big = body.add(arith.CmpfOp(x, limit, "oge"))
+    maximum = scalar_constant(hoist, (1 << (width - 1)) - 1, target)
+    return body.add(arith.SelectOp(too_big, maximum, converted))
+
+
+def _power_of_two_or_inf(exponent: int, element: Attribute) -> float:
+    """2^exponent in the float type `element`, or +inf where it is out of range."""
+    with np.errstate(over="ignore"):
+        return float(np.array(2.0**exponent).astype(numpy_dtype(element)))
+
+
+def _sign(body: Ops, hoist: Ops, x: SSAValue, element: Attribute) -> SSAValue:
+    zero, one, minus = (scalar_constant(hoist, v, element) for v in (0, 1, -1))
+    if is_float(element):
+        positive = body.add(arith.CmpfOp(x, zero, "ogt"))
+        negative = body.add(arith.CmpfOp(x, zero, "olt"))
+    else:
+        positive = body.add(arith.CmpiOp(x, zero, "sgt"))
+        negative = body.add(arith.CmpiOp(x, zero, "slt"))
+    other = zero if not is_float(element) else x  # keeps NaN and the sign of zero
+    return body.add(
+        arith.SelectOp(positive, one, body.add(arith.SelectOp(negative, minus, other)))
+    )
+
+
+def emit_scalar(
+    op: Operation, operands: Sequence[SSAValue], body: Ops, hoist: Ops
+) -> SSAValue:
+    """The scalar computation of one element of `op` (a StableHLO op on rank-0 values)."""
+    name = op.name
+    types = [element_type(t) for t in op.operand_types]
+    result = element_type(op.result_types[0])
+    for t in (*types, result):
+        check_signless(t)
+        if is_quantized(t):
+            raise Unsupported("quantized operand")
+    if isinstance(op, shlo.ConstantOp):
+        return scalar_constant(
+            hoist, dense_value(op.value).reshape(-1)[0].item(), result
+        )
+    if isinstance(op, ew.ConvertOp):
+        return emit_convert(body, hoist, operands[0], types[0], result)
+    if isinstance(op, ew.BitcastConvertOp):
+        return body.add(arith.BitcastOp(operands[0], result))
+    if isinstance(op, ew.CompareOp):
+        if op.compare_type is not None and op.compare_type.data.value == "TOTALORDER":
+            raise Unsupported("TOTALORDER compare")
+        direction = op.comparison_direction.data.value
+        if is_float(types[0]):
+            return body.add(
+                arith.CmpfOp(operands[0], operands[1], FLOAT_PREDICATES[direction])
+            )
+        predicate = INT_PREDICATES[direction]
+        if is_bool(types[0]):
+            predicate = BOOL_PREDICATES[direction]
+        return body.add(arith.CmpiOp(operands[0], operands[1], predicate))
+    if isinstance(op, ew.SelectOp):
+        return body.add(arith.SelectOp(*operands))
+    if isinstance(op, ew.ClampOp):
+        low, x, high = operands
+        if is_float(result):
+            return body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+        if is_bool(result):
+            return body.add(arith.MinUIOp(body.add(arith.MaxUIOp(x, low)), high))
+        return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(x, low)), high))
+    if name == "stablehlo.sign":
+        return _sign(body, hoist, operands[0], result)
+    if is_bool(result) and name in BOOL_BINARY:
+        return body.add(BOOL_BINARY[name](*operands))
+    if not is_float(result):
+        if name in INT_BINARY:
+            return body.add(INT_BINARY[name](*operands))
+        if name == "stablehlo.negate":
+            return body.add(
+                arith.SubiOp(scalar_constant(hoist, 0, result), operands[0])
+            )
+        if name == "stablehlo.abs":
+            zero = scalar_constant(hoist, 0, result)
+            negated = body.add(arith.SubiOp(zero, operands[0]))
+            is_negative = body.add(arith.CmpiOp(operands[0], zero, "slt"))
+            return body.add(arith.SelectOp(is_negative, negated, operands[0]))
+        raise Unsupported(f"{name} on integers")
+    if name in FLOAT_BINARY:
+        return body.add(FLOAT_BINARY[name](*operands))
+    if name in FLOAT_UNARY:
+        return body.add(FLOAT_UNARY[name](operands[0]))
+    if name == "stablehlo.logistic":
+        one = scalar_constant(hoist, 1.0, result)
+        denominator = body.add(
+            arith.AddfOp(body.add(math.ExpOp(body.add(arith.NegfOp(operands[0])))), one)
+        )
+        return body.add(arith.DivfOp(one, denominator))
+    raise Unsupported(name)
+
+
+def convert_tensor(
+    ops: Ops, value: SSAValue, result_type: TensorType[Attribute]
+) -> SSAValue:
+    rank = len(result_type.get_shape())
+    source = element_type(value.type)
+    target = result_type.get_element_type()
+    hoist = Ops([])
+    staged = Ops([])
+    out = empty(staged, result_type)
+    (result,) = build_generic(
+        staged, [value], [AffineMap.identity(rank)], [out], [AffineMap.identity(rank)], parallel(rank),
+        lambda args, body: [emit_convert(body, hoist, args[0], source, target)],
+    )  # fmt: skip
+    ops.ops.extend([*hoist.ops, *staged.ops])
+    return result
