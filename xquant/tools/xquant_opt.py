@@ -313,7 +313,7 @@ class OptDriver:
         module = located.module
         try:
             module.verify()
-        except VerifyException:
+        except (VerifyException, *_VERIFIER_CRASHES):
             pass
         else:
             try:
@@ -396,7 +396,13 @@ def _first_verify_failure(
             op.verify(verify_nested_ops=False)
         except VerifyException as err:
             return op, str(err)
+        except _VERIFIER_CRASHES as err:  # xDSL evaluates e.g. `d0 floordiv 0`
+            return op, f"'{op.name}' op does not verify: {err}"
     return None
+
+
+# What xDSL's verifiers raise on odd IR instead of a VerifyException.
+_VERIFIER_CRASHES = (ArithmeticError, ValueError, IndexError, KeyError, TypeError)
 
 
 def _generic_text(op: Operation) -> str:
