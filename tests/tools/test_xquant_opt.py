@@ -92,20 +92,19 @@ def test_split_input_file_pass_errors_count_lines_from_the_file_start(
 ) -> None:
     """A pass error in the second chunk points at its line in the file, not in the chunk."""
     f = tmp_path / "split.mlir"
-    q = "tensor<?x!quant.uniform<i8:f32, 0.5>>"
     f.write_text(
         "func.func private @a() -> i8\n"
         "// -----\n"
         "\n"
-        f"func.func @b(%x: tensor<?xf32>) -> {q} {{\n"
-        f"  %0 = stablehlo.uniform_quantize %x : (tensor<?xf32>) -> {q}\n"
-        f"  func.return %0 : {q}\n"
+        "func.func @b(%x: f32) -> !quant.any<i8:f32> {\n"
+        "  %0 = quant.qcast %x : f32 to !quant.any<i8:f32>\n"
+        "  func.return %0 : !quant.any<i8:f32>\n"
         "}\n"
     )
-    result = run(f, "--split-input-file", "-p", "stablehlo-legalize-quant-to-math")
+    result = run(f, "--split-input-file", "-p", "lower-quant-ops")
     assert result.returncode == 1
     assert result.stderr.startswith(
-        f"{f}:5:8: error: 'stablehlo.uniform_quantize' op with quantized dynamic shapes is not supported"
+        f"{f}:5:8: error: 'quant.qcast' op cannot lower !quant.any<i8:f32>"
     )
 
 
