@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.hints import isa
 
+from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
@@ -325,3 +326,179 @@ def emit_requantize(
         return b.convert(value, storage_type(target))
     values = emit_dequantize(b, stored, source)
     return emit_quantize(b, values, target)
+
+
+# ----- upstream's form (`StablehloLegalizeQuantToMath.cpp`), shapes may be dynamic
+#
+# Parameters are rank-0 constants (per-tensor) or 1-D constants with
+# `broadcast_dimensions = [axis]` (per-axis), combined by `chlo` broadcasting
+# ops, so nothing here needs a static shape. Each function emits upstream's
+# ops in upstream's order where that computes the contract's numbers
+# bit for bit; where it would not, callers keep the contract's own form.
+
+_F32_EXACT = 2**24
+"""Every integer of magnitude up to 2^24 is an f32; sums and products below it are exact."""
+
+
+def retype(t: Attribute, element: Attribute) -> TensorType[Attribute]:
+    """Tensor type `t` with element type `element`; dynamic dimensions and encoding kept."""
+    assert isinstance(t, TensorType)
+    return TensorType(element, t.get_shape(), t.encoding)
+
+
+def emit_convert(b: HloBuilder, value: SSAValue, element: Attribute) -> SSAValue:
+    """`stablehlo.convert` to `element`, emitted even when it changes nothing (as upstream)."""
+    return b.add(ew.ConvertOp(value, retype(value.type, element)))
+
+
+def emit_broadcast_binary(
+    b: HloBuilder,
+    op_class: type[chlo.BroadcastBinaryOp],
+    lhs: SSAValue,
+    rhs: SSAValue,
+    dims: tuple[int, ...] | None = None,
+) -> SSAValue:
+    """`chlo.broadcast_<op> lhs, rhs`; the result has `lhs`'s type (rhs is a parameter)."""
+    return b.add(op_class(lhs, rhs, dims, lhs.type))
+
+
+def emit_parameters(
+    b: HloBuilder, values: np.ndarray, element: Attribute, axis: int | None
+) -> tuple[SSAValue, tuple[int, ...] | None]:
+    """A rank-0 constant (per-tensor) or a 1-D one and its `broadcast_dimensions` (per-axis)."""
+    flat = values.reshape(-1)
+    to_number = int if isa(element, IntegerType) else float
+    if axis is None:
+        return b.scalar(to_number(flat[0]), element), None
+    return b.constant([to_number(v) for v in flat], element, [flat.size]), (axis,)
+
+
+def is_f32(t: Attribute) -> bool:
+    from xdsl.dialects.builtin import Float32Type
+
+    return isinstance(t, Float32Type)
+
+
+def dequantize_int_type(qtype: UniformQuantizedType) -> IntegerType:
+    """The integer type of `q - zp` in dequantize: upstream's i32 where that is exact, else i64.
+
+    i32 holds the difference for storage up to 16 bits, and any signed
+    storage up to 32 bits with zero points all 0; a 32-bit storage with a
+    zero point (or u32) needs i64, where upstream's i32 would wrap.
+    """
+    if uniform.dequantize_wide_bits(qtype) == 32:
+        return IntegerType(32)
+    zero = bool(np.all(Channels.of(qtype).zero_points == 0))
+    fits = qtype.storage_width <= 32 if qtype.is_signed else qtype.storage_width < 32
+    return IntegerType(32 if zero and fits else 64)
+
+
+def emit_dequantize_upstream(
+    b: HloBuilder, stored: SSAValue, qtype: UniformQuantizedType
+) -> SSAValue:
+    """`convert(q) -> i32`, `broadcast_subtract zp`, `convert -> f32`, `broadcast_multiply scale`."""
+    channels = Channels.of(qtype)
+    expressed = qtype.expressed_type
+    wide = dequantize_int_type(qtype)
+    scales, dims = emit_parameters(b, channels.scales, expressed, channels.axis)
+    zero_points, _ = emit_parameters(b, channels.zero_points, wide, channels.axis)
+    value = emit_convert(b, stored, wide)
+    value = emit_broadcast_binary(b, chlo.BroadcastSubtractOp, value, zero_points, dims)
+    value = emit_convert(b, value, expressed)
+    return emit_broadcast_binary(b, chlo.BroadcastMultiplyOp, value, scales, dims)
+
+
+def emit_quantize_upstream(
+    b: HloBuilder, value: SSAValue, qtype: UniformQuantizedType
+) -> SSAValue:
+    """`broadcast_divide scale`, `broadcast_add zp`, clamp, `round_nearest_even`, `convert`.
+
+    In the expressed type (upstream: f32 only). The clamp bounds are the
+    contract's (`clamp_bounds`: rounded toward zero, so 2^31 - 128 for i32
+    storage in f32, where upstream's f32(2^31) is outside i32).
+    """
+    channels = Channels.of(qtype)
+    expressed = qtype.expressed_type
+    scales, dims = emit_parameters(b, channels.scales, expressed, channels.axis)
+    zero_points, _ = emit_parameters(
+        b, channels.zero_points.astype(np.float64), expressed, channels.axis
+    )
+    low, high = clamp_bounds(qtype)
+    low_value, high_value = (
+        b.scalar(float(low), expressed),
+        b.scalar(float(high), expressed),
+    )
+    if element_type(value.type) != expressed:
+        value = emit_convert(b, value, expressed)
+    value = emit_broadcast_binary(b, chlo.BroadcastDivideOp, value, scales, dims)
+    value = emit_broadcast_binary(b, chlo.BroadcastAddOp, value, zero_points, dims)
+    value = b.clamp(low_value, value, high_value)
+    value = b.unary(ew.RoundNearestEvenOp, value)
+    return emit_convert(b, value, storage_type(qtype))
+
+
+def merged_requantize(
+    source: UniformQuantizedType,
+    target: UniformQuantizedType,
+    output_width: int,
+    clamped_later: bool = False,
+) -> uniform.IntegerRequantize | None:
+    """The integer requantize when upstream's f32 form `q * (s_in / s_out) + merged_zp` is exact.
+
+    That is when the contract's requantize is `clamp(k * q + c)` with integer
+    `k`, `c` (`uniform.IntegerRequantize`), f32 is the expressed type, every
+    `|k * q| + |c|` stays below 2^24, and upstream's clamp (skipped for an
+    `output_width` of 32 or more) is the contract's, or the caller clamps
+    afterwards (`clamped_later`: an add's i32 operands).
+    """
+    if not (is_f32(source.expressed_type) and is_f32(target.expressed_type)):
+        return None
+    exact = uniform.IntegerRequantize.of(source, target)
+    if exact is None:
+        return None
+    bound = max(abs(source.storage_min), abs(source.storage_max))
+    largest = bound * int(np.max(np.abs(exact.factors))) + int(
+        np.max(np.abs(exact.offsets))
+    )
+    if largest >= _F32_EXACT or (
+        output_width >= 32 and exact.clamps and not clamped_later
+    ):
+        return None
+    return exact
+
+
+def emit_requantize_upstream(
+    b: HloBuilder,
+    stored: SSAValue,
+    source: UniformQuantizedType,
+    target: UniformQuantizedType,
+    output: IntegerType,
+    clamped_later: bool = False,
+) -> SSAValue | None:
+    """Upstream's requantize of storage `stored` into integers of type `output`, or None.
+
+    Same type: one `convert`. Otherwise `convert -> f32`, `broadcast_multiply`
+    by the merged scale, `broadcast_add` of the merged zero point when not
+    0, a clamp when `output` is narrower than 32 bits, `round_nearest_even`,
+    `convert`. None when that would not be the contract's result
+    (`merged_requantize`); the caller then uses `emit_requantize`.
+    """
+    if source == target:
+        return emit_convert(b, stored, output)
+    exact = merged_requantize(source, target, output.width.data, clamped_later)
+    if exact is None:
+        return None
+    f32 = source.expressed_type
+    per_axis = source.is_per_axis or target.is_per_axis
+    axis = exact.axis if per_axis else None
+    value = emit_convert(b, stored, f32)
+    factors, dims = emit_parameters(b, exact.factors.astype(np.float64), f32, axis)
+    value = emit_broadcast_binary(b, chlo.BroadcastMultiplyOp, value, factors, dims)
+    if bool(np.any(exact.offsets != 0)):
+        offsets, _ = emit_parameters(b, exact.offsets.astype(np.float64), f32, axis)
+        value = emit_broadcast_binary(b, chlo.BroadcastAddOp, value, offsets, dims)
+    if output.width.data < 32:
+        low, high = clamp_bounds(target)
+        value = b.clamp(b.scalar(float(low), f32), value, b.scalar(float(high), f32))
+    value = b.unary(ew.RoundNearestEvenOp, value)
+    return emit_convert(b, value, output)

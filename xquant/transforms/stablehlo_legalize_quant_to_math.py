@@ -75,7 +75,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
-from xquant.dialects import check
+from xquant.dialects import check, chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
@@ -88,10 +88,17 @@ from xquant.transforms.stablehlo_ir import (
     Channels,
     HloBuilder,
     convert_type,
-    emit_dequantize,
-    emit_quantize,
+    emit_broadcast_binary,
+    emit_convert,
+    emit_dequantize_upstream,
+    emit_parameters,
+    emit_quantize_upstream,
     emit_requantize,
+    emit_requantize_upstream,
+    is_f32,
     is_static,
+    merged_requantize,
+    retype,
     shape_of,
     storage_type,
     wide_type,
@@ -116,7 +123,7 @@ def to_storage(b: HloBuilder, value: SSAValue) -> SSAValue:
 def to_float(b: HloBuilder, value: SSAValue) -> SSAValue:
     """Dequantize a quantized tensor; other values pass through."""
     q = quantized(value.type)
-    return value if q is None else emit_dequantize(b, to_storage(b, value), q)
+    return value if q is None else emit_dequantize_upstream(b, to_storage(b, value), q)
 
 
 def converted_to(b: HloBuilder, value: SSAValue, target: Attribute) -> SSAValue:
@@ -129,9 +136,15 @@ def converted_to(b: HloBuilder, value: SSAValue, target: Attribute) -> SSAValue:
         target if isinstance(target, UniformQuantizedType) else None,
     )
     if source_q is not None and target_q is not None:
-        return emit_requantize(b, to_storage(b, value), source_q, target_q)
+        stored = to_storage(b, value)
+        upstream = emit_requantize_upstream(
+            b, stored, source_q, target_q, storage_type(target_q)
+        )
+        if upstream is not None:
+            return upstream
+        return emit_requantize(b, stored, source_q, target_q)
     if target_q is not None:
-        return emit_quantize(b, value, target_q)
+        return emit_quantize_upstream(b, value, target_q)
     return b.convert(to_float(b, value), target)
 
 
@@ -182,9 +195,17 @@ class LowerUniformQuantize(RewritePattern):
     def match_and_rewrite(
         self, op: shlo.UniformQuantizeOp, rewriter: PatternRewriter
     ) -> None:
-        _require_static(op)
+        _require_signed_expressed(op)
         result_q = quantized(op.result.type)
         assert result_q is not None
+        source_q = quantized(op.operand.type)
+        if (
+            source_q is not None
+            and source_q.is_per_axis
+            and result_q.is_per_axis
+            and source_q.quantized_dimension != result_q.quantized_dimension
+        ):
+            raise OpDiagnostic(op, "Cannot requantize while changing quantization_axis")
         b = HloBuilder()
         _replace(rewriter, op, b, [converted_to(b, op.operand, result_q)])
 
@@ -196,7 +217,7 @@ class LowerUniformDequantize(RewritePattern):
     def match_and_rewrite(
         self, op: shlo.UniformDequantizeOp, rewriter: PatternRewriter
     ) -> None:
-        _require_static(op)
+        _require_signed_expressed(op)
         b = HloBuilder()
         _replace(rewriter, op, b, [to_float(b, op.operand)])
 
@@ -211,13 +232,13 @@ def _quantize_results(
     results: list[SSAValue] = []
     for value, old in zip(floats, op.results, strict=True):
         q = quantized(old.type)
-        results.append(value if q is None else emit_quantize(b, value, q))
+        results.append(value if q is None else emit_quantize_upstream(b, value, q))
     return results
 
 
 def _float_type(t: Attribute) -> Attribute:
     q = quantized(t)
-    return t if q is None else with_element(t, q.expressed_type)
+    return t if q is None else retype(t, q.expressed_type)
 
 
 def dequantize_op_quantize(b: HloBuilder, op: Operation) -> list[SSAValue]:
@@ -233,10 +254,65 @@ def dequantize_op_quantize(b: HloBuilder, op: Operation) -> list[SSAValue]:
     return _quantize_results(b, op, clone.results)
 
 
+def _upstream_add(b: HloBuilder, op: ew.AddOp) -> SSAValue | None:
+    """Upstream's per-tensor add: both operands requantized to the result in i32, then
+    `broadcast_add`, `broadcast_subtract z_out`, clamp and convert.
+
+    Only where that is the contract's result: every type per-tensor on f32,
+    storage narrower than 32 bits (upstream neither widens nor clamps i32
+    sums), each operand of the result's type or with an exact merged-scale
+    requantize (`merged_requantize`). Else None.
+    """
+    lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
+    if lhs_q is None or rhs_q is None or result_q is None:
+        return None
+    if not (lhs_q.is_per_layer and rhs_q.is_per_layer and result_q.is_per_layer):
+        return None
+    if result_q.storage_width >= 32:
+        return None
+    for source in (lhs_q, rhs_q):
+        if source.storage_width >= 32:
+            return None
+        if source != result_q and merged_requantize(source, result_q, 32, True) is None:
+            return None
+    i32 = IntegerType(32)
+    lhs = emit_requantize_upstream(
+        b, to_storage(b, op.lhs), lhs_q, result_q, i32, clamped_later=True
+    )
+    rhs = emit_requantize_upstream(
+        b, to_storage(b, op.rhs), rhs_q, result_q, i32, clamped_later=True
+    )
+    assert lhs is not None and rhs is not None  # merged_requantize said so
+    zero_point = b.scalar(result_q.zero_point, i32)
+    value = emit_broadcast_binary(b, chlo.BroadcastAddOp, lhs, rhs)
+    value = emit_broadcast_binary(b, chlo.BroadcastSubtractOp, value, zero_point)
+    value = b.clamp_to(value, result_q.storage_min, result_q.storage_max)
+    return emit_convert(b, value, storage_type(result_q))
+
+
+def _float_path_is_exact(op: Operation) -> bool:
+    """Whether dequantize -> f32 op -> quantize gives the integer form's result (upstream's fallback).
+
+    For add/subtract on one scale per channel, f32 and storage of at most
+    16 bits: the integer result `n` has `|n| < 2^18`, the float path's three
+    roundings move it by less than `2^18 * 2^-22`, so it rounds back to `n`.
+    """
+    types = [quantized(t) for t in _types(op)]
+    return all(
+        q is not None and q.storage_width <= 16 and is_f32(q.expressed_type)
+        for q in types
+    )
+
+
 def _integer_add_subtract(
     b: HloBuilder, op: ew.AddOp | ew.SubtractOp
 ) -> SSAValue | None:
-    """`a -+ b + (z_out - z_a -+ z_b)` in a wide integer type when every channel shares one scale."""
+    """`a -+ b + (z_out - z_a -+ z_b)` in a wide integer type when every channel shares one scale.
+
+    i64 for 32-bit storage, and always clamped to the result's storage
+    range: the contract's exact sum (upstream adds i32 storage in i32,
+    wrapping, and does not clamp it).
+    """
     types = [quantized(t) for t in _types(op)]
     if any(t is None for t in types):
         return None
@@ -248,14 +324,16 @@ def _integer_add_subtract(
         return None
     correction, axis = found
     wide = wide_type(lhs_q, rhs_q, result_q)
-    shape = shape_of(op.result.type)
-    lhs = b.convert(to_storage(b, op.lhs), wide)
-    rhs = b.convert(to_storage(b, op.rhs), wide)
+    lhs = emit_convert(b, to_storage(b, op.lhs), wide)
+    rhs = emit_convert(b, to_storage(b, op.rhs), wide)
     value = b.binary(ew.SubtractOp if subtract else ew.AddOp, lhs, rhs)
     if bool(np.any(correction != 0)):
-        value = b.binary(ew.AddOp, value, b.parameter(correction, wide, shape, axis))
+        if axis is None or bool(np.all(correction == correction[0])):
+            correction, axis = correction.reshape(-1)[:1], None
+        parameter, dims = emit_parameters(b, correction, wide, axis)
+        value = emit_broadcast_binary(b, chlo.BroadcastAddOp, value, parameter, dims)
     value = b.clamp_to(value, result_q.storage_min, result_q.storage_max)
-    return b.convert(value, storage_type(result_q))
+    return emit_convert(b, value, storage_type(result_q))
 
 
 def _same_type_storage_op(b: HloBuilder, op: Operation) -> SSAValue | None:
@@ -286,10 +364,17 @@ class LowerElementwise(RewritePattern):
             return
         if isinstance(op, ew.BitcastConvertOp) or not _touches_quantized(op):
             return
-        _require_static(op)
+        _require_signed_expressed(op)
         b = HloBuilder()
         result: SSAValue | None = None
-        if isinstance(op, (ew.AddOp, ew.SubtractOp)):
+        if isinstance(op, ew.AddOp):
+            result = _upstream_add(b, op)
+        if (
+            result is None
+            and isinstance(op, (ew.AddOp, ew.SubtractOp))
+            and not _float_path_is_exact(op)
+        ):
+            b = HloBuilder()
             result = _integer_add_subtract(b, op)
         elif isinstance(op, (ew.MaximumOp, ew.MinimumOp, ew.SelectOp)):
             result = _same_type_storage_op(b, op)
@@ -866,6 +951,7 @@ class FoldBridges(RewritePattern):
         if (
             isinstance(source, ew.BitcastConvertOp)
             and source.operand.type == op.result.type
+            and is_quantized(op.operand.type)
         ):
             rewriter.replace(op, [], [source.operand])
             return
@@ -891,6 +977,29 @@ def _first_quantized(module: ModuleOp) -> Operation | None:
     return None
 
 
+def _lower_bitcast_converts(module: ModuleOp) -> None:
+    """A `bitcast_convert` from or to a quantized tensor becomes one on storage integers.
+
+    Upstream keeps the op (`bitcast_convert : (tensor<?x?xi8>) -> tensor<?x?xi8>`);
+    it runs before any bridge exists, so the bridges this pass inserts (also
+    `bitcast_convert`s) are never taken for the program's own.
+    """
+    for op in list(module.walk()):
+        if not isinstance(op, ew.BitcastConvertOp) or not _touches_quantized(op):
+            continue
+        b = HloBuilder()
+        stored = to_storage(b, op.operand)
+        result_type = convert_type(op.result.type) or op.result.type
+        value = b.add(ew.BitcastConvertOp(stored, result_type))
+        bridged = b.bitcast(value, op.result.type)
+        parent = op.parent_block()
+        assert parent is not None
+        parent.insert_ops_before(b.ops, op)
+        op.result.replace_all_uses_with(bridged)
+        op.detach()
+        op.erase()
+
+
 def _function_boundaries(module: ModuleOp) -> None:
     convert_function_boundaries(
         module, convert_type, lambda value, t: ew.BitcastConvertOp(value, t)
@@ -904,6 +1013,7 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
     name = "stablehlo-legalize-quant-to-math"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _lower_bitcast_converts(op)
         _function_boundaries(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
