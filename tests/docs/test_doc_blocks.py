@@ -75,7 +75,13 @@ def fenced_blocks(path: Path) -> list[Block]:
             i += 1
         i += 1  # the closing fence
         blocks.append(
-            Block(path, start + 1, m["lang"], parse_attrs(m["attrs"]), "\n".join(body) + "\n")
+            Block(
+                path,
+                start + 1,
+                m["lang"],
+                parse_attrs(m["attrs"]),
+                "\n".join(body) + "\n",
+            )
         )
     return blocks
 
@@ -113,14 +119,14 @@ def run_block(block: Block) -> subprocess.CompletedProcess[str]:
     }
     command = block.attrs["run"]
     if command:  # the block is the command's stdin
-        argv = ["bash", "-c", command]
+        argv = ["bash", "-o", "pipefail", "-c", command]
         stdin = block.text
     elif block.lang == "python":
         argv, stdin = [sys.executable, "-"], block.text
     elif block.lang in ("sh", "bash", "console", "shell"):
         argv, stdin = ["bash", "-e", "-o", "pipefail", "-s"], block.text
     else:
-        pytest.fail(f"{block.id}: a `{block.lang} {{run}}` block needs run=\"command\"")
+        pytest.fail(f'{block.id}: a `{block.lang} {{run}}` block needs run="command"')
     return subprocess.run(
         argv,
         input=stdin,
