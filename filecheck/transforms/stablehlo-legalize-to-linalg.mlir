@@ -1,4 +1,6 @@
 // RUN: xdsl-opt %s -p stablehlo-legalize-to-linalg | filecheck %s
+// RUN: xdsl-opt %s -p 'stablehlo-legalize-to-linalg{capture-scalar-inputs=false}' | filecheck %s --check-prefix=NOCAP
+// RUN: xdsl-opt %s -p 'stablehlo-legalize-to-linalg{enable-primitive-ops=true}' | filecheck %s --check-prefix=PRIMITIVE
 
 // ---------------------------------------------------------------------------------------
 // Element-wise ops: one all-parallel linalg.generic whose body is the scalar op.
@@ -147,11 +149,14 @@ func.func @logistic(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
-// clamp with rank-0 bounds: they broadcast through the empty map; min(max(x, lo), hi).
+// clamp with rank-0 bounds: captured (capture-scalar-inputs, the default), read
+// once with tensor.extract before the generic; min(max(x, lo), hi).
 // CHECK-LABEL: func.func @clamp_i32
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xi32>
-// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%lo, %a, %hi : tensor<i32>, tensor<4xi32>, tensor<i32>) outs(%[[E]] : tensor<4xi32>) {
-// CHECK-NEXT:    ^bb0(%[[LO:.*]]: i32, %[[X:.*]]: i32, %[[HI:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT:    %[[LO:.*]] = tensor.extract %lo[] : tensor<i32>
+// CHECK-NEXT:    %[[HI:.*]] = tensor.extract %hi[] : tensor<i32>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xi32>) outs(%[[E]] : tensor<4xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %{{.*}}: i32):
 // CHECK-NEXT:      %[[M:.*]] = arith.maxsi %[[X]], %[[LO]] : i32
 // CHECK-NEXT:      %[[S:.*]] = arith.minsi %[[M]], %[[HI]] : i32
 // CHECK-NEXT:      linalg.yield %[[S]] : i32
@@ -212,16 +217,56 @@ func.func @compare_ge_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi1> 
   return %p : tensor<4xi1>
 }
 
-// A rank-0 predicate broadcasts through the empty map.
+// A rank-0 predicate is captured (tensor.extract before the generic); with
+// capture-scalar-inputs=false it broadcasts through the empty map, as upstream.
 // CHECK-LABEL: func.func @select_scalar_pred
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x2xi8>
-// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %a, %b : tensor<i1>, tensor<2x2xi8>, tensor<2x2xi8>) outs(%[[E]] : tensor<2x2xi8>) {
-// CHECK-NEXT:    ^bb0(%[[Q:.*]]: i1, %[[T:.*]]: i8, %[[F:.*]]: i8, %{{.*}}: i8):
+// CHECK-NEXT:    %[[Q:.*]] = tensor.extract %p[] : tensor<i1>
+// CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<2x2xi8>, tensor<2x2xi8>) outs(%[[E]] : tensor<2x2xi8>) {
+// CHECK-NEXT:    ^bb0(%[[T:.*]]: i8, %[[F:.*]]: i8, %{{.*}}: i8):
 // CHECK-NEXT:      %[[S:.*]] = arith.select %[[Q]], %[[T]], %[[F]] : i8
 // CHECK-NEXT:      linalg.yield %[[S]] : i8
+// NOCAP-LABEL: func.func @select_scalar_pred
+// NOCAP-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x2xi8>
+// NOCAP-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %a, %b : tensor<i1>, tensor<2x2xi8>, tensor<2x2xi8>) outs(%[[E]] : tensor<2x2xi8>) {
+// NOCAP-NEXT:    ^bb0(%[[Q:.*]]: i1, %[[T:.*]]: i8, %[[F:.*]]: i8, %{{.*}}: i8):
+// NOCAP-NEXT:      %[[S:.*]] = arith.select %[[Q]], %[[T]], %[[F]] : i8
+// NOCAP-NEXT:      linalg.yield %[[S]] : i8
 func.func @select_scalar_pred(%p: tensor<i1>, %a: tensor<2x2xi8>, %b: tensor<2x2xi8>) -> tensor<2x2xi8> {
   %0 = stablehlo.select %p, %a, %b : (tensor<i1>, tensor<2x2xi8>, tensor<2x2xi8>) -> tensor<2x2xi8>
   return %0 : tensor<2x2xi8>
+}
+
+// Integer divide, as upstream: x / 0 = -1 and MIN / -1 = MIN around a divsi whose
+// divisor is made safe (1) in those two cases.
+// CHECK-LABEL: func.func @divide_i32
+// CHECK:         ^bb0(%[[X:.*]]: i32, %[[Y:.*]]: i32, %{{.*}}: i32):
+// CHECK-NEXT:      %[[BY0:.*]] = arith.cmpi eq, %[[Y]], %{{.*}} : i32
+// CHECK-NEXT:      %[[XMIN:.*]] = arith.cmpi eq, %[[X]], %{{.*}} : i32
+// CHECK-NEXT:      %[[YM1:.*]] = arith.cmpi eq, %[[Y]], %{{.*}} : i32
+// CHECK-NEXT:      %[[OV:.*]] = arith.andi %[[XMIN]], %[[YM1]] : i1
+// CHECK-NEXT:      %[[SP:.*]] = arith.ori %[[BY0]], %[[OV]] : i1
+// CHECK-NEXT:      %[[SAFE:.*]] = arith.select %[[SP]], %{{.*}}, %[[Y]] : i32
+// CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[X]], %[[SAFE]] : i32
+// CHECK-NEXT:      %[[Q1:.*]] = arith.select %[[OV]], %{{.*}}, %[[Q]] : i32
+// CHECK-NEXT:      %[[Q2:.*]] = arith.select %[[BY0]], %{{.*}}, %[[Q1]] : i32
+// CHECK-NEXT:      linalg.yield %[[Q2]] : i32
+func.func @divide_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = stablehlo.divide %a, %b : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// Shifts saturate for amounts of the width or more (read unsigned), as upstream.
+// CHECK-LABEL: func.func @shift_right_arithmetic_i8
+// CHECK:         ^bb0(%[[X:.*]]: i8, %[[S:.*]]: i8, %{{.*}}: i8):
+// CHECK-NEXT:      %[[SH:.*]] = arith.shrsi %[[X]], %[[S]] : i8
+// CHECK-NEXT:      %[[SAT:.*]] = arith.shrsi %[[X]], %{{.*}} : i8
+// CHECK-NEXT:      %[[OK:.*]] = arith.cmpi ult, %[[S]], %{{.*}} : i8
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[OK]], %[[SH]], %[[SAT]] : i8
+// CHECK-NEXT:      linalg.yield %[[R]] : i8
+func.func @shift_right_arithmetic_i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = stablehlo.shift_right_arithmetic %a, %b : tensor<4xi8>
+  return %0 : tensor<4xi8>
 }
 
 // ---------------------------------------------------------------------------------------
@@ -412,11 +457,19 @@ func.func @reshape_rank0(%a: tensor<1x1xf32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
-// transpose: linalg.transpose with the same permutation.
+// transpose: a copy generic reading the permuted operand, as upstream; with
+// enable-primitive-ops, linalg.transpose with the same permutation.
 // CHECK-LABEL: func.func @transpose
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x2x3xf32>
-// CHECK-NEXT:    %[[T:.*]] = linalg.transpose ins(%a:tensor<2x3x4xf32>) outs(%[[E]]:tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// CHECK-NEXT:    %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<2x3x4xf32>) outs(%[[E]] : tensor<4x2x3xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[X]] : f32
+// CHECK-NEXT:    } -> tensor<4x2x3xf32>
 // CHECK-NEXT:    func.return %[[T]] : tensor<4x2x3xf32>
+// PRIMITIVE-LABEL: func.func @transpose
+// PRIMITIVE-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x2x3xf32>
+// PRIMITIVE-NEXT:    %[[T:.*]] = linalg.transpose ins(%a:tensor<2x3x4xf32>) outs(%[[E]]:tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// PRIMITIVE-NEXT:    func.return %[[T]] : tensor<4x2x3xf32>
 func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = stablehlo.transpose %a, dims = [2, 0, 1] : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
@@ -567,14 +620,13 @@ func.func @dot_two_contracting(%a: tensor<1x3x4xf32>, %b: tensor<1x4x3xf32>) -> 
 // ---------------------------------------------------------------------------------------
 // reduce
 
-// The init value broadcast to the result, then a generic with a reduction iterator.
+// The init value read (tensor.extract) and filled into the result (linalg.fill), as
+// upstream, then a generic with the reduced dims as the innermost loops.
 // The reducer's accumulator (its first argument) is the generic's output argument.
 // CHECK-LABEL: func.func @reduce_sum_f32
+// CHECK-NEXT:    %[[V:.*]] = tensor.extract %z[] : tensor<f32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2xf32>
-// CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<f32>) outs(%[[E]] : tensor<2xf32>) {
-// CHECK-NEXT:    ^bb0(%[[V:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:      linalg.yield %[[V]] : f32
-// CHECK-NEXT:    } -> tensor<2xf32>
+// CHECK-NEXT:    %[[I:.*]] = linalg.fill ins(%[[V]] : f32) outs(%[[E]] : tensor<2xf32>) -> tensor<2xf32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<2x3xf32>) outs(%[[I]] : tensor<2xf32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[X]] : f32
@@ -595,11 +647,9 @@ func.func @reduce_sum_f32(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2xf32>
 // CHECK-NEXT:      %[[BW:.*]] = arith.extsi %[[B]] : i8 to i32
 // CHECK-NEXT:      linalg.yield %[[BW]] : i32
 // CHECK-NEXT:    } -> tensor<4x6xi32>
+// CHECK-NEXT:    %[[V:.*]] = tensor.extract %z[] : tensor<i32>
 // CHECK-NEXT:    %[[E1:.*]] = tensor.empty() : tensor<4xi32>
-// CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i32>) outs(%[[E1]] : tensor<4xi32>) {
-// CHECK-NEXT:    ^bb0(%[[V:.*]]: i32, %{{.*}}: i32):
-// CHECK-NEXT:      linalg.yield %[[V]] : i32
-// CHECK-NEXT:    } -> tensor<4xi32>
+// CHECK-NEXT:    %[[I:.*]] = linalg.fill ins(%[[V]] : i32) outs(%[[E1]] : tensor<4xi32>) -> tensor<4xi32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[W]] : tensor<4x6xi32>) outs(%[[I]] : tensor<4xi32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[X]] : i32
@@ -612,10 +662,11 @@ func.func @reduce_i8_into_i32(%a: tensor<4x6xi8>, %z: tensor<i32>) -> tensor<4xi
   return %0 : tensor<4xi32>
 }
 
-// Reducing dimensions 0 and 2 of three: iterators (reduction, parallel, reduction), output map (d1).
+// Reducing dimensions 0 and 2 of three: the kept dim is loop 0, the reduced ones
+// loops 1 and 2 (upstream's getTransposeMapForReduction), output map (d0).
 // CHECK-LABEL: func.func @reduce_multi_dim_max
-// CHECK:         %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i32>)
-// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>], iterator_types = ["reduction", "parallel", "reduction"]} ins(%a : tensor<2x3x4xi32>) outs(%[[I]] : tensor<3xi32>) {
+// CHECK:         %[[I:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<3xi32>) -> tensor<3xi32>
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d0, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%a : tensor<2x3x4xi32>) outs(%[[I]] : tensor<3xi32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[S:.*]] = arith.maxsi %[[ACC]], %[[X]] : i32
 // CHECK-NEXT:      linalg.yield %[[S]] : i32
@@ -627,7 +678,7 @@ func.func @reduce_multi_dim_max(%a: tensor<2x3x4xi32>, %z: tensor<i32>) -> tenso
 
 // Reducing every dimension: a rank-0 result, all iterators reduction.
 // CHECK-LABEL: func.func @reduce_all_dims
-// CHECK:         %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%z : tensor<f32>)
+// CHECK:         %[[I:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<f32>) -> tensor<f32>
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a : tensor<2x3xf32>) outs(%[[I]] : tensor<f32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:      %[[S:.*]] = arith.mulf %[[ACC]], %[[X]] : f32
@@ -639,9 +690,10 @@ func.func @reduce_all_dims(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<f32> 
 // A multi-op reducer body becomes scalar ops; its constant is created before the generics.
 // CHECK-LABEL: func.func @reduce_body_ops
 // CHECK-NEXT:    %[[C:.*]] = arith.constant 100 : i32
+// CHECK-NEXT:    %[[V:.*]] = tensor.extract %z[] : tensor<i32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xi32>
-// CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i32>) outs(%[[E]] : tensor<4xi32>) {
-// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x6xi32>) outs(%[[I]] : tensor<4xi32>) {
+// CHECK-NEXT:    %[[I:.*]] = linalg.fill ins(%[[V]] : i32) outs(%[[E]] : tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x6xi32>) outs(%[[I]] : tensor<4xi32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[X]] : i32
 // CHECK-NEXT:      %[[M:.*]] = arith.minsi %[[S]], %[[C]] : i32
@@ -661,8 +713,8 @@ func.func @reduce_body_ops(%a: tensor<4x6xi32>, %z: tensor<i32>) -> tensor<4xi32
 
 // Two inputs: one generic with two outputs; block args are (inputs..., accumulators...).
 // CHECK-LABEL: func.func @reduce_two_inputs
-// CHECK:         %[[IA:.*]] = linalg.generic {{.*}} ins(%za : tensor<f32>)
-// CHECK:         %[[IB:.*]] = linalg.generic {{.*}} ins(%zb : tensor<i32>)
+// CHECK:         %[[IA:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<f32>)
+// CHECK:         %[[IB:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<i32>)
 // CHECK:         %[[RA:.*]], %[[RB:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a, %b : tensor<4xf32>, tensor<4xi32>) outs(%[[IA]], %[[IB]] : tensor<f32>, tensor<i32>) {
 // CHECK-NEXT:    ^bb0(%[[XA:.*]]: f32, %[[XB:.*]]: i32, %[[AA:.*]]: f32, %[[AB:.*]]: i32):
 // CHECK-NEXT:      %[[SA:.*]] = arith.addf %[[AA]], %[[XA]] : f32
@@ -683,20 +735,21 @@ func.func @reduce_two_inputs(%a: tensor<4xf32>, %b: tensor<4xi32>, %za: tensor<f
 // ---------------------------------------------------------------------------------------
 // reduce_window
 
-// Padding with the init value, then loops (out0, out1, win0, win1) with d * stride + w maps and
-// a window-shaped tensor.empty operand that only gives the window loops their extent.
+// In upstream's order: the init broadcast to the result, the input padded with the
+// init value, then loops (out0, out1, win0, win1) with d * stride + w maps and a
+// window-shaped f32 tensor.empty operand that only gives the window loops their extent.
 // CHECK-LABEL: func.func @reduce_window_max
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%z : tensor<f32>) outs(%[[E]] : tensor<2x4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[IV:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IV]] : f32
+// CHECK-NEXT:    } -> tensor<2x4xf32>
 // CHECK-NEXT:    %[[V:.*]] = tensor.extract %z[] : tensor<f32>
 // CHECK-NEXT:    %[[P:.*]] = tensor.pad %a low[0, 1] high[0, 1] {
 // CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index):
 // CHECK-NEXT:      tensor.yield %[[V]] : f32
 // CHECK-NEXT:    } : tensor<4x4xf32> to tensor<4x6xf32>
 // CHECK-NEXT:    %[[W:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
-// CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%z : tensor<f32>) outs(%[[E]] : tensor<2x4xf32>) {
-// CHECK-NEXT:    ^bb0(%[[IV:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:      linalg.yield %[[IV]] : f32
-// CHECK-NEXT:    } -> tensor<2x4xf32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (((d0 * 2) + d2), (d1 + d3))>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[P]], %[[W]] : tensor<4x6xf32>, tensor<2x3xf32>) outs(%[[I]] : tensor<2x4xf32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[ACC]], %[[X]] : f32
@@ -714,11 +767,11 @@ func.func @reduce_window_max(%a: tensor<4x4xf32>, %z: tensor<f32>) -> tensor<2x4
 
 // No padding: no tensor.pad; a window dilation multiplies the window loop (d0 + d1 * 2).
 // CHECK-LABEL: func.func @reduce_window_dilated
-// CHECK-NEXT:    %[[W:.*]] = tensor.empty() : tensor<2xi32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<3xi32>
 // CHECK-NEXT:    %[[I:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i32>) outs(%[[E]] : tensor<3xi32>) {
-// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((d0 + (d1 * 2)))>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %[[W]] : tensor<5xi32>, tensor<2xi32>) outs(%[[I]] : tensor<3xi32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %{{.*}}: i32, %[[ACC:.*]]: i32):
+// CHECK:         %[[W:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ((d0 + (d1 * 2)))>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %[[W]] : tensor<5xi32>, tensor<2xf32>) outs(%[[I]] : tensor<3xi32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %{{.*}}: f32, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[X]] : i32
 // CHECK-NEXT:      linalg.yield %[[S]] : i32
 // CHECK-NEXT:    } -> tensor<3xi32>
@@ -1064,13 +1117,13 @@ func.func @gather_clamped_constant(%x: tensor<6x4xi1>) -> tensor<2x3xi1> {
 // Left as they are.
 
 // Ops with no lowering here: iota, a gather with unsigned start indices, a convolution
-// on i1 (no ring to accumulate in), custom_call, integer divide, a TOTALORDER compare.
+// on i1 (no ring to accumulate in), custom_call, integer remainder, a TOTALORDER compare.
 // CHECK-LABEL: func.func @not_lowered
 // CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
 // CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%x, %i)
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.convolution(%img, %k)
 // CHECK-NEXT:    %[[CC:.*]] = stablehlo.custom_call @foo(%x)
-// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.divide %[[IOTA]], %[[IOTA]] : tensor<4xi32>
+// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.remainder %[[IOTA]], %[[IOTA]] : tensor<4xi32>
 // CHECK-NEXT:    %[[T:.*]] = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]], %[[T]]
 func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
@@ -1078,7 +1131,7 @@ func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1
   %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xui32>) -> tensor<2x3xf32>
   %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<3x3x1x2xi1>) -> tensor<1x4x4x2xi1>
   %3 = stablehlo.custom_call @foo(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  %4 = stablehlo.divide %0, %0 : tensor<4xi32>
+  %4 = stablehlo.remainder %0, %0 : tensor<4xi32>
   %5 = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>
 }
@@ -1100,25 +1153,23 @@ func.func @not_lowered_types(%q: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, %u: t
 // CHECK-LABEL: func.func @reduce_unsupported_body
 // CHECK-NEXT:    %{{.*}} = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xi32>, tensor<i32>) -> tensor<i32>
 // CHECK-NEXT:     reducer(%x: tensor<i32>, %y: tensor<i32>)  {
-// CHECK-NEXT:      %{{.*}} = stablehlo.divide %x, %y : tensor<i32>
+// CHECK-NEXT:      %{{.*}} = stablehlo.remainder %x, %y : tensor<i32>
 func.func @reduce_unsupported_body(%a: tensor<4xi32>, %z: tensor<i32>) -> tensor<i32> {
   %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xi32>, tensor<i32>) -> tensor<i32>
    reducer(%x: tensor<i32>, %y: tensor<i32>)  {
-    %d = stablehlo.divide %x, %y : tensor<i32>
+    %d = stablehlo.remainder %x, %y : tensor<i32>
     stablehlo.return %d : tensor<i32>
   }
   return %0 : tensor<i32>
 }
 
 // A reduce that promotes i8 inputs to an i32 reducer implicitly: the init value is
-// converted as it is broadcast, each element inside the reduction body.
+// converted once before it fills the result, each element inside the reduction body.
 // CHECK-LABEL: func.func @reduce_implicit_promotion
+// CHECK-NEXT:    %[[Z:.*]] = tensor.extract %z[] : tensor<i8>
+// CHECK-NEXT:    %[[ZW:.*]] = arith.extsi %[[Z]] : i8 to i32
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4xi32>
-// CHECK-NEXT:    %[[INIT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%z : tensor<i8>) outs(%[[E]] : tensor<4xi32>) {
-// CHECK-NEXT:    ^bb0(%[[Z:.*]]: i8, %{{.*}}: i32):
-// CHECK-NEXT:      %[[ZW:.*]] = arith.extsi %[[Z]] : i8 to i32
-// CHECK-NEXT:      linalg.yield %[[ZW]] : i32
-// CHECK-NEXT:    } -> tensor<4xi32>
+// CHECK-NEXT:    %[[INIT:.*]] = linalg.fill ins(%[[ZW]] : i32) outs(%[[E]] : tensor<4xi32>) -> tensor<4xi32>
 // CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<4x6xi8>) outs(%[[INIT]] : tensor<4xi32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i8, %[[ACC:.*]]: i32):
 // CHECK-NEXT:      %[[XW:.*]] = arith.extsi %[[X]] : i8 to i32

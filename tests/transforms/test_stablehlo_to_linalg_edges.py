@@ -98,6 +98,50 @@ CASES: dict[str, tuple[str, tuple[Any, ...], list[Any]]] = {
         (np.array([-0.0, 0.0, -2, np.nan], np.float32),),
         [np.array([-0.0, 0.0, -1.0, np.nan], np.float32)],
     ),
+    "i32_divide_by_zero_and_overflow": (
+        """func.func @main(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> {
+  %0 = stablehlo.divide %a, %b : tensor<5xi32>
+  func.return %0 : tensor<5xi32>
+}""",
+        (
+            np.array([7, -7, 5, -(2**31), -(2**31)], np.int32),
+            np.array([2, 2, 0, -1, 1], np.int32),
+        ),
+        # truncating; x / 0 = -1; MIN / -1 = MIN (XLA's semantics, upstream's lowering)
+        [np.array([3, -3, -1, -(2**31), -(2**31)], np.int32)],
+    ),
+    "bitcast_convert_expand_and_contract": (
+        """func.func @main(%a: tensor<2xi32>, %b: tensor<2x2xi8>) -> (tensor<2x4xi8>, tensor<2xi16>) {
+  %0 = stablehlo.bitcast_convert %a : (tensor<2xi32>) -> tensor<2x4xi8>
+  %1 = stablehlo.bitcast_convert %b : (tensor<2x2xi8>) -> tensor<2xi16>
+  func.return %0, %1 : tensor<2x4xi8>, tensor<2xi16>
+}""",
+        (
+            np.array([0x01020304, -2], np.int32),
+            np.array([[1, 2], [-1, -128]], np.int8),
+        ),
+        # little-endian, as numpy views
+        [
+            np.array([[4, 3, 2, 1], [-2, -1, -1, -1]], np.int8),
+            np.array([0x0201, -32513], np.int16),
+        ],
+    ),
+    "reduce_window_captured_constant_unit_window_dim": (
+        """func.func @main(%a: tensor<2x4xf32>, %z: tensor<f32>) -> tensor<2x3xf32> {
+  %c = stablehlo.constant dense<5.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.maximum %x, %y : tensor<f32>
+    %m = stablehlo.minimum %s, %c : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}""",
+        (np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.float32), np.array(0, np.float32)),
+        # the window's maximum clamped to the captured 5 (associative, so the
+        # interpreter's and the lowering's reduction orders agree)
+        [np.array([[2, 3, 4], [5, 5, 5]], np.float32)],
+    ),
 }
 
 

@@ -28,6 +28,7 @@ from xquant.compat import (
     linalg_input_casts,
     linalg_missing_ops,
     linalg_shaped_operands,
+    mlir_canonicalize,
     quant_in_builtin_containers,
     string_literal_lexer,
     tensor_reshape,
@@ -72,4 +73,5 @@ def install() -> None:
     quant_in_builtin_containers.install()
     arith_casts.install()
     dialect_mnemonics.install()
+    mlir_canonicalize.install()
     _installed = True

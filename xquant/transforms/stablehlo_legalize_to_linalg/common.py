@@ -21,6 +21,7 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
+from xdsl.irdl import IRDLOperation
 from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo.quantization import element_type
@@ -101,3 +102,16 @@ def reassociation(
     groups: Sequence[Sequence[int]],
 ) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
     return ArrayAttr(ArrayAttr(IntegerAttr(d, i64) for d in group) for group in groups)
+
+
+def discardable_attributes(op: Operation) -> dict[str, Attribute]:
+    """The op's attributes that are not part of its definition (upstream's
+    `getPrunedAttributeList`): they are carried over to the linalg op."""
+    inherent = (
+        type(op).get_irdl_definition().attributes
+        if isinstance(op, IRDLOperation)
+        else {}
+    )
+    return {
+        name: value for name, value in op.attributes.items() if name not in inherent
+    }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
@@ -26,13 +28,24 @@ from xquant.transforms.stablehlo_ir import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
+    discardable_attributes,
     empty,
     parallel,
     reassociation,
 )
 
 
+@dataclass(frozen=True)
 class LowerBroadcastInDim(RewritePattern):
+    """A copy generic whose input map drops (or pins to 0) the broadcast dims.
+
+    With `enable_primitive_ops`, a broadcast that only adds dims (operand dims
+    in order, none of size 1 expanded) is a `linalg.broadcast`, as upstream's
+    simple case; the others stay generic (upstream would collapse/transpose first).
+    """
+
+    enable_primitive_ops: bool = False
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.BroadcastInDimOp, rewriter: PatternRewriter
@@ -51,6 +64,20 @@ class LowerBroadcastInDim(RewritePattern):
         )
         ops = Ops([])
         out = empty(ops, result_type)
+        dims = list(op.dims)
+        simple = dims == sorted(dims) and all(
+            shape[i] == result_shape[d] for i, d in enumerate(dims)
+        )
+        if self.enable_primitive_ops and simple:
+            added = [d for d in range(rank) if d not in dims]
+            ops.add(
+                linalg.BroadcastOp(
+                    op.operand, out, DenseArrayBase.from_list(i64, added)
+                )
+            )
+            ops.ops[-1].attributes.update(discardable_attributes(op))
+            rewriter.replace(op, ops.ops)
+            return
         (result,) = build_generic(
             ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
             lambda args, _: [args[0]],
@@ -58,7 +85,13 @@ class LowerBroadcastInDim(RewritePattern):
         rewriter.replace(op, ops.ops, [result])
 
 
+@dataclass(frozen=True)
 class LowerTranspose(RewritePattern):
+    """A copy generic with a permuted input map, as upstream; with
+    `enable_primitive_ops` a `linalg.transpose`."""
+
+    enable_primitive_ops: bool = False
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.TransposeOp, rewriter: PatternRewriter
@@ -69,11 +102,26 @@ class LowerTranspose(RewritePattern):
         assert isa(result_type, TensorType)
         ops = Ops([])
         out = empty(ops, result_type)
-        ops.add(
-            linalg.TransposeOp(
-                op.operand, out, DenseArrayBase.from_list(i64, op.dims), result_type
+        permutation = list(op.dims)
+        if self.enable_primitive_ops:
+            ops.add(
+                linalg.TransposeOp(
+                    op.operand,
+                    out,
+                    DenseArrayBase.from_list(i64, permutation),
+                    result_type,
+                )
             )
-        )
+        else:
+            rank = len(permutation)
+            exprs = [AffineExpr.dimension(0)] * rank
+            for i, d in enumerate(permutation):
+                exprs[d] = AffineExpr.dimension(i)
+            build_generic(
+                ops, [op.operand], [AffineMap(rank, 0, tuple(exprs))], [out],
+                [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
+            )  # fmt: skip
+        ops.ops[-1].attributes.update(discardable_attributes(op))
         rewriter.replace(op, ops.ops)
 
 

@@ -13,6 +13,8 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
 )
+from xdsl.utils.exceptions import PassFailedException
+
 from xquant.transforms.stablehlo_legalize_to_linalg.convolution import LowerConvolution
 from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
     LowerBroadcastInDim,
@@ -24,6 +26,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
 from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import LowerDotGeneral
 from xquant.transforms.stablehlo_legalize_to_linalg.gather import LowerGather
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
+    LowerBitcastConvertResize,
     LowerConstant,
     LowerElementwise,
 )
@@ -35,17 +38,40 @@ from xquant.transforms.stablehlo_legalize_to_linalg.reduce import (
 
 @dataclass(frozen=True)
 class StablehloLegalizeToLinalgPass(ModulePass):
-    """Lower the StableHLO subset (integer and float tensors) to linalg, arith, math and tensor."""
+    """Lower the StableHLO subset (integer and float tensors) to linalg, arith, math and tensor.
+
+    Options, with upstream's names, defaults and meanings (`Passes.td`):
+
+    - `enable-primitive-ops` (false): emit linalg's primitive ops where upstream
+      does: `linalg.reduce` for reduce, `linalg.transpose` for transpose,
+      `linalg.broadcast` for broadcast_in_dim that only adds dims. Pointwise
+      ops stay `linalg.generic`: xDSL 0.74 has no `linalg.map`.
+    - `capture-scalar-inputs` (true): a rank-0 operand of a pointwise op on
+      ranked tensors is read once with `tensor.extract` before the generic and
+      used in its body; false passes it as an input with an empty map.
+    - `enable-sparse-ops` (false): accepted; true is refused, there is no
+      sparse_tensor dialect in xDSL.
+    """
 
     name = "stablehlo-legalize-to-linalg"
 
+    enable_primitive_ops: bool = False
+    capture_scalar_inputs: bool = True
+    enable_sparse_ops: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.enable_sparse_ops:
+            raise PassFailedException(
+                "stablehlo-legalize-to-linalg: enable-sparse-ops=true is not supported "
+                "(xDSL has no sparse_tensor dialect)"
+            )
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerElementwise(), LowerConstant(), LowerBroadcastInDim(), LowerTranspose(), LowerReshape(),
-                    LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerConvolution(), LowerReduce(),
-                    LowerReduceWindow(),
+                    LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs), LowerConstant(),
+                    LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
+                    LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerConvolution(),
+                    LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),
                 ]
             ),
         ).rewrite_module(op)  # fmt: skip

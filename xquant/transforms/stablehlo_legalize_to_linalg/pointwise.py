@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
     TensorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -16,17 +22,22 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.utils.hints import isa
+
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.interpreter.arith import dense_value
+from xquant.numerics.dtypes import numpy_dtype
 from xquant.transforms.stablehlo_ir import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
     build_generic,
+    discardable_attributes,
     empty,
     operand_map,
     parallel,
+    scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import emit_scalar
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
@@ -35,27 +46,72 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
 )
 
 
-def lower_elementwise(op: Operation, ops: Ops) -> SSAValue:
+def splat_scalar(value: SSAValue, hoist: Ops) -> SSAValue | None:
+    """The scalar of a splat constant operand, as an `arith.constant` (upstream's
+    `materializeSplatScalarConstant`), or None if `value` is not one."""
+    if not isinstance(owner := value.owner, (arith.ConstantOp, shlo.ConstantOp)):
+        return None
+    dense = owner.value
+    # xDSL's `is_splat` fails on an empty tensor, which has no splat value anyway.
+    if 0 in shape_of(value.type) or not isinstance(dense, DenseIntOrFPElementsAttr):
+        return None
+    if not dense.is_splat():
+        return None
+    if is_quantized(value.type) or signed_or_unsigned(value.type):
+        return None
+    element = element_type(value.type)
+    return scalar_constant(hoist, dense_value(dense).reshape(-1)[0].item(), element)
+
+
+def lower_elementwise(op: Operation, ops: Ops, capture_scalar_inputs: bool) -> SSAValue:
+    """One parallel generic computing `op`; its rank-0 operands are captured or broadcast.
+
+    As upstream: splat constants become scalar constants used in the body,
+    rank-0 operands of a ranked op are `tensor.extract`ed before the generic
+    (`capture_scalar_inputs`) or passed with an empty map.
+    """
     result_type = op.result_types[0]
     assert isa(result_type, TensorType)
+    for t in (*op.operand_types, result_type):
+        if isinstance(element_type(t), ComplexType):
+            raise Unsupported("complex element type")
     rank = len(shape_of(result_type))
     hoist = Ops([])
     out = empty(ops, result_type)
+    # Per operand: the scalar used in the body, or None for a mapped input.
+    scalars: list[SSAValue | None] = []
+    inputs: list[SSAValue] = []
+    for operand in op.operands:
+        operand_rank = len(shape_of(operand.type))
+        scalar = splat_scalar(operand, hoist)
+        if scalar is None and operand_rank != rank and capture_scalar_inputs:
+            scalar = hoist.add(
+                tensor.ExtractOp(operand, [], element_type(operand.type))
+            )
+        if scalar is None:
+            inputs.append(operand)
+        scalars.append(scalar)
 
     def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
-        return [emit_scalar(op, args[: len(op.operands)], body_ops, hoist)]
+        block_args = iter(args[: len(inputs)])
+        operands = [next(block_args) if s is None else s for s in scalars]
+        return [emit_scalar(op, operands, body_ops, hoist)]
 
     staged = Ops([])
     (result,) = build_generic(
-        staged, list(op.operands), [operand_map(t, rank) for t in op.operand_types], [out],
+        staged, inputs, [operand_map(v.type, rank) for v in inputs], [out],
         [AffineMap.identity(rank)], parallel(rank), body,
     )  # fmt: skip
+    staged.ops[-1].attributes.update(discardable_attributes(op))
     ops.ops.extend([*hoist.ops, *staged.ops])
     return result
 
 
+@dataclass(frozen=True)
 class LowerElementwise(RewritePattern):
     """Element-wise ops, clamp, compare, select, convert, bitcast_convert: one parallel generic."""
+
+    capture_scalar_inputs: bool = True
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(
@@ -66,7 +122,7 @@ class LowerElementwise(RewritePattern):
             return
         ops = Ops([])
         try:
-            result = lower_elementwise(op, ops)
+            result = lower_elementwise(op, ops, self.capture_scalar_inputs)
         except Unsupported:
             ops.discard()
             return
@@ -85,3 +141,85 @@ class LowerConstant(RewritePattern):
         if any(signed_or_unsigned(t) for t in (op.output.type,)):
             return
         rewriter.replace(op, arith.ConstantOp(op.value))
+
+
+def _int_of(body: Ops, value: SSAValue, width: int) -> SSAValue:
+    """`value` as the signless integer of its width (a bitcast unless it is one already)."""
+    if isinstance(value.type, IntegerType):
+        return value
+    return body.add(arith.BitcastOp(value, IntegerType(width)))
+
+
+class LowerBitcastConvertResize(RewritePattern):
+    """bitcast_convert between element widths: one generic shifting bytes, as upstream.
+
+    Expansion (one wide element into a new last dim of narrow ones): the
+    `k`-th narrow element is the wide one shifted right by `k * width`
+    (little-endian, as numpy views are); contraction: the narrow elements of
+    the last dim are or-ed into a zero-filled result, shifted left likewise.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: ew.BitcastConvertOp, rewriter: PatternRewriter
+    ) -> None:
+        source_type, result_type = op.operand.type, op.result.type
+        if not is_static(source_type) or not is_static(result_type):
+            return
+        assert isa(source_type, TensorType[Attribute])
+        assert isa(result_type, TensorType[Attribute])
+        source_rank, result_rank = (
+            len(source_type.get_shape()),
+            len(result_type.get_shape()),
+        )
+        if source_rank == result_rank:
+            return
+        source, target = source_type.element_type, result_type.element_type
+        if any(
+            is_quantized(t) or signed_or_unsigned(t) or isinstance(t, ComplexType)
+            for t in (source, target)
+        ):
+            return
+        in_bits = numpy_dtype(source).itemsize * 8
+        out_bits = numpy_dtype(target).itemsize * 8
+        expansion = in_bits > out_bits
+        rank = max(source_rank, result_rank)
+        ops, hoist = Ops([]), Ops([])
+        out = empty(ops, result_type)
+        if not expansion:
+            zero = scalar_constant(hoist, 0, target)
+            out = ops.add(linalg.FillOp([zero], [out], [result_type]))
+        in_int, out_int = IntegerType(in_bits), IntegerType(out_bits)
+        shift_type = in_int if expansion else out_int
+        width = scalar_constant(hoist, out_bits if expansion else in_bits, shift_type)
+
+        def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+            position = body_ops.add(linalg.IndexOp(rank - 1))
+            iota = body_ops.add(arith.IndexCastOp(position, shift_type))
+            amount = body_ops.add(arith.MuliOp(iota, width))
+            value = _int_of(body_ops, args[0], in_bits)
+            if expansion:
+                shifted = body_ops.add(arith.ShRUIOp(value, amount))
+                result = body_ops.add(arith.TruncIOp(shifted, out_int))
+            else:
+                extended = body_ops.add(arith.ExtUIOp(value, out_int))
+                shifted = body_ops.add(arith.ShLIOp(extended, amount))
+                accumulator = _int_of(body_ops, args[1], out_bits)
+                result = body_ops.add(arith.OrIOp(shifted, accumulator))
+            if result.type != target:
+                result = body_ops.add(arith.BitcastOp(result, target))
+            return [result]
+
+        identity = AffineMap.identity(rank)
+        maps = [
+            AffineMap(rank, 0, identity.results[:source_rank]),
+            AffineMap(rank, 0, identity.results[:result_rank]),
+        ]
+        iterators = parallel(rank - (0 if expansion else 1))
+        if not expansion:
+            iterators = [*iterators, IteratorTypeAttr(IteratorType.REDUCTION)]
+        (result,) = build_generic(
+            ops, [op.operand], maps[:1], [out], maps[1:], iterators, body
+        )
+        ops.ops[-1].attributes.update(discardable_attributes(op))
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
     IndexType,
     TensorType,
+    f32,
+    i64,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -19,6 +25,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.utils.hints import isa
+
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.transforms.stablehlo_ir import is_static, shape_of
@@ -26,6 +33,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
     build_generic,
+    discardable_attributes,
     empty,
     parallel,
 )
@@ -38,6 +46,13 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
 )
 
 
+def captured(value: SSAValue, hoist: Ops) -> SSAValue:
+    """A rank-0 tensor defined outside a reducer body, read once before the op."""
+    if shape_of(value.type):
+        raise Unsupported("captured value that is not rank 0")
+    return hoist.add(tensor.ExtractOp(value, [], element_type(value.type)))
+
+
 def lower_region_body(
     region: Region, args: Sequence[SSAValue], body: Ops, hoist: Ops
 ) -> list[SSAValue]:
@@ -48,9 +63,10 @@ def lower_region_body(
             return [values[v] for v in inner.operands]
         if len(inner.results) != 1 or inner.regions:
             raise Unsupported(inner.name)
-        values[inner.results[0]] = emit_scalar(
-            inner, [values[v] for v in inner.operands], body, hoist
-        )
+        operands = [
+            values[v] if v in values else captured(v, hoist) for v in inner.operands
+        ]
+        values[inner.results[0]] = emit_scalar(inner, operands, body, hoist)
     raise Unsupported("reducer without return")
 
 
@@ -75,8 +91,43 @@ def reducer(
     return body
 
 
+def filled_init(
+    ops: Ops,
+    hoist: Ops,
+    init: SSAValue,
+    result_type: Attribute,
+    source: SSAValue,
+    kept: Sequence[int],
+) -> SSAValue:
+    """The result tensor filled with the init value: `tensor.extract` + `linalg.fill`, as upstream.
+
+    A dynamic result dim takes its size from `source`'s matching kept dim
+    (`tensor.dim`); an init of another element type than the result is converted.
+    """
+    assert isa(result_type, TensorType[Attribute])
+    element, target = element_type(init.type), result_type.get_element_type()
+    scalar = ops.add(tensor.ExtractOp(init, [], element))
+    scalar = emit_convert(ops, hoist, scalar, element, target)
+    sizes: list[SSAValue] = []
+    for i, n in enumerate(result_type.get_shape()):
+        if n == DYNAMIC_INDEX:
+            index = ops.add(arith.ConstantOp.from_int_and_width(kept[i], IndexType()))
+            sizes.append(ops.add(tensor.DimOp(source, index)))
+    out = ops.add(tensor.EmptyOp(sizes, result_type))
+    return ops.add(linalg.FillOp([scalar], [out], [result_type]))
+
+
+@dataclass(frozen=True)
 class LowerReduce(RewritePattern):
-    """The init values broadcast to the result, then a generic with reduction iterators running the reducer."""
+    """The result filled with the init values, then the reduction running the reducer.
+
+    A `linalg.generic` whose input maps put the reduced dims innermost (upstream's
+    `getTransposeMapForReduction`), or with `enable_primitive_ops` a
+    `linalg.reduce` where xDSL's can express it (one input of the init's type).
+    Empty reductions (no dims, or a 0-sized input) are left to canonicalization.
+    """
+
+    enable_primitive_ops: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.ReduceOp, rewriter: PatternRewriter) -> None:
@@ -87,33 +138,81 @@ class LowerReduce(RewritePattern):
         ]
         if any(is_quantized(t) or signed_or_unsigned(t) for t in types):
             return
-        count = len(op.inputs)
         shape = shape_of(op.inputs[0].type)
         rank = len(shape)
-        dims = op.reduced_dimensions
+        dims = list(op.reduced_dimensions)
+        if not dims or 0 in shape:
+            return
         kept = [d for d in range(rank) if d not in dims]
         ops, hoist = Ops([]), Ops([])
         outs = [
-            broadcast_scalar(ops, init, cast(TensorType[Attribute], t), hoist)
-            for init, t in zip(op.init_values, op.result_types, strict=True)
-        ]
-        out_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in kept))
-        iterators = [
-            IteratorTypeAttr(
-                IteratorType.REDUCTION if d in dims else IteratorType.PARALLEL
+            filled_init(ops, hoist, init, t, source, kept)
+            for source, init, t in zip(
+                op.inputs, op.init_values, op.result_types, strict=True
             )
-            for d in range(rank)
         ]
         try:
-            results = build_generic(
-                ops, list(op.inputs), [AffineMap.identity(rank)] * count, outs, [out_map] * count, iterators,
-                reducer(op.body, count, hoist),
-            )  # fmt: skip
+            if self.enable_primitive_ops and self._primitive(op):
+                results = [self._reduce(op, outs[0], sorted(dims), ops, hoist)]
+            else:
+                results = self._generic(op, outs, kept, dims, ops, hoist)
         except Unsupported:
             ops.discard()
             hoist.discard()
             return
+        ops.ops[-1].attributes.update(discardable_attributes(op))
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
+
+    @staticmethod
+    def _primitive(op: shlo.ReduceOp) -> bool:
+        """xDSL's `linalg.reduce` has one input, of the init's element type."""
+        return len(op.inputs) == 1 and element_type(op.inputs[0].type) == element_type(
+            op.body.block.args[0].type
+        )
+
+    @staticmethod
+    def _reduce(
+        op: shlo.ReduceOp, out: SSAValue, dims: list[int], ops: Ops, hoist: Ops
+    ) -> SSAValue:
+        block = Block(
+            arg_types=[element_type(op.inputs[0].type), element_type(out.type)]
+        )
+        body = Ops([])
+        yielded = reducer(op.body, 1, hoist)(block.args, body)
+        block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
+        return ops.add(
+            linalg.ReduceOp(
+                op.inputs[0], out, DenseArrayBase.from_list(i64, dims), Region(block)
+            )
+        )
+
+    @staticmethod
+    def _generic(
+        op: shlo.ReduceOp,
+        outs: list[SSAValue],
+        kept: list[int],
+        dims: list[int],
+        ops: Ops,
+        hoist: Ops,
+    ) -> list[SSAValue]:
+        rank = len(kept) + len(dims)
+        # Loops: the kept dims, then the reduced ones in the op's order.
+        loop_of = {d: i for i, d in enumerate([*kept, *dims])}
+        input_map = AffineMap(
+            rank, 0, tuple(AffineExpr.dimension(loop_of[d]) for d in range(rank))
+        )
+        out_map = AffineMap(
+            rank, 0, tuple(AffineExpr.dimension(i) for i in range(len(kept)))
+        )
+        iterators = [
+            *parallel(len(kept)),
+            *[IteratorTypeAttr(IteratorType.REDUCTION)] * len(dims),
+        ]
+        count = len(op.inputs)
+        return build_generic(
+            ops, list(op.inputs), [input_map] * count, outs, [out_map] * count, iterators,
+            reducer(op.body, count, hoist),
+        )  # fmt: skip
 
 
 class LowerReduceWindow(RewritePattern):
@@ -149,35 +248,49 @@ class LowerReduceWindow(RewritePattern):
         ):
             return
         ops, hoist = Ops([]), Ops([])
-        padded_inputs: list[SSAValue] = []
-        for value, init in zip(op.inputs, op.init_values, strict=True):
-            padded_inputs.append(self._pad(ops, value, init, padding))
-        window_type = TensorType(element_type(op.inputs[0].type), list(window))
-        window_tensor = empty(ops, window_type)
+        # In upstream's order: the broadcast inits, the padded inputs, the window.
         outs = [
             broadcast_scalar(ops, init, cast(TensorType[Attribute], t))
             for init, t in zip(op.init_values, op.result_types, strict=True)
         ]
-        loops = 2 * rank
-        input_map = AffineMap(
-            loops, 0,
-            tuple(AffineExpr.dimension(d) * strides[d] + AffineExpr.dimension(rank + d) * window_dilations[d] for d in range(rank)),
-        )  # fmt: skip
+        padded_inputs = [
+            self._pad(ops, value, init, padding)
+            for value, init in zip(op.inputs, op.init_values, strict=True)
+        ]
+        # One reduction loop per window dim of size > 1 (upstream's filtered window).
+        window_dims = [d for d in range(rank) if window[d] != 1]
+        window_tensor = empty(ops, TensorType(f32, [window[d] for d in window_dims]))
+        loops = rank + len(window_dims)
+        input_exprs: list[AffineExpr] = []
+        for d in range(rank):
+            expr = AffineExpr.dimension(d)
+            if strides[d] != 1:
+                expr = expr * strides[d]
+            if d in window_dims:
+                window_expr = AffineExpr.dimension(rank + window_dims.index(d))
+                if window_dilations[d] != 1:
+                    window_expr = window_expr * window_dilations[d]
+                expr = expr + window_expr
+            input_exprs.append(expr)
+        input_map = AffineMap(loops, 0, tuple(input_exprs))
         window_map = AffineMap(
-            loops, 0, tuple(AffineExpr.dimension(rank + d) for d in range(rank))
+            loops,
+            0,
+            tuple(AffineExpr.dimension(rank + i) for i in range(len(window_dims))),
         )
         out_map = AffineMap(
             loops, 0, tuple(AffineExpr.dimension(d) for d in range(rank))
         )
         iterators = [
             *parallel(rank),
-            *[IteratorTypeAttr(IteratorType.REDUCTION)] * rank,
+            *[IteratorTypeAttr(IteratorType.REDUCTION)] * len(window_dims),
         ]
         try:
             results = build_generic(
                 ops, [*padded_inputs, window_tensor], [*[input_map] * count, window_map], outs, [out_map] * count,
                 iterators, reducer(op.body, count, hoist),
             )  # fmt: skip
+            ops.ops[-1].attributes.update(discardable_attributes(op))
         except Unsupported:
             ops.discard()
             hoist.discard()

@@ -170,6 +170,60 @@ def _sign(body: Ops, hoist: Ops, x: SSAValue, element: Attribute) -> SSAValue:
     )
 
 
+INT_BITWISE: dict[str, Callable[..., Operation]] = {
+    "stablehlo.and": arith.AndIOp, "stablehlo.or": arith.OrIOp, "stablehlo.xor": arith.XOrIOp,
+}  # fmt: skip
+SHIFTS = (
+    "stablehlo.shift_left",
+    "stablehlo.shift_right_arithmetic",
+    "stablehlo.shift_right_logical",
+)
+
+
+def _signed_divide(
+    body: Ops, hoist: Ops, lhs: SSAValue, rhs: SSAValue, element: Attribute
+) -> SSAValue:
+    """Truncating division with x / 0 = -1 and MIN / -1 = MIN, as upstream (and XLA)."""
+    assert isa(element, IntegerType)
+    minimum = -(1 << (element.width.data - 1))
+    zero, one = scalar_constant(hoist, 0, element), scalar_constant(hoist, 1, element)
+    minus_one = scalar_constant(hoist, -1, element)
+    smallest = scalar_constant(hoist, minimum, element)
+    by_zero = body.add(arith.CmpiOp(rhs, zero, "eq"))
+    lhs_is_min = body.add(arith.CmpiOp(lhs, smallest, "eq"))
+    rhs_is_minus_one = body.add(arith.CmpiOp(rhs, minus_one, "eq"))
+    overflow = body.add(arith.AndIOp(lhs_is_min, rhs_is_minus_one))
+    special = body.add(arith.OrIOp(by_zero, overflow))
+    safe_rhs = body.add(arith.SelectOp(special, one, rhs))
+    quotient = body.add(arith.DivSIOp(lhs, safe_rhs))
+    quotient = body.add(arith.SelectOp(overflow, smallest, quotient))
+    return body.add(arith.SelectOp(by_zero, minus_one, quotient))
+
+
+def _shift(
+    body: Ops, hoist: Ops, name: str, lhs: SSAValue, rhs: SSAValue, element: Attribute
+) -> SSAValue:
+    """A shift by `rhs` (read unsigned); shifting by the width or more saturates, as upstream."""
+    assert isa(element, IntegerType)
+    bits = scalar_constant(hoist, element.width.data, element)
+    if name == "stablehlo.shift_left":
+        shifted, saturated = (
+            body.add(arith.ShLIOp(lhs, rhs)),
+            scalar_constant(hoist, 0, element),
+        )
+    elif name == "stablehlo.shift_right_logical":
+        shifted, saturated = (
+            body.add(arith.ShRUIOp(lhs, rhs)),
+            scalar_constant(hoist, 0, element),
+        )
+    else:
+        shifted = body.add(arith.ShRSIOp(lhs, rhs))
+        max_shift = scalar_constant(hoist, element.width.data - 1, element)
+        saturated = body.add(arith.ShRSIOp(lhs, max_shift))
+    in_range = body.add(arith.CmpiOp(rhs, bits, "ult"))
+    return body.add(arith.SelectOp(in_range, shifted, saturated))
+
+
 def emit_scalar(
     op: Operation, operands: Sequence[SSAValue], body: Ops, hoist: Ops
 ) -> SSAValue:
@@ -226,6 +280,16 @@ def emit_scalar(
             negated = body.add(arith.SubiOp(zero, operands[0]))
             is_negative = body.add(arith.CmpiOp(operands[0], zero, "slt"))
             return body.add(arith.SelectOp(is_negative, negated, operands[0]))
+        if name in INT_BITWISE:
+            return body.add(INT_BITWISE[name](*operands))
+        if name == "stablehlo.not":
+            return body.add(
+                arith.XOrIOp(operands[0], scalar_constant(hoist, -1, result))
+            )
+        if name == "stablehlo.divide":
+            return _signed_divide(body, hoist, operands[0], operands[1], result)
+        if name in SHIFTS:
+            return _shift(body, hoist, name, operands[0], operands[1], result)
         raise Unsupported(f"{name} on integers")
     if name in FLOAT_BINARY:
         return body.add(FLOAT_BINARY[name](*operands))
