@@ -57,7 +57,11 @@ CASES = {
         "%a = arith.addi",
         "%c = arith.constant 7 : i32\n    %a = arith.addi",
     ),
-    "select": (SELECT, "arith.select", "arith.maxsi %x, %y : i32\n    %n = arith.minsi"),
+    "select": (
+        SELECT,
+        "arith.select",
+        "arith.maxsi %x, %y : i32\n    %n = arith.minsi",
+    ),
 }
 
 

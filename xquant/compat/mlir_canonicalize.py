@@ -171,9 +171,7 @@ class SelectOfCompareToMinMax(RewritePattern):
         if (op.lhs, op.rhs) == (a, b):
             rewriter.replace(op, same.create(operands=[a, b], result_types=[a.type]))
         elif (op.lhs, op.rhs) == (b, a):
-            rewriter.replace(
-                op, swapped.create(operands=[a, b], result_types=[a.type])
-            )
+            rewriter.replace(op, swapped.create(operands=[a, b], result_types=[a.type]))
 
 
 class _Patterns(HasCanonicalizationPatternsTrait):
