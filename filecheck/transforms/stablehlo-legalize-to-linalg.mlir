@@ -1186,10 +1186,13 @@ func.func @reduce_implicit_promotion(%a: tensor<4x6xi8>, %z: tensor<i8>) -> tens
   return %0 : tensor<4xi32>
 }
 
-// reduce_window with base dilations, and select_and_scatter, are not lowered.
+// reduce_window with base dilations: the holes hold the init value, as upstream's
+// lowering of stablehlo.pad (fill + strided insert_slice); select_and_scatter is not lowered.
 // CHECK-LABEL: func.func @windows_not_lowered
-// CHECK-NEXT:    %{{.*}} = "stablehlo.reduce_window"(%a, %z) <{base_dilations = array<i64: 2>, window_dimensions = array<i64: 2>}> ({
-// CHECK-NOT:     linalg
+// CHECK:         %[[V:.*]] = tensor.extract %z[] : tensor<i32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<5xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[V]] : i32) outs(%[[E]] : tensor<5xi32>) -> tensor<5xi32>
+// CHECK-NEXT:    %{{.*}} = tensor.insert_slice %a into %[[F]][0] [3] [2] : tensor<3xi32> into tensor<5xi32>
 // CHECK:         "stablehlo.select_and_scatter"(%f, %f, %fz)
 // CHECK-NOT:     linalg
 // CHECK:         func.return

@@ -142,6 +142,19 @@ CASES: dict[str, tuple[str, tuple[Any, ...], list[Any]]] = {
         # interpreter's and the lowering's reduction orders agree)
         [np.array([[2, 3, 4], [5, 5, 5]], np.float32)],
     ),
+    "reduce_window_base_dilation": (
+        """func.func @main(%a: tensor<3xi32>, %z: tensor<i32>) -> tensor<4xi32> {
+  %0 = "stablehlo.reduce_window"(%a, %z) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %s = stablehlo.add %x, %y : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {window_dimensions = array<i64: 2>, base_dilations = array<i64: 2>} : (tensor<3xi32>, tensor<i32>) -> tensor<4xi32>
+  func.return %0 : tensor<4xi32>
+}""",
+        (np.array([1, 2, 3], np.int32), np.array(10, np.int32)),
+        # the dilated input [1, 10, 2, 10, 3] (holes are the init), windows of two, plus the init
+        [np.array([21, 22, 22, 23], np.int32)],
+    ),
 }
 
 

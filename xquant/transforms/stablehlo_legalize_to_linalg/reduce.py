@@ -243,9 +243,7 @@ class LowerReduceWindow(RewritePattern):
         rank = len(shape)
         window, strides, padding = op.window(rank)
         base_dilations, window_dilations = op.dilations(rank)
-        if any(d != 1 for d in base_dilations) or any(
-            lo < 0 or hi < 0 for lo, hi in padding
-        ):
+        if any(lo < 0 or hi < 0 for lo, hi in padding):
             return
         ops, hoist = Ops([]), Ops([])
         # In upstream's order: the broadcast inits, the padded inputs, the window.
@@ -254,7 +252,7 @@ class LowerReduceWindow(RewritePattern):
             for init, t in zip(op.init_values, op.result_types, strict=True)
         ]
         padded_inputs = [
-            self._pad(ops, value, init, padding)
+            self._pad(ops, value, init, padding, base_dilations)
             for value, init in zip(op.inputs, op.init_values, strict=True)
         ]
         # One reduction loop per window dim of size > 1 (upstream's filtered window).
@@ -299,23 +297,48 @@ class LowerReduceWindow(RewritePattern):
 
     @staticmethod
     def _pad(
-        ops: Ops, value: SSAValue, init: SSAValue, padding: Sequence[tuple[int, int]]
+        ops: Ops,
+        value: SSAValue,
+        init: SSAValue,
+        padding: Sequence[tuple[int, int]],
+        base_dilations: Sequence[int],
     ) -> SSAValue:
-        if all(lo == 0 and hi == 0 for lo, hi in padding):
+        """The input padded with the init value: `tensor.pad`, or with base
+        dilations (interior padding) a `linalg.fill` of the padded shape and a
+        strided `tensor.insert_slice`, as upstream's lowering of `stablehlo.pad`."""
+        dilated = any(d != 1 for d in base_dilations)
+        if not dilated and all(lo == 0 and hi == 0 for lo, hi in padding):
             return value
         source = value.type
-        assert isa(source, TensorType)
+        assert isa(source, TensorType[Attribute])
         element = source.get_element_type()
         scalar = ops.add(tensor.ExtractOp(init, [], element))
         shape = [
-            n + lo + hi for n, (lo, hi) in zip(source.get_shape(), padding, strict=True)
+            (n - 1) * d + 1 + lo + hi
+            for n, d, (lo, hi) in zip(
+                source.get_shape(), base_dilations, padding, strict=True
+            )
         ]
+        padded_type = TensorType(element, shape)
+        if dilated:
+            filled = ops.add(
+                linalg.FillOp([scalar], [empty(ops, padded_type)], [padded_type])
+            )
+            return ops.add(
+                tensor.InsertSliceOp.from_static_parameters(
+                    value,
+                    filled,
+                    [lo for lo, _ in padding],
+                    source.get_shape(),
+                    base_dilations,
+                )
+            )
         block = Block(arg_types=[IndexType()] * len(shape))
         block.add_op(tensor.YieldOp(scalar))
         return ops.add(
             tensor.PadOp(
                 value, [], [], Region(block), [lo for lo, _ in padding], [hi for _, hi in padding],
-                TensorType(element, shape),
+                padded_type,
             )
         )  # fmt: skip
 
