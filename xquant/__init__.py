@@ -41,27 +41,42 @@ def parse_module(text: str, name: str = "<string>") -> ModuleOp:
     """Parse and verify `text`.
 
     Raises only xDSL's `ParseError` (bad syntax or an invalid type, with a
-    position) or `VerifyException` (an op that does not verify).
+    position) or `VerifyException` (an op that does not verify, or a use its
+    definition does not dominate). Op positions are remembered, so later
+    interpreter and pass errors name `file:line:col`.
     """
-    from xquant.tools.diagnostics import parse_located
+    from xdsl.utils.exceptions import VerifyException
 
-    module = parse_located(make_context(), text, name).module
-    module.verify()
+    from xquant.asm.located_parser import parse_located
+    from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
+    from xquant.transforms.diagnostics import remember_spans
+    from xquant.transforms.pipeline import verify_dominance
+
+    located = parse_located(make_context(), text, name)
+    module = located.module
+    remember_spans(located.op_spans)
+    try:
+        module.verify()
+    except (VerifyException, *VERIFIER_CRASHES) as err:
+        # The failing op's own message (xDSL's repeats the module); a crash of
+        # an xDSL verifier becomes that op's VerifyException.
+        failure = first_verify_failure(module)
+        message = failure[1] if failure is not None else str(err)
+        raise VerifyException(message) from err
+    verify_dominance(module)
     return module
 
 
 def apply_passes(
     module: ModuleOp, pipeline: str, ctx: Context | None = None
 ) -> ModuleOp:
-    """Apply a comma-separated pass pipeline (xdsl-opt `-p` syntax) to `module` in place."""
-    from xdsl.passes import PassPipeline
-    from xdsl.universe import Universe
+    """Apply a comma-separated pass pipeline (xdsl-opt `-p` syntax) to `module` in place.
 
-    from xquant.compat import install
+    Only diagnostics escape: a pass that crashes is a `PassCrashError` naming it.
+    """
+    from xquant.transforms.pipeline import apply_pipeline
 
-    install()
-    passes = Universe.get_multiverse().all_passes
-    PassPipeline.parse_spec(passes, pipeline).apply(ctx or make_context(), module)
+    apply_pipeline(ctx or make_context(), module, pipeline)
     module.verify()
     return module
 

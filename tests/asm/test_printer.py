@@ -21,13 +21,13 @@ from xdsl.printer import Printer
 
 from tests.upstream.mlir_opt import find_mlir_opt, run_mlir_opt
 from xquant import make_context
+from xquant.asm.located_parser import parse_located
 from xquant.asm.printer import (
     MLIRPrinter,
     apfloat_to_string,
     format_float,
     module_to_mlir,
 )
-from xquant.tools.diagnostics import parse_located
 
 HERE = Path(__file__).parent
 REPO = HERE.parent.parent

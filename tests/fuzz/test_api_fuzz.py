@@ -39,10 +39,9 @@ TIME_LIMIT = 2.0  # seconds per mutant; a slower one is not a failure, just skip
 
 DIAGNOSTICS = (ParseError, DiagnosticException)
 
-# Crashes in `xquant.parse_module` outside the files this suite's fixes may touch;
-# each has a strict xfail in test_regressions.py. Remove an entry once it is fixed:
-# - ZeroDivisionError: xDSL's linalg verifier evaluates `d1 floordiv 0`.
-KNOWN_PARSE_CRASHES: tuple[type[Exception], ...] = (ZeroDivisionError,)
+# Crashes in `xquant.parse_module` not fixed yet; each has a strict xfail in
+# test_regressions.py. Remove an entry once it is fixed.
+KNOWN_PARSE_CRASHES: tuple[type[Exception], ...] = ()
 
 
 class _OutOfTime(BaseException):

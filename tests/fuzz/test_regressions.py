@@ -11,6 +11,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
 import xquant
+from xquant.asm.located_parser import parse_located
 from xquant.interpreter.errors import OpInterpretationError
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.pipeline import (
@@ -92,7 +93,9 @@ def test_a_use_before_its_definition_is_an_interpretation_error() -> None:
 )
 def test_verify_dominance(text: str, message: str) -> None:
     # was: KeyError in stablehlo-legalize-to-linalg (a reducer op using its own result)
-    module = xquant.parse_module(text)
+    with pytest.raises(DominanceError, match=message):
+        xquant.parse_module(text)  # the API checks dominance after parsing
+    module = parse_located(xquant.make_context(), text).module
     with pytest.raises(DominanceError, match=message):
         verify_dominance(module)
     with pytest.raises(DominanceError):
@@ -158,13 +161,11 @@ def test_lower_quant_ops_rejects_an_unsigned_expressed_type() -> None:
         xquant.apply_passes(module, "lower-quant-ops{rounding=nearest-even}")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ZeroDivisionError,
-    reason="parse_module: xDSL's linalg.generic verifier evaluates `floordiv 0` (fix in parse_module/xdsl_fixes)",
-)
 def test_floordiv_by_zero_in_an_indexing_map_is_a_diagnostic() -> None:
-    with pytest.raises(DiagnosticException):
+    """xDSL's linalg.generic verifier evaluates `floordiv 0`: a VerifyException at the op."""
+    with pytest.raises(
+        DiagnosticException, match=r"'linalg\.generic' op does not verify"
+    ):
         xquant.parse_module(
             """#map = affine_map<(d0) -> (d0)>
 #smap = affine_map<(d0) -> (d0 floordiv 0)>

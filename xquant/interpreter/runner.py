@@ -245,7 +245,7 @@ def _parse_remembering_spans(text: str) -> ModuleOp:
     """`xquant.parse_module`, keeping where each op was parsed so that an
     interpreter error can say `<string>:line:col`."""
     from xquant import make_context
-    from xquant.tools.diagnostics import parse_located
+    from xquant.asm.located_parser import parse_located
     from xquant.transforms.diagnostics import remember_spans
 
     located = parse_located(make_context(), text, "<string>")

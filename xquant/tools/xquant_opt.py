@@ -17,7 +17,7 @@ with `-verify-diagnostics` the diagnostics are checked against the file's
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import IO
@@ -40,6 +40,7 @@ from xquant.asm.diagnostics import (
 )
 from xquant.asm.located_parser import LocatedModule, parse_located
 from xquant.asm.printer import module_to_mlir
+from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
 from xquant.compat import install
 from xquant.tools.command_line import (
     TOOL,
@@ -313,7 +314,7 @@ class OptDriver:
         module = located.module
         try:
             module.verify()
-        except (VerifyException, *_VERIFIER_CRASHES):
+        except (VerifyException, *VERIFIER_CRASHES):
             pass
         else:
             try:
@@ -323,7 +324,7 @@ class OptDriver:
             return []
         diagnostics: list[Diagnostic] = []
         for root in [module, *module.ops]:
-            failure = _first_verify_failure(root, nested=root is not module)
+            failure = first_verify_failure(root, nested=root is not module)
             if failure is not None:
                 op, message = failure
                 diagnostics.append(self._op_diagnostic(located, op, message))
@@ -353,7 +354,7 @@ class OptDriver:
         message = str(err).split("\n", 1)[0] or type(err).__name__
         if isinstance(err, OpDiagnostic):
             return diagnostic_at(located.span_of(err.op), message, self.file_name)
-        if (failure := _first_verify_failure(located.module, nested=True)) is not None:
+        if (failure := first_verify_failure(located.module, nested=True)) is not None:
             op, verify_message = failure
             return diagnostic_at(located.span_of(op), verify_message, self.file_name)
         return diagnostic_at(None, message, self.file_name)
@@ -382,27 +383,6 @@ class OptDriver:
             f"// -----// IR Dump {when} {name} ({pass_.name}) //----- //\n"
         )
         self.stderr.write(self._print(module, ctx))
-
-
-def _first_verify_failure(
-    root: Operation, *, nested: bool
-) -> tuple[Operation, str] | None:
-    """The first op under `root` (in xDSL's verification order) that does not verify."""
-    ops: Iterator[Operation] = (
-        root.walk(reverse=False, region_first=True) if nested else iter((root,))
-    )
-    for op in ops:
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as err:
-            return op, str(err)
-        except _VERIFIER_CRASHES as err:  # xDSL evaluates e.g. `d0 floordiv 0`
-            return op, f"'{op.name}' op does not verify: {err}"
-    return None
-
-
-# What xDSL's verifiers raise on odd IR instead of a VerifyException.
-_VERIFIER_CRASHES = (ArithmeticError, ValueError, IndexError, KeyError, TypeError)
 
 
 def _generic_text(op: Operation) -> str:

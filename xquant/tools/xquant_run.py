@@ -25,9 +25,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from xdsl.utils.lexer import Span
+
+from xquant.asm.diagnostics import diagnostic_at, diagnostic_from_parse_error
+from xquant.transforms.diagnostics import OpDiagnostic
+
 __all__ = ["main"]
 
 SPLIT_MARKER = "// -----"
+
+
+def format_error(span: Span[str] | Span[bytes] | None, message: str, name: str) -> str:
+    """`file:line:col: error: message`, the source line and a caret (MLIR's form)."""
+    return diagnostic_at(span, message, name).render()
 
 
 class ToolError(Exception):
@@ -133,20 +143,16 @@ def _run_chunk(
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     from xquant import apply_passes, make_context
+    from xquant.asm.located_parser import parse_located
+    from xquant.asm.verifier import first_verify_failure
     from xquant.interpreter.runner import check_argument, format_value, lookup_function
-    from xquant.tools.diagnostics import (
-        find_verify_error,
-        format_error,
-        format_parse_error,
-        parse_located,
-    )
 
     ctx = make_context()
     try:
         located = parse_located(ctx, text, name)
     except ParseError as err:
-        raise ToolError(format_parse_error(err)) from err
-    failure = find_verify_error(located)
+        raise ToolError(diagnostic_from_parse_error(err, name).render()) from err
+    failure = first_verify_failure(located.module)
     if failure is not None:
         op, message = failure
         raise ToolError(format_error(located.span_of(op), message, name))
@@ -155,13 +161,11 @@ def _run_chunk(
         try:
             apply_passes(module, pipeline, ctx)
         except Exception as err:
-            from xquant.transforms.diagnostics import OpDiagnostic
-
             if isinstance(err, OpDiagnostic):
                 raise ToolError(
                     format_error(located.span_of(err.op), str(err), name)
                 ) from err
-            if (failure := find_verify_error(located)) is not None:
+            if (failure := first_verify_failure(located.module)) is not None:
                 op, message = failure
                 raise ToolError(
                     format_error(located.span_of(op), message, name)
@@ -198,6 +202,9 @@ def _run_chunk(
 
     try:
         results = run(module, function, *values)
+    except OpDiagnostic as err:  # an interpreter error names its op: locate it
+        message = getattr(err, "message", None) or str(err).splitlines()[0]
+        raise ToolError(format_error(located.span_of(err.op), message, name)) from err
     except DiagnosticException as err:
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ToolError(f"{name}: error: interpretation failed: {first}\n") from err
@@ -214,7 +221,6 @@ def _run_all(
 ) -> list[str]:
     """Run every (argument-less) function, collecting results and a line per check."""
     from xquant.interpreter.runner import format_value, run_with_checks
-    from xquant.tools.diagnostics import format_error
 
     lines: list[str] = []
     errors: list[str] = []
@@ -222,6 +228,10 @@ def _run_all(
         fn_name = fn.sym_name.data
         try:
             results, checks = run_with_checks(module, fn_name)
+        except OpDiagnostic as err:
+            message = getattr(err, "message", None) or str(err).splitlines()[0]
+            errors.append(format_error(located.span_of(err.op), message, name))
+            continue
         except Exception as err:
             first = str(err).splitlines()[0] if str(err) else type(err).__name__
             errors.append(
