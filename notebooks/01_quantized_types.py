@@ -199,9 +199,9 @@ def _(mo):
     ## Try it: pick a block size
 
     Drag the slider (block sizes that divide 256). The heat map shows
-    `|dequantize(quantize(w)) - w|` per element for that block size; the
-    outlier rows stop hurting their neighbours as soon as the group is
-    smaller than a row.
+    `|dequantize(quantize(w)) - w|` per element for that block size. With
+    one scale per row (256) the outlier rows stop hurting the others;
+    smaller blocks also confine each single outlier element to its block.
     """)
     block_slider = mo.ui.slider(
         steps=[4, 8, 16, 32, 64, 128, 256],
