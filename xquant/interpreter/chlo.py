@@ -22,6 +22,7 @@ from xdsl.interpreter import (
 )
 
 from xquant.dialects import chlo
+from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type
 from xquant.interpreter.common import dtype_of, int_info, wrap
 from xquant.interpreter.stablehlo import (
@@ -124,4 +125,15 @@ class ChloFunctions(InterpreterFunctions):
         return self._run(op, args)
 
 
-FUNCTIONS: list[InterpreterFunctions] = [ChloFunctions()]
+@register_impls
+class BarrierFunctions(InterpreterFunctions):
+    """`stablehlo.optimization_barrier`, which the pass's hybrid dot/convolution emits: the identity."""
+
+    @impl(OptimizationBarrierOp)
+    def run_optimization_barrier(
+        self, interpreter: Interpreter, op: OptimizationBarrierOp, args: PythonValues
+    ) -> PythonValues:
+        return tuple(args)
+
+
+FUNCTIONS: list[InterpreterFunctions] = [ChloFunctions(), BarrierFunctions()]

@@ -80,6 +80,8 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
+from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
+from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
 from xquant.numerics import uniform
 from xquant.transforms.diagnostics import OpDiagnostic
@@ -597,6 +599,64 @@ def _integer_convolution(b: HloBuilder, op: shlo.ConvolutionOp) -> SSAValue | No
     return _rescale(b, acc, scales, axis, result_q)
 
 
+def _upstream_hybrid(b: HloBuilder, op: Operation) -> SSAValue | None:
+    """Upstream's weight-only form: `optimization_barrier` on the rhs storage, its f32
+    dequantization (`convert`, `broadcast_subtract zp` unless all 0, `broadcast_multiply
+    scale`), then the op on floats.
+
+    Only for rhs storage of at most 16 bits on f32, where the f32 `q - zp` is
+    exact and so equals the contract's integer difference; else None.
+    """
+    lhs, rhs = op.operands[0], op.operands[1]
+    rhs_q = quantized(rhs.type)
+    if rhs_q is None or is_quantized(lhs.type) or is_quantized(op.result_types[0]):
+        return None
+    if rhs_q.storage_width > 16 or not is_f32(rhs_q.expressed_type):
+        return None
+    f32 = rhs_q.expressed_type
+    stored = to_storage(b, rhs)
+    barrier = b.add(
+        OptimizationBarrierOp.create(operands=[stored], result_types=[stored.type])
+    )
+    channels = Channels.of(rhs_q)
+    scales, dims = emit_parameters(b, channels.scales, f32, channels.axis)
+    zero_points, _ = emit_parameters(
+        b, channels.zero_points.astype(np.float64), f32, channels.axis
+    )
+    value = emit_convert(b, barrier, f32)
+    if bool(np.any(channels.zero_points != 0)):
+        value = emit_broadcast_binary(
+            b, chlo.BroadcastSubtractOp, value, zero_points, dims
+        )
+    value = emit_broadcast_binary(b, chlo.BroadcastMultiplyOp, value, scales, dims)
+    clone = type(op).create(
+        operands=[lhs, value, *op.operands[2:]],
+        result_types=list(op.result_types),
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+    return b.add(clone)
+
+
+class LowerDot(RewritePattern):
+    """`stablehlo.dot`: hybrid as upstream; otherwise the equivalent `dot_general`
+    (contracting the lhs's last dimension with the rhs's first), lowered next."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "stablehlo.dot" or not _touches_quantized(op):
+            return
+        b = HloBuilder()
+        if (result := _upstream_hybrid(b, op)) is not None:
+            _replace(rewriter, op, b, [result])
+            return
+        lhs, rhs = op.operands
+        rank = len(lhs.type.get_shape()) if isa(lhs.type, TensorType) else 1
+        numbers = DotDimensionNumbersAttr.get([], [], [rank - 1], [0])
+        rewriter.replace_op(
+            op, shlo.DotGeneralOp(lhs, rhs, numbers, op.result_types[0])
+        )
+
+
 class LowerDotGeneral(RewritePattern):
     """Quantized dot_general in integer form; hybrid by dequantizing the rhs; else the fallback."""
 
@@ -605,6 +665,10 @@ class LowerDotGeneral(RewritePattern):
         self, op: shlo.DotGeneralOp, rewriter: PatternRewriter
     ) -> None:
         if not _touches_quantized(op):
+            return
+        b = HloBuilder()
+        if (result := _upstream_hybrid(b, op)) is not None:
+            _replace(rewriter, op, b, [result])
             return
         _require_static(op)
         b = HloBuilder()
@@ -624,6 +688,10 @@ class LowerConvolution(RewritePattern):
     ) -> None:
         if not _touches_quantized(op):
             return
+        b = HloBuilder()
+        if (result := _upstream_hybrid(b, op)) is not None:
+            _replace(rewriter, op, b, [result])
+            return
         _require_static(op)
         b = HloBuilder()
         if (result := _integer_convolution(b, op)) is not None:
@@ -637,16 +705,30 @@ class LowerConvolution(RewritePattern):
 # ops that only move data
 
 
-MOVING_OPS: tuple[type[Operation], ...] = (
-    shlo.ReshapeOp, shlo.TransposeOp, shlo.BroadcastInDimOp, shlo.ConcatenateOp, shlo.SliceOp, shlo.GatherOp,
+MOVING_OPS: frozenset[str] = frozenset(
+    f"stablehlo.{name}"
+    for name in (
+        "reshape", "transpose", "broadcast_in_dim", "concatenate", "slice", "gather", "pad",
+        "dynamic_reshape", "dynamic_slice", "dynamic_broadcast_in_dim", "get_dimension_size",
+    )
 )  # fmt: skip
+"""Upstream's `ConvertGenericOp` list, less the ops with patterns of their own here."""
+
+QDQ_OPS: frozenset[str] = frozenset(
+    f"stablehlo.{name}"
+    for name in (
+        "atan2", "batch_norm_grad", "batch_norm_inference", "batch_norm_training", "cholesky",
+        "reduce_precision", "remainder", "triangular_solve",
+    )
+)  # fmt: skip
+"""Upstream's dequantize -> op -> quantize fallback list, less what `LowerElementwise` covers."""
 
 
 class LowerDataMovement(RewritePattern):
     """Ops that move storage integers: the same op on the storage type."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, MOVING_OPS) or not _touches_quantized(op):
+        if op.name not in MOVING_OPS or not _touches_quantized(op):
             return
         b = HloBuilder()
         clone = type(op).create(
@@ -656,6 +738,17 @@ class LowerDataMovement(RewritePattern):
             attributes=dict(op.attributes),
         )
         _replace(rewriter, op, b, [b.add(clone)])
+
+
+class LowerOtherDequantizeOpQuantize(RewritePattern):
+    """The rest of upstream's fallback list (batch norms, atan2, ...): dequantize -> float op -> quantize."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name not in QDQ_OPS or not _touches_quantized(op):
+            return
+        _require_signed_expressed(op)
+        b = HloBuilder()
+        _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
 class LowerConstant(RewritePattern):
@@ -692,6 +785,8 @@ class LowerCustomCall(RewritePattern):
     ) -> None:
         if not any(is_quantized(t) for t in op.operand_types):
             return
+        if op.call_target_name.data not in check.CUSTOM_CALL_CHECKS:
+            return  # upstream lowers no custom_call: left for the legality check
         b = HloBuilder()
         operands = [to_float(b, v) for v in op.operands]
         rewriter.insert(b.ops, InsertPoint.before(op))
@@ -962,6 +1057,8 @@ class FoldBridges(RewritePattern):
 
 
 def _first_quantized(module: ModuleOp) -> Operation | None:
+    """The first op left with a quantized type; the pass's own bridges only if nothing else is."""
+    bridge: Operation | None = None
     for op in module.walk():
         types = [
             *_types(op),
@@ -973,8 +1070,10 @@ def _first_quantized(module: ModuleOp) -> Operation | None:
             ),
         ]
         if any(is_quantized(t) for t in types if not isinstance(t, (IntegerType,))):
-            return op
-    return None
+            if not isinstance(op, ew.BitcastConvertOp):
+                return op
+            bridge = bridge or op
+    return bridge
 
 
 def _lower_bitcast_converts(module: ModuleOp) -> None:
@@ -1018,9 +1117,9 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDotGeneral(),
-                    LowerConvolution(), LowerDataMovement(), LowerConstant(), LowerCustomCall(), LowerCheckOps(),
-                    LowerReductions(),
+                    LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDot(),
+                    LowerDotGeneral(), LowerConvolution(), LowerDataMovement(), LowerOtherDequantizeOpQuantize(),
+                    LowerConstant(), LowerCustomCall(), LowerCheckOps(), LowerReductions(),
                 ]
             )
         ).rewrite_module(op)  # fmt: skip
