@@ -24,17 +24,9 @@ __all__ = ["apply_passes", "make_context", "parse_module", "print_module", "run"
 
 def make_context() -> Context:
     """A context with xDSL's dialects and every xquant dialect registered (lazily)."""
-    from xdsl.context import Context
-    from xdsl.universe import Universe
+    from xquant.context import make_context as _make_context
 
-    from xquant.compat import install
-
-    install()
-
-    ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
-    return ctx
+    return _make_context()
 
 
 def parse_module(text: str, name: str = "<string>") -> ModuleOp:

@@ -24,9 +24,12 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
+from xquant.asm.located_parser import parse_located
+from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.interpreter.common import as_value, dtype_of, element_type, is_float_dtype
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
+from xquant.transforms.diagnostics import remember_spans
 
 __all__ = [
     "RunSetupError",
@@ -244,10 +247,6 @@ def run(
 def _parse_remembering_spans(text: str) -> ModuleOp:
     """`xquant.parse_module`, keeping where each op was parsed so that an
     interpreter error can say `<string>:line:col`."""
-    from xquant import make_context
-    from xquant.asm.located_parser import parse_located
-    from xquant.transforms.diagnostics import remember_spans
-
     located = parse_located(make_context(), text, "<string>")
     remember_spans(located.op_spans)
     located.module.verify()
@@ -259,7 +258,6 @@ def load_dense_literal(text: str) -> Any:
     `1.5 : f32`) into a numpy array (numpy scalar)."""
     from xdsl.parser import Parser
 
-    from xquant import make_context
     from xquant.interpreter.arith import attribute_value
 
     parser = Parser(make_context(), text.strip(), "<literal>")
@@ -298,8 +296,6 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
     (e.g. `dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>`), splats folded."""
     if isinstance(typ, str):
         from xdsl.parser import Parser
-
-        from xquant import make_context
 
         typ = Parser(make_context(), typ).parse_type()
     typ, note = _literal_type(typ)

@@ -42,6 +42,7 @@ from xquant.asm.located_parser import LocatedModule, parse_located
 from xquant.asm.printer import module_to_mlir
 from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
 from xquant.compat import install
+from xquant.context import make_context
 from xquant.tools.command_line import (
     TOOL,
     CommandLineError,
@@ -246,10 +247,7 @@ class OptDriver:
     # One chunk.
 
     def _context(self) -> Context:
-        ctx = Context(allow_unregistered=self.options.allow_unregistered_dialect)
-        for name, factory in Universe.get_multiverse().all_dialects.items():
-            ctx.register_dialect(name, factory)
-        return ctx
+        return make_context(allow_unregistered=self.options.allow_unregistered_dialect)
 
     def _process_chunk(
         self, chunk: Chunk, passes: Sequence[ModulePass]

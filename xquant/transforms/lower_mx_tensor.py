@@ -24,14 +24,13 @@ scf iteration arguments) are reported as errors against that op.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AffineMapAttr,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -46,9 +45,8 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -77,6 +75,7 @@ from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.mx_ir import (
     I8,
     Constants,
+    build_generic,
     emit_abs_bits,
     emit_codes_to_parts,
     emit_decode,
@@ -85,55 +84,14 @@ from xquant.transforms.mx_ir import (
     emit_join,
     emit_scale_element,
 )
+from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
 from xquant.transforms.quant_ir import OpList
 
 __all__ = ["LowerMxTensorPass", "build_generic", "parts_of"]
 
-BodyFn = Callable[[OpList, Sequence[SSAValue]], Sequence[SSAValue]]
-
 
 # ---------------------------------------------------------------------------------------
 # helpers
-
-
-def build_generic(
-    ops: OpList,
-    inputs: Sequence[SSAValue],
-    input_maps: Sequence[AffineMap],
-    output_types: Sequence[TensorType[Attribute]],
-    body_fn: BodyFn,
-    iterators: Sequence[IteratorType] | None = None,
-    inits: Sequence[SSAValue] | None = None,
-    output_maps: Sequence[AffineMap] | None = None,
-) -> list[SSAValue]:
-    """A `linalg.generic` (parallel over the outputs unless `iterators` says otherwise)."""
-    rank = input_maps[0].num_dims
-    if inits is None:
-        inits = [ops.add(tensor.EmptyOp([], t)) for t in output_types]
-    if output_maps is None:
-        output_maps = [AffineMap.identity(rank)] * len(output_types)
-    arg_types = [_element(v.type) for v in inputs] + [
-        t.get_element_type() for t in output_types
-    ]
-    block = Block(arg_types=arg_types)
-    body = OpList()
-    results = body_fn(body, block.args)
-    block.add_ops([*body.ops, YieldOp(*results)])
-    generic = GenericOp(
-        inputs,
-        inits,
-        Region(block),
-        [AffineMapAttr(m) for m in (*input_maps, *output_maps)],
-        [IteratorTypeAttr(it) for it in (iterators or [IteratorType.PARALLEL] * rank)],
-        output_types,
-    )
-    ops.ops.append(generic)
-    return list(generic.results)
-
-
-def _element(t: Attribute) -> Attribute:
-    assert isinstance(t, TensorType)
-    return t.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 
 def block_map(mx_type: MxTensorType) -> AffineMap:
@@ -568,8 +526,6 @@ class LowerMxTensorPass(ModulePass):
     name = "lower-mx-tensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
-
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))
         ).rewrite_module(op)

@@ -18,22 +18,27 @@ created by the caller's `OpList` outside the generic body (hoisted).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyFloat,
     Float8E8M0FNUType,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
+    TensorType,
     f32,
     i32,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.utils.hints import isa
 
 from xquant.dialects.mx_tensor.types import MxTensorType, type_width
@@ -46,7 +51,9 @@ from xquant.numerics.mx import (
 from xquant.transforms.quant_ir import OpList
 
 __all__ = [
+    "BodyFn",
     "Constants",
+    "build_generic",
     "emit_cast",
     "emit_codes_to_parts",
     "emit_decode",
@@ -273,3 +280,47 @@ def emit_cast(body: OpList, value: SSAValue, target: Attribute) -> SSAValue:
     assert isa(source, IntegerType)
     narrower = source.width.data < target.width.data
     return body.add((arith.ExtSIOp if narrower else arith.TruncIOp)(value, target))
+
+
+BodyFn = Callable[[OpList, Sequence[SSAValue]], Sequence[SSAValue]]
+"""Builds a generic's body from its block arguments; returns the yielded values."""
+
+
+def build_generic(
+    ops: OpList,
+    inputs: Sequence[SSAValue],
+    input_maps: Sequence[AffineMap],
+    output_types: Sequence[TensorType[Attribute]],
+    body_fn: BodyFn,
+    iterators: Sequence[IteratorType] | None = None,
+    inits: Sequence[SSAValue] | None = None,
+    output_maps: Sequence[AffineMap] | None = None,
+) -> list[SSAValue]:
+    """A `linalg.generic` (parallel over the outputs unless `iterators` says otherwise)."""
+    rank = input_maps[0].num_dims
+    if inits is None:
+        inits = [ops.add(tensor.EmptyOp([], t)) for t in output_types]
+    if output_maps is None:
+        output_maps = [AffineMap.identity(rank)] * len(output_types)
+    arg_types = [_element(v.type) for v in inputs] + [
+        t.get_element_type() for t in output_types
+    ]
+    block = Block(arg_types=arg_types)
+    body = OpList()
+    results = body_fn(body, block.args)
+    block.add_ops([*body.ops, YieldOp(*results)])
+    generic = GenericOp(
+        inputs,
+        inits,
+        Region(block),
+        [AffineMapAttr(m) for m in (*input_maps, *output_maps)],
+        [IteratorTypeAttr(it) for it in (iterators or [IteratorType.PARALLEL] * rank)],
+        output_types,
+    )
+    ops.ops.append(generic)
+    return list(generic.results)
+
+
+def _element(t: Attribute) -> Attribute:
+    assert isinstance(t, TensorType)
+    return t.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]

@@ -41,7 +41,7 @@ from xdsl.utils.hints import isa
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.transforms.diagnostics import OpDiagnostic
-from xquant.transforms.mx_ir import Constants, emit_cast, emit_decode
+from xquant.transforms.mx_ir import Constants, build_generic, emit_cast, emit_decode
 from xquant.transforms.quant_ir import OpList
 
 __all__ = ["GENERALIZE_PATTERNS", "GeneralizeMxLinalg", "MxTensorGeneralizePass"]
@@ -118,8 +118,6 @@ class GeneralizeMxLinalg(RewritePattern):
                 op,
                 f"'{op.name}' op with !mx_tensor.tensor operands needs tensor semantics",
             )
-        from xquant.transforms.lower_mx_tensor import build_generic
-
         ops = OpList()
         consts = Constants(ops)
         maps = [m.data for m in op.get_indexing_maps().data]

@@ -25,12 +25,20 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xquant.dialects.quant.constraints import (
+    INT32_MAX,
+    INT64_MAX,
+    INT64_MIN,
+    PER_AXIS,
+    PER_LAYER,
+    SUB_CHANNEL,
+    check_scale,
+    check_storage,
+    default_storage_range,
+    storage_integer_type,
+)
 from xquant.dialects.quant.float_format import format_float, llvm_double
 from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type
-
-# The parser's integer limits (upstream parses into int64; axes into int32).
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-INT32_MAX = (1 << 31) - 1
 
 if TYPE_CHECKING:
     from xquant.dialects.quant.types import (
@@ -155,7 +163,6 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
     `builtin` says the storage was spelled `siN`/`uiN`: upstream then keeps that
     builtin type, which makes a distinct quantized type (see `types`).
     """
-    from xquant.dialects.quant.types import default_storage_range
 
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     start, end = token.span.start, token.span.end
@@ -212,7 +219,6 @@ def _verify_storage(
     parser: AttrParser, mnemonic: int, storage: tuple[int, bool, int, int, bool]
 ) -> None:
     """The type verifier's storage check, which upstream reports at the mnemonic once the body is read."""
-    from xquant.dialects.quant.types import check_storage
 
     _checked(parser, mnemonic, check_storage, *storage[:4])
 
@@ -230,7 +236,6 @@ def _parse_float_type(parser: AttrParser) -> Attribute:
 def _storage_attrs(
     width: int, signed: bool, low: int, high: int, builtin: bool
 ) -> list[Attribute]:
-    from xquant.dialects.quant.types import storage_integer_type
 
     return [
         storage_integer_type(width, signed, builtin),
@@ -321,7 +326,6 @@ def print_any(qtype: AnyQuantizedType, printer: Printer) -> None:
 
 
 def _parse_scale_zero(parser: AttrParser, expressed: Attribute) -> tuple[float, int]:
-    from xquant.dialects.quant.types import check_scale
 
     scale = _float(parser)
     _checked(parser, None, check_scale, scale, expressed)
@@ -391,8 +395,6 @@ def _parse_block_info(parser: AttrParser) -> list[tuple[int, int, int]]:
 
 
 def parse_uniform(parser: AttrParser) -> list[Attribute]:
-    from xquant.dialects.quant.types import UniformQuantizedType as U
-    from xquant.dialects.quant.types import default_storage_range
 
     mnemonic = _open_body(parser)
     storage = _parse_storage(parser)
@@ -400,14 +402,14 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     _punct(parser, ":")
     expressed = _parse_float_type(parser)
 
-    granularity = U.PER_LAYER
+    granularity = PER_LAYER
     block_info: list[tuple[int, int, int]] = []
     if parser.parse_optional_characters(":") is not None:
         if parser.parse_optional_characters("{") is not None:
-            granularity = U.SUB_CHANNEL
+            granularity = SUB_CHANNEL
             block_info = _parse_block_info(parser)
         else:
-            granularity = U.PER_AXIS
+            granularity = PER_AXIS
             start = parser.pos
             block_info = [(_integer(parser, -(1 << 31), INT32_MAX), 0, start)]
     _punct(parser, ",")
@@ -415,7 +417,7 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     scales: list[float] = []
     zero_points: list[int] = []
     params_start = parser.pos
-    if granularity == U.PER_LAYER:
+    if granularity == PER_LAYER:
         scale, zero_point = _parse_scale_zero(parser, expressed)
         scales, zero_points, shape = [scale], [zero_point], []
     else:
@@ -427,12 +429,12 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     for axis, block, _ in block_info:
         if axis < 0:
             _fail(parser, f"illegal quantized dimension: {axis}", mnemonic)
-        if granularity == U.SUB_CHANNEL and block <= 0:
+        if granularity == SUB_CHANNEL and block <= 0:
             _fail(parser, f"illegal block size: {block}", mnemonic)
 
-    if granularity == U.PER_AXIS:
+    if granularity == PER_AXIS:
         shape = [len(scales)]
-    if granularity == U.SUB_CHANNEL:
+    if granularity == SUB_CHANNEL:
         scales = [round_to_float_type(s, expressed) for s in scales]
         low, high = default_storage_range(width, signed)
         for zp in zero_points:
@@ -448,7 +450,7 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
         StringAttr(granularity),
         ArrayAttr(IntAttr(axis) for axis, _, _ in block_info),
         ArrayAttr(
-            IntAttr(block) for _, block, _ in block_info if granularity == U.SUB_CHANNEL
+            IntAttr(block) for _, block, _ in block_info if granularity == SUB_CHANNEL
         ),
         ArrayAttr(IntAttr(n) for n in shape),
         ArrayAttr(FloatData(s) for s in scales),

@@ -43,45 +43,24 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.quant import syntax
+from xquant.dialects.quant.constraints import (
+    INT32_MAX,
+    INT64_MAX,
+    INT64_MIN,
+    MAX_STORAGE_BITS,
+    PER_AXIS,
+    PER_LAYER,
+    SUB_CHANNEL,
+    check_scale,
+    check_storage,
+    default_storage_range,
+    storage_integer_type,
+)
 from xquant.dialects.quant.float_format import llvm_double
 from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,
-    scale_range,
 )
-from xquant.dialects.quant.syntax import INT32_MAX, INT64_MAX, INT64_MIN
-from xquant.numerics.dtypes import integer_range
-
-MAX_STORAGE_BITS = 32
-
-
-def default_storage_range(width: int, signed: bool) -> tuple[int, int]:
-    """The full range of an `iN` (signed) or `uN` (unsigned) storage type."""
-    return integer_range(width, signed)
-
-
-def check_storage(width: int, signed: bool, storage_min: int, storage_max: int) -> None:
-    """The storage checks shared by the parser and the constructors (upstream texts)."""
-    if not 0 < width <= MAX_STORAGE_BITS:
-        raise VerifyException(f"illegal storage type size: {width}")
-    low, high = default_storage_range(width, signed)
-    if storage_min < low:
-        raise VerifyException(f"illegal storage type minimum: {storage_min}")
-    if storage_max > high:
-        raise VerifyException(f"illegal storage type maximum: {storage_max}")
-    if storage_max - storage_min <= 0:
-        raise VerifyException(
-            f"illegal storage min and storage max: ({storage_min}:{storage_max})"
-        )
-
-
-def check_scale(scale: float, expressed_type: Attribute) -> None:
-    """A scale must lie in [smallest denormal, largest finite] of the expressed type."""
-    low, high = scale_range(expressed_type)
-    if not low <= scale <= high:
-        raise VerifyException(
-            f"scale {llvm_double(scale)} out of expressed type range [{llvm_double(low)}, {llvm_double(high)}]"
-        )
 
 
 def check_expressed_type(expressed_type: Attribute) -> None:
@@ -172,13 +151,6 @@ class StorageQuantizedType(QuantizedType):
         )
 
 
-def storage_integer_type(width: int, signed: bool, builtin: bool) -> IntegerType:
-    """The storage type as upstream keeps it: `siN`/`uiN` if spelled so (`builtin`), else `iN`."""
-    if not builtin:
-        return IntegerType(width)
-    return IntegerType(width, Signedness.SIGNED if signed else Signedness.UNSIGNED)
-
-
 def _storage_params(
     width: int,
     signed: bool,
@@ -250,9 +222,9 @@ class UniformQuantizedType(StorageQuantizedType):
 
     name = "quant.uniform"
 
-    PER_LAYER: ClassVar[str] = "per_layer"
-    PER_AXIS: ClassVar[str] = "per_axis"
-    SUB_CHANNEL: ClassVar[str] = "sub_channel"
+    PER_LAYER: ClassVar[str] = PER_LAYER
+    PER_AXIS: ClassVar[str] = PER_AXIS
+    SUB_CHANNEL: ClassVar[str] = SUB_CHANNEL
 
     storage_type: IntegerType
     signed: IntAttr
