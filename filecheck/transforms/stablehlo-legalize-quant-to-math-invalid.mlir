@@ -2,12 +2,12 @@
 // RUN: not xquant-opt %s -p stablehlo-legalize-quant-to-math --split-input-file 2>&1 | filecheck %s --check-prefix=LOC
 // What the pass cannot lower is an error at the op, never a half-lowered module.
 
-func.func @dynamic(%arg0: tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5:-3>> {
-  // expected-error@+1 {{'stablehlo.uniform_quantize' op with quantized dynamic shapes is not supported}}
-  %0 = stablehlo.uniform_quantize %arg0 : (tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5:-3>>
-  func.return %0 : tensor<?x!quant.uniform<i8:f32, 0.5:-3>>
+func.func @dynamic(%arg0: tensor<?x4x!quant.uniform<i8:f32, 0.5:-3>>, %arg1: tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>> {
+  // expected-error@+1 {{'stablehlo.dot_general' op with quantized dynamic shapes is not supported}}
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<?x4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<?x2x!quant.uniform<i32:f32, 0.25>>
+  func.return %0 : tensor<?x2x!quant.uniform<i32:f32, 0.25>>
 }
-// LOC: stablehlo-legalize-quant-to-math-invalid.mlir:7:8: error: 'stablehlo.uniform_quantize' op with quantized dynamic shapes is not supported
+// LOC: stablehlo-legalize-quant-to-math-invalid.mlir:7:8: error: 'stablehlo.dot_general' op with quantized dynamic shapes is not supported
 
 // -----
 

@@ -649,6 +649,10 @@ class LowerDot(RewritePattern):
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
+        if not all(is_quantized(t) for t in _types(op)):
+            b = HloBuilder()
+            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+            return
         lhs, rhs = op.operands
         rank = len(lhs.type.get_shape()) if isa(lhs.type, TensorType) else 1
         numbers = DotDimensionNumbersAttr.get([], [], [rank - 1], [0])
@@ -670,7 +674,8 @@ class LowerDotGeneral(RewritePattern):
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
-        _require_static(op)
+        if all(is_quantized(t) for t in _types(op)):
+            _require_static(op)  # the integer form needs static shapes
         b = HloBuilder()
         if (result := _integer_dot_general(b, op)) is not None:
             _replace(rewriter, op, b, [result])
@@ -692,7 +697,8 @@ class LowerConvolution(RewritePattern):
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
-        _require_static(op)
+        if all(is_quantized(t) for t in _types(op)):
+            _require_static(op)  # the integer form needs static shapes
         b = HloBuilder()
         if (result := _integer_convolution(b, op)) is not None:
             _replace(rewriter, op, b, [result])
@@ -1120,7 +1126,8 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
                     LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDot(),
                     LowerDotGeneral(), LowerConvolution(), LowerDataMovement(), LowerOtherDequantizeOpQuantize(),
                     LowerConstant(), LowerCustomCall(), LowerCheckOps(), LowerReductions(),
-                ]
+                ],
+                dce_enabled=False,  # as upstream's conversion: unused ops (and parameters) stay
             )
         ).rewrite_module(op)  # fmt: skip
         PatternRewriteWalker(FoldBridges()).rewrite_module(op)
