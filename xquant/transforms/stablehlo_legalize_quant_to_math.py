@@ -46,7 +46,32 @@ project's numeric contract):
 
 Function signatures become storage integers (`xquant.transforms.signatures`).
 Anything still quantized afterwards is an error, as upstream reports it.
-Shapes must be static.
+
+Upstream's form. Quantize, dequantize, requantize, add and hybrid
+dot/convolution are emitted op for op as upstream's pass
+(`StablehloLegalizeQuantToMath.cpp`): rank-0 or 1-D parameters combined by
+`chlo` broadcasting ops (so dynamic shapes lower too), upstream's type-change
+list (`MOVING_OPS`) and dequantize-op-quantize list (`QDQ_OPS` and
+`LowerElementwise`), no dead-code elimination. Upstream's form is used only
+where it computes the contract's numbers bit for bit; otherwise xquant keeps
+its own form. The listed exceptions, each because upstream's numbers differ:
+
+- requantize whose merged scale `s_in / s_out` is not an exact integer
+  factor within f32's exact range (`stablehlo_ir.merged_requantize`):
+  upstream's f32 `q * merged_scale + merged_zp` rounds differently from
+  `quantize(dequantize(q))`; xquant emits dequantize then quantize;
+- i32 storage: dequantize with a nonzero zero point subtracts in i64
+  (upstream's i32 `q - zp` wraps); add/subtract on i32 storage computes in
+  i64 and clamps (upstream adds in i32, wrapping, unclamped); quantize clamps
+  at the largest f32 below 2^31 (upstream's f32(2^31) is outside i32);
+- non-f32 expressed types compute in the expressed type (upstream: f32 only);
+- dot_general / convolution with all operands quantized: the contract's
+  exact integer accumulation (i64 when i32 could overflow, see below), one
+  f64 rescale with round-half-even and a clamp (upstream accumulates in i32,
+  truncates the rescale and does not clamp an i8 result); static shapes only;
+- reduce, reduce_window and select_and_scatter are lowered (upstream rejects
+  reduce and select_and_scatter and retypes reduce_window's body, which is
+  wrong for an add body with a nonzero zero point).
 """
 
 from __future__ import annotations
@@ -89,7 +114,6 @@ from xquant.transforms.signatures import convert_function_boundaries
 from xquant.transforms.stablehlo_ir import (
     Channels,
     HloBuilder,
-    convert_type,
     emit_broadcast_binary,
     emit_convert,
     emit_dequantize_upstream,
@@ -108,6 +132,15 @@ from xquant.transforms.stablehlo_ir import (
 )
 
 
+def storage_tensor_type(t: Attribute) -> Attribute | None:
+    """A tensor of quantized elements as one of its storage integers, its encoding
+    (e.g. `#stablehlo.bounds`) kept; None when not quantized."""
+    q = quantized(t)
+    if q is None or not isinstance(t, TensorType):
+        return None
+    return retype(t, storage_type(q))
+
+
 def _types(op: Operation) -> list[Attribute]:
     return [*op.operand_types, *op.result_types]
 
@@ -118,7 +151,7 @@ def _touches_quantized(op: Operation) -> bool:
 
 def to_storage(b: HloBuilder, value: SSAValue) -> SSAValue:
     """The storage integers of a quantized tensor (a bridging bitcast), else the value itself."""
-    new_type = convert_type(value.type)
+    new_type = storage_tensor_type(value.type)
     return value if new_type is None else b.bitcast(value, new_type)
 
 
@@ -346,7 +379,7 @@ def _same_type_storage_op(b: HloBuilder, op: Operation) -> SSAValue | None:
     if len({element_type(t) for t in (*value_types, op.result_types[0])}) != 1:
         return None
     operands = [to_storage(b, v) for v in op.operands]
-    result_type = convert_type(op.result_types[0])
+    result_type = storage_tensor_type(op.result_types[0])
     # The op touches quantized values and all its value types agree: the result is quantized.
     assert result_type is not None
     clone = type(op).create(
@@ -716,6 +749,7 @@ MOVING_OPS: frozenset[str] = frozenset(
     for name in (
         "reshape", "transpose", "broadcast_in_dim", "concatenate", "slice", "gather", "pad",
         "dynamic_reshape", "dynamic_slice", "dynamic_broadcast_in_dim", "get_dimension_size",
+        "composite",
     )
 )  # fmt: skip
 """Upstream's `ConvertGenericOp` list, less the ops with patterns of their own here."""
@@ -739,7 +773,7 @@ class LowerDataMovement(RewritePattern):
         b = HloBuilder()
         clone = type(op).create(
             operands=[to_storage(b, v) for v in op.operands],
-            result_types=[convert_type(t) or t for t in op.result_types],
+            result_types=[storage_tensor_type(t) or t for t in op.result_types],
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
@@ -762,7 +796,7 @@ class LowerConstant(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.ConstantOp, rewriter: PatternRewriter) -> None:
-        new_type = convert_type(op.output.type)
+        new_type = storage_tensor_type(op.output.type)
         if new_type is None:
             return
         assert isa(new_type, TensorType[IntegerType])  # storage integers
@@ -840,7 +874,7 @@ def _retype_body(rewriter: PatternRewriter, region: Region) -> None:
     """Block arguments to storage integers (bridged back inside), quantized returns bridged out."""
     block = region.block
     for arg in list(block.args):
-        new_type = convert_type(arg.type)
+        new_type = storage_tensor_type(arg.type)
         if new_type is None:
             continue
         old_type = arg.type
@@ -851,7 +885,7 @@ def _retype_body(rewriter: PatternRewriter, region: Region) -> None:
     terminator = block.last_op
     assert terminator is not None
     for index, value in enumerate(terminator.operands):
-        new_type = convert_type(value.type)
+        new_type = storage_tensor_type(value.type)
         if new_type is None:
             continue
         cast = ew.BitcastConvertOp(value, new_type)
@@ -1028,7 +1062,7 @@ class LowerReductions(RewritePattern):
             )
         clone = type(op).create(
             operands=operands,
-            result_types=[convert_type(t) or t for t in op.result_types],
+            result_types=[storage_tensor_type(t) or t for t in op.result_types],
             properties=dict(op.properties),
             attributes=dict(op.attributes),
             regions=regions,
@@ -1094,7 +1128,7 @@ def _lower_bitcast_converts(module: ModuleOp) -> None:
             continue
         b = HloBuilder()
         stored = to_storage(b, op.operand)
-        result_type = convert_type(op.result.type) or op.result.type
+        result_type = storage_tensor_type(op.result.type) or op.result.type
         value = b.add(ew.BitcastConvertOp(stored, result_type))
         bridged = b.bitcast(value, op.result.type)
         parent = op.parent_block()
@@ -1107,7 +1141,7 @@ def _lower_bitcast_converts(module: ModuleOp) -> None:
 
 def _function_boundaries(module: ModuleOp) -> None:
     convert_function_boundaries(
-        module, convert_type, lambda value, t: ew.BitcastConvertOp(value, t)
+        module, storage_tensor_type, lambda value, t: ew.BitcastConvertOp(value, t)
     )
 
 
