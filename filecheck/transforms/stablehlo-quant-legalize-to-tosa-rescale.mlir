@@ -12,10 +12,10 @@ func.func @add(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 // CHECK-DAG: %[[ZP0:.+]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
 // CHECK-DAG: %[[M1:.+]] = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
 // CHECK-DAG: %[[S11:.+]] = "tosa.const"() <{values = dense<11> : tensor<1xi8>}> : () -> tensor<1xi8>
-// CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S13]], %[[ZPM1]], %[[ZP0]] {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x2x!quant.uniform<i8:f32, 2.500000e-02:-1>>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x2xi32>
+// CHECK-DAG: %[[S50:.+]] = "tosa.const"() <{values = dense<50> : tensor<1xi8>}> : () -> tensor<1xi8>
+// CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S13]], %[[ZPM1]], %[[ZP0]] {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x2x!quant.uniform<i8:f32, 2.500000e-02:-1>>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x2xi32>
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %[[M1]], %[[S11]], %[[ZPM1]], %[[ZP0]] {{.*}} -> tensor<2x2xi32>
 // CHECK:     %[[V2:.+]] = stablehlo.add %[[V0]], %[[V1]] : tensor<2x2xi32>
-// CHECK-DAG: %[[S50:.+]] = "tosa.const"() <{values = dense<50> : tensor<1xi8>}> : () -> tensor<1xi8>
 // CHECK:     %[[V3:.+]] = tosa.rescale %[[V2]], %[[M1]], %[[S50]], %[[ZP0]], %[[ZPM1]] {{.*}} : (tensor<2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 1.500000e-01:-1>>
 // CHECK:     func.return %[[V3]]
 
@@ -32,10 +32,10 @@ func.func @sub(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 // CHECK-DAG: %[[ZP0:.+]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
 // CHECK-DAG: %[[M1:.+]] = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
 // CHECK-DAG: %[[S11:.+]] = "tosa.const"() <{values = dense<11> : tensor<1xi8>}>
+// CHECK-DAG: %[[S50:.+]] = "tosa.const"() <{values = dense<50> : tensor<1xi8>}>
 // CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S13]], %[[ZPM1]], %[[ZP0]]
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %[[M1]], %[[S11]], %[[ZPM1]], %[[ZP0]]
 // CHECK:     %[[V2:.+]] = stablehlo.subtract %[[V0]], %[[V1]] : tensor<2x2xi32>
-// CHECK-DAG: %[[S50:.+]] = "tosa.const"() <{values = dense<50> : tensor<1xi8>}>
 // CHECK:     %[[V3:.+]] = tosa.rescale %[[V2]], %[[M1]], %[[S50]], %[[ZP0]], %[[ZPM1]]
 // CHECK:     func.return %[[V3]]
 
@@ -50,11 +50,11 @@ func.func @mul(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 // CHECK-DAG: %[[S30:.+]] = "tosa.const"() <{values = dense<30> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZPM1:.+]] = "tosa.const"() <{values = dense<-1> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZP0:.+]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
+// CHECK-DAG: %[[S37:.+]] = "tosa.const"() <{values = dense<37> : tensor<1xi8>}>
+// CHECK-DAG: %[[M2:.+]] = "tosa.const"() <{values = dense<1717986918> : tensor<1xi32>}>
 // CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M1]], %[[S30]], %[[ZPM1]], %[[ZP0]]
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %[[M1]], %[[S30]], %[[ZPM1]], %[[ZP0]]
 // CHECK:     %[[V2:.+]] = stablehlo.multiply %[[V0]], %[[V1]] : tensor<2x2xi32>
-// CHECK-DAG: %[[S37:.+]] = "tosa.const"() <{values = dense<37> : tensor<1xi8>}>
-// CHECK-DAG: %[[M2:.+]] = "tosa.const"() <{values = dense<1717986918> : tensor<1xi32>}>
 // CHECK:     %[[V3:.+]] = tosa.rescale %[[V2]], %[[M2]], %[[S37]], %[[ZP0]], %[[ZPM1]]
 // CHECK:     func.return %[[V3]]
 
@@ -72,11 +72,11 @@ func.func @max(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 // CHECK-DAG: %[[M1:.+]] = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
 // CHECK-DAG: %[[S10:.+]] = "tosa.const"() <{values = dense<10> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZPM2:.+]] = "tosa.const"() <{values = dense<-2> : tensor<1xi8>}>
+// CHECK-DAG: %[[S51:.+]] = "tosa.const"() <{values = dense<51> : tensor<1xi8>}>
+// CHECK-DAG: %[[ZPM3:.+]] = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}>
 // CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S12]], %[[ZPM1]], %[[ZP0]]
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %[[M1]], %[[S10]], %[[ZPM2]], %[[ZP0]]
 // CHECK:     %[[V2:.+]] = stablehlo.maximum %[[V0]], %[[V1]] : tensor<2x2xi32>
-// CHECK-DAG: %[[S51:.+]] = "tosa.const"() <{values = dense<51> : tensor<1xi8>}>
-// CHECK-DAG: %[[ZPM3:.+]] = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}>
 // CHECK:     %[[V3:.+]] = tosa.rescale %[[V2]], %[[M1]], %[[S51]], %[[ZP0]], %[[ZPM3]]
 // CHECK:     func.return %[[V3]]
 
@@ -91,10 +91,10 @@ func.func @min(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 // CHECK-DAG: %[[S12:.+]] = "tosa.const"() <{values = dense<12> : tensor<1xi8>}>
 // CHECK-DAG: %[[M1:.+]] = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
 // CHECK-DAG: %[[S10:.+]] = "tosa.const"() <{values = dense<10> : tensor<1xi8>}>
+// CHECK-DAG: %[[S51:.+]] = "tosa.const"() <{values = dense<51> : tensor<1xi8>}>
 // CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S12]]
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %[[M1]], %[[S10]]
 // CHECK:     %[[V2:.+]] = stablehlo.minimum %[[V0]], %[[V1]] : tensor<2x2xi32>
-// CHECK-DAG: %[[S51:.+]] = "tosa.const"() <{values = dense<51> : tensor<1xi8>}>
 // CHECK:     %[[V3:.+]] = tosa.rescale %[[V2]], %[[M1]], %[[S51]]
 // CHECK:     func.return %[[V3]]
 
@@ -109,11 +109,11 @@ func.func @abs(%arg0 : tensor<20x20x!quant.uniform<i8:f32, 0.025:-1>>) -> tensor
 // CHECK-DAG: %[[S30:.+]] = "tosa.const"() <{values = dense<30> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZPM1:.+]] = "tosa.const"() <{values = dense<-1> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZP0:.+]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}>
-// CHECK:     %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S30]], %[[ZPM1]], %[[ZP0]]
-// CHECK:     %[[V1:.+]] = stablehlo.abs %[[V0]] : tensor<20x20xi32>
 // CHECK-DAG: %[[S33:.+]] = "tosa.const"() <{values = dense<33> : tensor<1xi8>}>
 // CHECK-DAG: %[[M1:.+]] = "tosa.const"() <{values = dense<1431655765> : tensor<1xi32>}>
 // CHECK-DAG: %[[ZPM128:.+]] = "tosa.const"() <{values = dense<-128> : tensor<1xi8>}>
+// CHECK:     %[[V0:.+]] = tosa.rescale %arg0, %[[M2]], %[[S30]], %[[ZPM1]], %[[ZP0]]
+// CHECK:     %[[V1:.+]] = stablehlo.abs %[[V0]] : tensor<20x20xi32>
 // CHECK:     %[[V2:.+]] = tosa.rescale %[[V1]], %[[M1]], %[[S33]], %[[ZP0]], %[[ZPM128]]
 // CHECK:     func.return %[[V2]]
 
@@ -147,10 +147,10 @@ func.func @add_i16(%arg0 : tensor<4x!quant.uniform<i16:f32, 0.025>>, %arg1 : ten
 // CHECK-DAG: %[[S18:.+]] = "tosa.const"() <{values = dense<18> : tensor<1xi8>}>
 // CHECK-DAG: %[[S16:.+]] = "tosa.const"() <{values = dense<16> : tensor<1xi8>}>
 // CHECK-DAG: %[[ZP16:.+]] = "tosa.const"() <{values = dense<0> : tensor<1xi16>}>
+// CHECK-DAG: %[[S45:.+]] = "tosa.const"() <{values = dense<45> : tensor<1xi8>}>
 // CHECK-DAG: %[[V0:.+]] = tosa.rescale %arg0, %{{.+}}, %[[S18]], %[[ZP16]]
 // CHECK-DAG: %[[V1:.+]] = tosa.rescale %arg1, %{{.+}}, %[[S16]], %[[ZP16]]
 // CHECK:     %[[V2:.+]] = stablehlo.add %[[V0]], %[[V1]] : tensor<4xi32>
-// CHECK-DAG: %[[S45:.+]] = "tosa.const"() <{values = dense<45> : tensor<1xi8>}>
 // CHECK:     tosa.rescale %[[V2]], %{{.+}}, %[[S45]], %{{.+}}, %[[ZP16]]
 
 // -----

@@ -20,14 +20,21 @@ The same op is rebuilt on the expressed types with its properties and
 attributes, and each quantized result gets a `uniform_quantize`; other results
 (compare's i1) are used directly.
 
-Ops handled (those of upstream's list that the dialect has):
+Ops handled (upstream's list, all of which the dialect has except
+triangular_solve):
 - element-wise: the unary ops (abs, negate, sign, ceil, floor, round_*,
-  sqrt, rsqrt, cbrt, exponential*, log*, logistic, tanh, sine, cosine) and
-  add, subtract, multiply, divide, maximum, minimum, power, clamp;
+  sqrt, rsqrt, cbrt, exponential*, log*, logistic, tanh, tan, sine, cosine)
+  and add, subtract, multiply, divide, remainder, maximum, minimum, power,
+  atan2, clamp, reduce_precision;
 - compare (its i1 result stays) and select (its predicate stays);
-- dot_general and convolution. A hybrid op (float lhs, quantized rhs, float
-  result) gets, as upstream, just a dequantize of the rhs and no quantize:
-  that is the spec's `hybrid_dequantize_then_op`.
+- dot, dot_general and convolution. A hybrid op (float lhs, quantized rhs,
+  float result) gets, as upstream, just a dequantize of the rhs and no
+  quantize: that is the spec's `hybrid_dequantize_then_op`;
+- cholesky and the three batch_norm ops (every result requantized).
+
+As MLIR's greedy rewrite driver does, ops without side effects whose results
+are unused are erased (a dead quantized `tan` or `optimization_barrier`
+disappears instead of being decomposed).
 
 Left alone, as upstream leaves them: ops with regions (reduce, reduce_window,
 select_and_scatter; the element-wise ops inside their bodies are ordinary ops
@@ -53,9 +60,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.transforms.dead_code_elimination import RemoveUnusedOperations, dce
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
+from xquant.dialects.stablehlo import math_extra, misc
 from xquant.dialects.stablehlo.quantization import is_quantized, quantized
 from xquant.transforms.stablehlo_ir import with_element
 
@@ -63,6 +72,17 @@ ELEMENTWISE_QDQ_OPS: tuple[type[Operation], ...] = (
     *ew.UNARY_OPS,
     *ew.BINARY_OPS,
     ew.ClampOp,
+    math_extra.RemainderOp,
+    math_extra.Atan2Op,
+    math_extra.TanOp,
+    math_extra.ReducePrecisionOp,
+)
+OTHER_QDQ_OPS: tuple[type[Operation], ...] = (
+    misc.DotOp,
+    misc.CholeskyOp,
+    misc.BatchNormGradOp,
+    misc.BatchNormInferenceOp,
+    misc.BatchNormTrainingOp,
 )
 
 
@@ -114,6 +134,14 @@ class DecomposeElementwise(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, ELEMENTWISE_QDQ_OPS) and decomposable(op):
+            decompose(op, rewriter)
+
+
+class DecomposeOthers(RewritePattern):
+    """dot, cholesky and the batch_norm ops: dequantize, float op, quantize every quantized result."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, OTHER_QDQ_OPS) and decomposable(op):
             decompose(op, rewriter)
 
 
@@ -171,7 +199,10 @@ class StablehloLegalizeQuantizedOpToQDQPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
+                    # MLIR's greedy driver erases the trivially dead ops it visits.
+                    RemoveUnusedOperations(),
                     DecomposeElementwise(),
+                    DecomposeOthers(),
                     DecomposeCompare(),
                     DecomposeSelect(),
                     DecomposeDotGeneral(),
@@ -179,3 +210,4 @@ class StablehloLegalizeQuantizedOpToQDQPass(ModulePass):
                 ]
             )
         ).rewrite_module(op)
+        dce(op)

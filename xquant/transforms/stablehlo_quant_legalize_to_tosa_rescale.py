@@ -64,7 +64,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -244,12 +244,14 @@ class RescaleBuilder:
                 self.const(output_zp, output_zp_type),
             ],
             result_types=[result_type],
+            # In name order: xDSL's `tosa.rescale` prints its properties in
+            # insertion order, MLIR's attr-dict sorts them.
             properties={
-                "scale32": BoolAttr.from_bool(True),
-                "rounding_mode": tosa.RoundingModeAttr(tosa.RoundingMode.SINGLE_ROUND),
-                "per_channel": BoolAttr.from_bool(False),
                 "input_unsigned": BoolAttr.from_bool(False),
                 "output_unsigned": BoolAttr.from_bool(False),
+                "per_channel": BoolAttr.from_bool(False),
+                "rounding_mode": tosa.RoundingModeAttr(tosa.RoundingMode.SINGLE_ROUND),
+                "scale32": BoolAttr.from_bool(True),
             },
         )
         self.ops.append(op)
@@ -414,3 +416,35 @@ class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
                 ]
             )
         ).rewrite_module(op)
+        for nested in op.walk():
+            for region in nested.regions:
+                for block in region.blocks:
+                    hoist_constants(block)
+
+
+def hoist_constants(block: Block) -> None:
+    """What MLIR's greedy driver does with the constants it visits: equal ones
+    merged, all moved to the start of their block (in their order)."""
+    constants = [o for o in block.ops if isinstance(o, tosa.ConstOp)]
+    if not constants:
+        return
+    kept: dict[tuple[Attribute, Attribute], tosa.ConstOp] = {}
+    ordered: list[tosa.ConstOp] = []
+    for const in constants:
+        key = (const.values, const.output.type)
+        if (first := kept.get(key)) is not None:
+            const.output.replace_by(first.output)
+            block.erase_op(const)
+            continue
+        kept[key] = const
+        ordered.append(const)
+    front = block.first_op
+    for const in ordered:
+        if const is front:
+            front = const.next_op
+            continue
+        const.detach()
+        if front is None:
+            block.add_op(const)
+        else:
+            block.insert_op_before(const, front)

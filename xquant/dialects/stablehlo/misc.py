@@ -425,7 +425,7 @@ class OptimizationBarrierOp(IRDLOperation):
 
     operand = var_operand_def()
     result = var_result_def()
-    traits = traits_def(q.QuantizedTensorTypes())
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
