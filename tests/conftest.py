@@ -54,6 +54,8 @@ def skip_summary(reports: list[Any]) -> list[str]:
                 for r, n in reasons.most_common(2)
             ]
             what = "; ".join(top) + ("; ..." if len(reasons) > 2 else "")
+            if "mlir-opt" in what and "XQUANT_MLIR_OPT" not in what:
+                what += f": {NEEDS['tests/upstream']}"
         lines.append(f"skipped {group}: {total} ({what})")
     return lines
 
