@@ -165,10 +165,15 @@ class LowerReduce(RewritePattern):
 
     @staticmethod
     def _primitive(op: shlo.ReduceOp) -> bool:
-        """xDSL's `linalg.reduce` has one input, of the init's element type."""
-        return len(op.inputs) == 1 and element_type(op.inputs[0].type) == element_type(
-            op.body.block.args[0].type
-        )
+        """xDSL's `linalg.reduce` has one input, of the init's element type, and its
+        result keeps the input's (static) sizes."""
+        if len(op.inputs) != 1:
+            return False
+        source, result = op.inputs[0].type, op.result_types[0]
+        dims = op.reduced_dimensions
+        kept = [n for d, n in enumerate(shape_of(source)) if d not in dims]
+        same_element = element_type(source) == element_type(op.body.block.args[0].type)
+        return same_element and kept == list(shape_of(result))
 
     @staticmethod
     def _reduce(
