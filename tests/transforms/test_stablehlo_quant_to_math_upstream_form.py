@@ -190,3 +190,18 @@ def test_unlowered_op_is_upstreams_legality_error():
         match=r"failed to legalize operation 'stablehlo\.is_finite' that was explicitly marked illegal",
     ):
         xquant.apply_passes(module, PASS)
+
+
+def test_legalize_chlo_gives_stablehlo_with_the_same_numbers():
+    """`chlo-legalize-to-stablehlo` (static shapes): broadcast_in_dim + element-wise ops."""
+    from xquant.transforms.stablehlo_legalize_quant_to_math import legalize_chlo
+
+    module = xquant.parse_module(PER_AXIS)
+    x = np.linspace(-30, 30, 12, dtype=np.float32).reshape(4, 3)
+    (before,) = xquant.run(module, "main", x)
+    xquant.apply_passes(module, PASS)
+    legalize_chlo(module)
+    lowered = xquant.print_module(module)
+    assert "chlo." not in lowered and "broadcast_in_dim" in lowered
+    (after,) = xquant.run(module, "main", x)
+    np.testing.assert_array_equal(np.asarray(before), np.asarray(after))
