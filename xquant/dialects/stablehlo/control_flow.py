@@ -116,11 +116,11 @@ class WhileOp(IRDLOperation):
         resolved = parser.resolve_operands(operands, types, parser.pos)
         parser.parse_keyword("cond")
         cond = parser.parse_region(
-            [Parser.Argument(a.name, t) for a, t in zip(iter_args, types)]  # pyright: ignore
+            [Parser.Argument(a.span, t) for a, t in zip(iter_args, types)]
         )
         parser.parse_keyword("do")
         body = parser.parse_region(
-            [Parser.Argument(a.name, t) for a, t in zip(iter_args, types)]  # pyright: ignore
+            [Parser.Argument(a.span, t) for a, t in zip(iter_args, types)]
         )
         return cls.create(
             operands=resolved,
