@@ -157,7 +157,7 @@ func.func @logistic(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    %[[HI:.*]] = tensor.extract %hi[] : tensor<i32>
 // CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xi32>) outs(%[[E]] : tensor<4xi32>) {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %{{.*}}: i32):
-// CHECK-NEXT:      %[[M:.*]] = arith.maxsi %[[X]], %[[LO]] : i32
+// CHECK-NEXT:      %[[M:.*]] = arith.maxsi %[[LO]], %[[X]] : i32
 // CHECK-NEXT:      %[[S:.*]] = arith.minsi %[[M]], %[[HI]] : i32
 // CHECK-NEXT:      linalg.yield %[[S]] : i32
 func.func @clamp_i32(%lo: tensor<i32>, %a: tensor<4xi32>, %hi: tensor<i32>) -> tensor<4xi32> {
@@ -167,7 +167,7 @@ func.func @clamp_i32(%lo: tensor<i32>, %a: tensor<4xi32>, %hi: tensor<i32>) -> t
 
 // Float clamp uses the NaN-propagating maximumf/minimumf.
 // CHECK-LABEL: func.func @clamp_f32
-// CHECK:           %[[M:.*]] = arith.maximumf %[[X:.*]], %[[LO:.*]] : f32
+// CHECK:           %[[M:.*]] = arith.maximumf %[[LO:.*]], %[[X:.*]] : f32
 // CHECK-NEXT:      %[[S:.*]] = arith.minimumf %[[M]], %[[HI:.*]] : f32
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
 func.func @clamp_f32(%lo: tensor<4xf32>, %a: tensor<4xf32>, %hi: tensor<4xf32>) -> tensor<4xf32> {

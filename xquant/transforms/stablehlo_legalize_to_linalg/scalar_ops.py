@@ -260,10 +260,10 @@ def emit_scalar(
     if isinstance(op, ew.ClampOp):
         low, x, high = operands
         if is_float(result):
-            return body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(x, low)), high))
+            return body.add(arith.MinimumfOp(body.add(arith.MaximumfOp(low, x)), high))
         if is_bool(result):
-            return body.add(arith.MinUIOp(body.add(arith.MaxUIOp(x, low)), high))
-        return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(x, low)), high))
+            return body.add(arith.MinUIOp(body.add(arith.MaxUIOp(low, x)), high))
+        return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(low, x)), high))
     if name == "stablehlo.sign":
         return _sign(body, hoist, operands[0], result)
     if is_bool(result) and name in BOOL_BINARY:
