@@ -513,9 +513,9 @@ def _parse_raw_conv(parser: AttrParser) -> ConvDimensionNumbersAttr:
             else parser.parse_integer(allow_boolean=False)
         )
 
-    parser.parse_optional_undelimited_comma_separated_list(
-        lambda: parse_entry(), parse_entry
-    )
+    parse_entry()
+    while parser.parse_optional_punctuation(",") is not None:
+        parse_entry()
     missing = [f for f in (*scalar_fields, *list_fields) if f not in values]
     if missing:
         parser.raise_error(f"missing field '{missing[0]}' in #stablehlo.conv")

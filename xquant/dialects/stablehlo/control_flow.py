@@ -231,14 +231,14 @@ class MapOp(IRDLOperation):
             raise VerifyException(
                 f"computation must return single output, but got: {len(returned)}"
             )
-        shapes = {
+        shapes = [
             tuple(t.get_shape()) for t in self.inputs.types if isinstance(t, TensorType)
-        }
-        if len(shapes) > 1:
+        ]
+        if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands"
             )
-        rank = len(next(iter(shapes))) if shapes else 0
+        rank = len(shapes[0]) if shapes else 0
         if list(array_values(self.dimensions)) != list(range(rank)):
             raise VerifyException(
                 "requires monotonically increasing dimension numbers, but got: "
@@ -266,14 +266,14 @@ class SortOp(IRDLOperation):
         q.verify_quantization_granularity(
             self.name, [*operand_types, *self.result_types], False
         )
-        shapes = {
+        shapes = [
             tuple(t.get_shape()) for t in operand_types if isinstance(t, TensorType)
-        }
-        if len(shapes) > 1:
+        ]
+        if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands"
             )
-        rank = len(next(iter(shapes)))
+        rank = len(shapes[0])
         dim = self.dimension.value.data if self.dimension is not None else -1
         if not -rank <= dim < rank:
             raise VerifyException(

@@ -552,8 +552,10 @@ def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> Non
         )
         return
     if key == "reverse":
+        # `[false, true]`, or `[0, 1]` as older printers wrote it.
         flags = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_boolean
+            parser.Delimiter.SQUARE,
+            lambda: bool(parser.parse_integer(allow_negative=False)),
         )
         properties["window_reversal"] = DenseArrayBase.from_list(
             i1, [int(f) for f in flags]

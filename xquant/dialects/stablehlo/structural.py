@@ -145,7 +145,8 @@ class ReshapeOp(UnaryShapeOp):
             math.prod(_shape(operand_type)),
             math.prod(_shape(result_type)),
         )
-        if operand_count != result_count:
+        dynamic = DYNAMIC_INDEX in (*_shape(operand_type), *_shape(result_type))
+        if not dynamic and operand_count != result_count:
             raise VerifyException(
                 f"number of output elements ({result_count}) doesn't match expected number of elements "
                 f"({operand_count})"
@@ -306,14 +307,17 @@ class ConcatenateOp(IRDLOperation):
             )
         for shape in shapes:
             if len(shape) != rank or any(
-                a != b for i, (a, b) in enumerate(zip(shape, shapes[0])) if i != dim
+                a != b and DYNAMIC_INDEX not in (a, b)
+                for i, (a, b) in enumerate(zip(shape, shapes[0]))
+                if i != dim
             ):
                 raise VerifyException(
                     "shapes of operands must match except along the concatenation dimension"
                 )
         expected = list(shapes[0])
-        expected[dim] = sum(s[dim] for s in shapes)
-        if list(_shape(self.result.type)) != expected:
+        sizes = [s[dim] for s in shapes]
+        expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
+        if not q.compatible_shapes(_shape(self.result.type), expected):
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
@@ -556,7 +560,7 @@ def verify_gather_dimension_numbers(
     index_vector_size = (
         indices_shape[index_vector_dim] if index_vector_dim < indices_rank else 1
     )
-    if len(start_index_map) != index_vector_size:
+    if index_vector_size != DYNAMIC_INDEX and len(start_index_map) != index_vector_size:
         raise VerifyException(
             f"start_index_map size ({len(start_index_map)}) is not equal to the index vector size "
             f"({index_vector_size}) of start_indices at index_vector_dim {index_vector_dim}"
