@@ -41,12 +41,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, ClassVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
+    DictionaryAttr,
     FileLineColLoc,
     Float64Type,
     FloatAttr,
@@ -56,6 +58,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     UnknownLoc,
 )
+from xdsl.dialects.utils.format import print_func_op_like
 from xdsl.ir import (
     Attribute,
     Block,
@@ -464,12 +467,16 @@ class SSANames:
         unique_ids: bool,
         result_names: Mapping[str, Callable[[Operation], str]],
         block_arg_names: Mapping[str, Callable[[Operation, Region], Sequence[str]]],
+        result_group_names: Mapping[str, Sequence[str]] | None = None,
     ):
         self.values: dict[SSAValue, str] = {}
         self.blocks: dict[Block, str] = {}
         self.block_order: dict[Block, int] = {}
         self._hints = hints
         self._result_names = result_names
+        self._result_group_names = result_group_names or {}
+        self.named_results: set[Operation] = set()
+        """Ops whose results are named one by one (`%head, %tail = ...`)."""
         self._block_arg_names = block_arg_names
         self._next_value = 0
         self._next_argument = 0
@@ -546,6 +553,13 @@ class SSANames:
     def _number_op(self, op: Operation) -> None:
         if not op.results:
             return
+        group = self._result_group_names.get(op.name) if self._hints else None
+        if group is not None and len(group) == len(op.results):
+            # `getAsmResultNames` naming every result: no `%0:2` grouping.
+            for result, name in zip(op.results, group):
+                self._set_name(result, name)
+            self.named_results.add(op)
+            return
         first = op.results[0]
         namer = self._result_names.get(op.name) if self._hints else None
         if namer is not None:
@@ -588,6 +602,65 @@ def _print_affine_apply(printer: Printer, op: Operation) -> None:
     printer.print_op_attributes(op.attributes)
 
 
+def _print_func(printer: Printer, op: Operation) -> None:
+    """`func.func`: a declaration prints its argument attributes and no `-> ()`
+    (xDSL prints its function type, dropping both)."""
+    assert isinstance(op, func.FuncOp)
+    if op.sym_visibility:
+        printer.print_string(f" {op.sym_visibility.data}")
+    reserved = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
+    if op.body.blocks:
+        print_func_op_like(
+            printer,
+            op.sym_name,
+            op.function_type,
+            op.body,
+            op.attributes,
+            arg_attrs=op.arg_attrs,
+            res_attrs=op.res_attrs,
+            reserved_attr_names=reserved,
+        )
+        return
+    printer.print_string(" ")
+    printer.print_symbol_name(op.sym_name.data)
+    _print_typed_list(printer, op.function_type.inputs.data, op.arg_attrs, parens=True)
+    outputs = op.function_type.outputs.data
+    if outputs:
+        printer.print_string(" -> ")
+        single = len(outputs) == 1 and not _has_attrs(op.res_attrs, 0)
+        _print_typed_list(printer, outputs, op.res_attrs, parens=not single)
+    printer.print_op_attributes(
+        op.attributes, reserved_attr_names=reserved, print_keyword=True
+    )
+
+
+def _has_attrs(attrs: ArrayAttr[DictionaryAttr] | None, index: int) -> bool:
+    return attrs is not None and bool(attrs.data[index].data)
+
+
+def _print_typed_list(
+    printer: Printer,
+    types: Sequence[Attribute],
+    attrs: ArrayAttr[DictionaryAttr] | None,
+    *,
+    parens: bool,
+) -> None:
+    """`(t0 {attrs}, t1)` as MLIR prints a declaration's inputs or results."""
+
+    def print_one(index: int) -> None:
+        printer.print_attribute(types[index])
+        if _has_attrs(attrs, index):
+            assert attrs is not None
+            printer.print_string(" ")
+            printer.print_attr_dict(attrs.data[index].data)
+
+    if parens:
+        printer.print_string("(")
+    printer.print_list(range(len(types)), print_one)
+    if parens:
+        printer.print_string(")")
+
+
 # ---------------------------------------------------------------------------------------
 # The printer
 
@@ -628,6 +701,10 @@ class MLIRPrinter(Printer):
         "tensor.reshape": _fixed("reshape"),
         "tensor.splat": _fixed("splat"),
     }
+    # Op name -> a name for each of its results, printed one by one.
+    result_group_hints: ClassVar[dict[str, Sequence[str]]] = {
+        "shape.split_at": ("head", "tail"),
+    }
     # Op name -> names of its regions' entry block arguments (`getAsmBlockArgumentNames`).
     block_argument_hints: ClassVar[
         dict[str, Callable[[Operation, Region], Sequence[str]]]
@@ -644,6 +721,7 @@ class MLIRPrinter(Printer):
     # after the op name).
     custom_printers: ClassVar[dict[str, Callable[[Printer, Operation], None]]] = {
         "affine.apply": _print_affine_apply,
+        "func.func": _print_func,
     }
 
     _names: SSANames | None = field(default=None, init=False)
@@ -672,6 +750,7 @@ class MLIRPrinter(Printer):
             unique_ids=self.print_generic_format,
             result_names=self.result_name_hints,
             block_arg_names=self.block_argument_hints,
+            result_group_names=self.result_group_hints,
         )
         self._ssa_values.update(self._names.values)
         self._blocks.update(self._names.blocks)
@@ -768,6 +847,10 @@ class MLIRPrinter(Printer):
     def _print_results(self, op: Operation) -> None:
         if not op.results:
             return
+        if self._names is not None and op in self._names.named_results:
+            self.print_list(op.results, self.print_ssa_value)
+            self.print_string(" = ")
+            return
         self._defining = True
         self.print_ssa_value(op.results[0])
         if len(op.results) > 1:
@@ -784,6 +867,7 @@ class MLIRPrinter(Printer):
             and isinstance(value, OpResult)
             and value.index == 0
             and len(value.op.results) > 1
+            and (self._names is None or value.op not in self._names.named_results)
         ):
             self.print_string("#0")
             name += "#0"
