@@ -177,3 +177,16 @@ def test_mlir_opt_output_layout(tmp_path: Path) -> None:
         "module {\n  func.func @f(%arg0: i32) -> i32 {\n    return %arg0 : i32\n  }\n}\n\n"
         "// -----\n"
     )
+
+
+def test_print_ir_after_all_as_mlir_opt(tmp_path: Path) -> None:
+    f = tmp_path / "f.mlir"
+    f.write_text("func.func @f() {\n  return\n}\n")
+    result = run(f, "--canonicalize", "--cse", "--mlir-print-ir-after-all", "-o", "-")
+    module = "module {\n  func.func @f() {\n    return\n  }\n}\n\n\n"
+    assert result.stderr == (
+        "// -----// IR Dump After Canonicalizer (canonicalize) //----- //\n"
+        + module
+        + "// -----// IR Dump After CSE (cse) //----- //\n"
+        + module
+    )

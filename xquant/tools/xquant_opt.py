@@ -64,6 +64,17 @@ _SATISFIED_UPSTREAM_OPTIONS = {
 }
 
 
+# mlir-opt's dump headers name a pass by its C++ class; xDSL's differ for these.
+_UPSTREAM_PASS_CLASSES = {
+    "canonicalize": "Canonicalizer",
+    "cse": "CSE",
+    "dce": "DCE",
+    "linalg-fuse-elementwise-ops": "LinalgElementwiseOpFusionPass",
+    "stablehlo-legalize-to-linalg": "StablehloLegalizeToLinalgPass",
+    "stablehlo-legalize-quant-to-math": "StablehloLegalizeQuantToMathPass",
+}
+
+
 @dataclass
 class Chunk:
     """One `// -----` chunk: its text and the 0-based line it starts at."""
@@ -376,11 +387,13 @@ class OptDriver:
     def _dump_ir(
         self, when: str, pass_: ModulePass, module: ModuleOp, ctx: Context
     ) -> None:
-        name = type(pass_).__name__.removesuffix("Pass")
+        name = _UPSTREAM_PASS_CLASSES.get(
+            pass_.name, type(pass_).__name__.removesuffix("Pass")
+        )
         self.stderr.write(
             f"// -----// IR Dump {when} {name} ({pass_.name}) //----- //\n"
         )
-        self.stderr.write(self._print(module, ctx))
+        self.stderr.write(self._print(module, ctx) + "\n")
 
 
 def _generic_text(op: Operation) -> str:
