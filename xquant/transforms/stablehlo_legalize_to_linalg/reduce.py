@@ -145,14 +145,21 @@ class LowerReduce(RewritePattern):
             return
         kept = [d for d in range(rank) if d not in dims]
         ops, hoist = Ops([]), Ops([])
+        primitive = self.enable_primitive_ops and self._primitive(op)
+        # linalg.reduce keeps the input's sizes; a result StableHLO made dynamic
+        # gets them back with a tensor.cast, as upstream's type conversion does.
+        out_types = [
+            TensorType(element_type(t), [shape[d] for d in kept]) if primitive else t
+            for t in op.result_types
+        ]
         outs = [
             filled_init(ops, hoist, init, t, source, kept)
             for source, init, t in zip(
-                op.inputs, op.init_values, op.result_types, strict=True
+                op.inputs, op.init_values, out_types, strict=True
             )
         ]
         try:
-            if self.enable_primitive_ops and self._primitive(op):
+            if primitive:
                 results = [self._reduce(op, outs[0], sorted(dims), ops, hoist)]
             else:
                 results = self._generic(op, outs, kept, dims, ops, hoist)
@@ -161,19 +168,28 @@ class LowerReduce(RewritePattern):
             hoist.discard()
             return
         ops.ops[-1].attributes.update(discardable_attributes(op))
+        if results[0].type != op.result_types[0]:
+            results = [ops.add(tensor.CastOp(results[0], op.result_types[0]))]
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
     @staticmethod
     def _primitive(op: shlo.ReduceOp) -> bool:
-        """xDSL's `linalg.reduce` has one input, of the init's element type, and its
-        result keeps the input's (static) sizes."""
+        """xDSL's `linalg.reduce` has one input, of the init's element type, and
+        static sizes (the input's kept ones; the result may have made them dynamic)."""
         if len(op.inputs) != 1:
             return False
         source, result = op.inputs[0].type, op.result_types[0]
         dims = op.reduced_dimensions
         kept = [n for d, n in enumerate(shape_of(source)) if d not in dims]
         same_element = element_type(source) == element_type(op.body.block.args[0].type)
-        return same_element and kept == list(shape_of(result))
+        return (
+            same_element
+            and all(
+                k == n or n == DYNAMIC_INDEX
+                for k, n in zip(kept, shape_of(result), strict=True)
+            )
+            and DYNAMIC_INDEX not in kept
+        )
 
     @staticmethod
     def _reduce(
