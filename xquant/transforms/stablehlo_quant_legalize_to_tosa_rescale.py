@@ -43,6 +43,10 @@ untouched; another pass or the interpreter handles it):
   multiply whenever `s_lhs * s_rhs / s_result` >= 0.5 (i16 products reach
   2^30).
 
+As MLIR's greedy driver (its constant folder) does for upstream, equal
+`tosa.const`s are merged and all are moved to the start of their block, so
+the output matches upstream's `CHECK-DAG` constants-first layout.
+
 Per-axis types are left untouched, as upstream does. `dot_general` has no
 pattern upstream and none here.
 """
