@@ -122,6 +122,14 @@ def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
     return StablehloLegalizeQuantToMathPass
 
 
+def _chlo_legalize_to_stablehlo() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_quant_to_math import (
+        ChloLegalizeToStablehloPass,
+    )
+
+    return ChloLegalizeToStablehloPass
+
+
 def _stablehlo_legalize_to_linalg() -> type[ModulePass]:
     from xquant.transforms.stablehlo_legalize_to_linalg import (
         StablehloLegalizeToLinalgPass,
@@ -178,6 +186,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-mx-tensor": _with_fixes(_lower_mx_tensor),
     "mx-tensor-generalize": _with_fixes(_mx_tensor_generalize),
     "stablehlo-legalize-quant-to-math": _with_fixes(_stablehlo_legalize_quant_to_math),
+    "chlo-legalize-to-stablehlo": _with_fixes(_chlo_legalize_to_stablehlo),
     "stablehlo-legalize-to-linalg": _with_fixes(_stablehlo_legalize_to_linalg),
     "linalg-fuse-elementwise-ops": _with_fixes(_linalg_fuse_elementwise_ops),
     "stablehlo-legalize-qdq-to-quantized-op": _with_fixes(

@@ -587,6 +587,12 @@ def _linalg_block_arg_names(op: Operation, region: Region) -> Sequence[str]:
 # Op formats where xDSL's printer differs from MLIR's
 
 
+def _while_block_arg_names(op: Operation, region: Region) -> Sequence[str]:
+    """`stablehlo.while`'s `getAsmBlockArgumentNames`: every loop-carried value is `%iterArg`."""
+    block = region.blocks.first
+    return ["iterArg"] * (len(block.args) if block is not None else 0)
+
+
 def _print_affine_apply(printer: Printer, op: Operation) -> None:
     """`affine.apply #map(%d0)[%s0]`: xDSL puts a space before the dimensions."""
     map_attr = op.properties["map"]
@@ -710,6 +716,7 @@ class MLIRPrinter(Printer):
         dict[str, Callable[[Operation, Region], Sequence[str]]]
     ] = {
         "linalg.generic": _linalg_block_arg_names,
+        "stablehlo.while": _while_block_arg_names,
     }
     # Op name -> the dialect whose prefix its regions' ops drop (`getDefaultDialect`).
     default_dialects: ClassVar[dict[str, str]] = {

@@ -355,22 +355,4 @@ class ScatterOp(IRDLOperation):
             )
 
 
-def _while_block_arg_names(op: IRDLOperation, region: Region) -> Sequence[str]:
-    """WhileOp's `getAsmBlockArgumentNames`: every loop-carried value is `%iterArg`."""
-    return ["iterArg"] * len(region.block.args)
-
-
-def _register_printer_hints() -> None:
-    """Tell xquant's MLIR printer how stablehlo-opt names the while regions' arguments."""
-    from xquant.asm.printer import MLIRPrinter
-
-    MLIRPrinter.block_argument_hints.setdefault(
-        WhileOp.name,
-        _while_block_arg_names,  # pyright: ignore[reportArgumentType]
-    )
-
-
-_register_printer_hints()
-
-
 CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [WhileOp, MapOp, SortOp, ScatterOp]

@@ -15,6 +15,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
+from xquant.transforms.stablehlo_legalize_quant_to_math import legalize_chlo
 from xquant.transforms.stablehlo_legalize_to_linalg.convolution import LowerConvolution
 from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
     LowerBroadcastInDim,
@@ -65,6 +66,9 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                 "stablehlo-legalize-to-linalg: enable-sparse-ops=true is not supported "
                 "(xDSL has no sparse_tensor dialect)"
             )
+        # quant-to-math emits chlo broadcasting ops, as upstream; upstream's
+        # pipelines run chlo-legalize-to-stablehlo before this pass.
+        legalize_chlo(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
