@@ -598,6 +598,15 @@ class BitcastConvertOp(UnaryElementwiseOp):
     name = "stablehlo.bitcast_convert"
     PER_AXIS_ALLOWED: ClassVar[bool] = True
 
+    def print(self, printer: Printer) -> None:
+        # StableHLO's format is `functional-type(operands, results)`: `(T) -> T`
+        # even when the two types are the same.
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_extra_attributes(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
         assert isa(operand_type, TensorType)
