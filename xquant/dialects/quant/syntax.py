@@ -269,11 +269,13 @@ def _open_body(parser: AttrParser) -> int:
     verifier's errors there.
     """
     text, start = parser.lexer.input.content, parser.pos
-    head = text[:start].rstrip()
-    mnemonic = (
-        found.start() if (found := re.search(r"\w+$", head)) is not None else start
-    )
-    if text[:mnemonic].endswith("<"):
+    # Look back a bounded window: slicing or regex-searching the whole text
+    # before every type made parsing quadratic in the file size.
+    window = max(0, start - 256)
+    head = text[window:start].rstrip()
+    found = re.search(r"\w+$", head)
+    mnemonic = window + found.start() if found is not None else start
+    if mnemonic > 0 and text[mnemonic - 1 : mnemonic] == "<":
         start = mnemonic - 1
     if text[start : start + 1] == "<":
         stack: list[str] = []
