@@ -437,7 +437,7 @@ def hoist_constants(block: Block) -> None:
     for const in constants:
         key = (const.values, const.output.type)
         if (first := kept.get(key)) is not None:
-            const.output.replace_by(first.output)
+            const.output.replace_all_uses_with(first.output)
             block.erase_op(const)
             continue
         kept[key] = const
