@@ -1,8 +1,8 @@
 """`MLIRPrinter` against the oracle: upstream `mlir-opt` 22.1.8.
 
 - Every file in `corpus/` (upstream dialects only) prints byte-identical to
-  `mlir-opt --allow-unregistered-dialect <file>`, and (unless its first line
-  says `// generic: skip`) to `... --mlir-print-op-generic`.
+  `mlir-opt --allow-unregistered-dialect <file>`, and to
+  `... --mlir-print-op-generic`.
 - Every valid chunk of the project's FileCheck inputs (xquant's dialects)
   is a fixed point: print -> parse -> print gives the same text.
 - Unit tests with the expected text inline run without mlir-opt.
@@ -69,8 +69,6 @@ def test_corpus_identical_to_mlir_opt(path: Path) -> None:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
 def test_corpus_generic_identical_to_mlir_opt(path: Path) -> None:
     text = path.read_text()
-    if text.startswith("// generic: skip"):
-        pytest.skip(text.splitlines()[0].removeprefix("// generic: skip").strip())
     ours = module_to_mlir(parse(text, unregistered=True), generic=True)
     assert ours + "\n" == mlir_opt_stdout(text, "--mlir-print-op-generic")
 

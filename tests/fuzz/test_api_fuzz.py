@@ -31,17 +31,12 @@ import xquant
 from tests.fuzz.mutants import KINDS, SEEDS, Mutation, mutate, relevant_pipelines
 from xquant.interpreter.common import is_float_dtype
 from xquant.interpreter.runner import holder_dtype
-from xquant.transforms.pipeline import verify_dominance
 
 MAX_EXAMPLES = int(os.environ.get("XQUANT_FUZZ_EXAMPLES", "150"))
 MAX_ELEMENTS = 1 << 16  # larger tensors are not interpreted (time, memory)
 TIME_LIMIT = 2.0  # seconds per mutant; a slower one is not a failure, just skipped
 
 DIAGNOSTICS = (ParseError, DiagnosticException)
-
-# Crashes in `xquant.parse_module` not fixed yet; each has a strict xfail in
-# test_regressions.py. Remove an entry once it is fixed.
-KNOWN_PARSE_CRASHES: tuple[type[Exception], ...] = ()
 
 
 class _OutOfTime(BaseException):
@@ -126,10 +121,8 @@ def check_mutant(text: str) -> None:
     """
     try:
         with _time_limit(TIME_LIMIT):
-            module = xquant.parse_module(text)
-            # xDSL does not check dominance; parse_module should (see verify_dominance).
-            verify_dominance(module)
-    except (*DIAGNOSTICS, *KNOWN_PARSE_CRASHES, _OutOfTime):
+            module = xquant.parse_module(text)  # checks dominance too
+    except (*DIAGNOSTICS, _OutOfTime):
         return
     with suppress(_OutOfTime), _time_limit(TIME_LIMIT):
         _run_every_function(module)

@@ -69,7 +69,7 @@ def _matmul_region(
     @Builder.implicit_region(arg_types)
     def hidden_region(args: tuple[BlockArgument, ...]) -> None:
         product = mul(cast_signed(args[0], out), cast_signed(args[1], out))
-        YieldOp(add(product, args[2]))
+        YieldOp(add(args[2], product))  # MLIR: `addf %out, %mul`
 
     return hidden_region
 

@@ -126,7 +126,8 @@ def _undefined_value_error(value: SSAValue) -> OpInterpretationError:
     if culprit is None:
         raise InterpretationError(f"{what} has no value")
     return op_error(
-        culprit, f"uses {what} where it is not defined (before it, or outside its region)"
+        culprit,
+        f"uses {what} where it is not defined (before it, or outside its region)",
     )
 
 

@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
-    TensorType,
 )
 from xdsl.interpreter import (
     Interpreter,
@@ -58,7 +57,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.quantization import element_type, quantized, shape_of
 from xquant.interpreter import stablehlo_kernels as kernels
 from xquant.interpreter.arith import dense_value
 from xquant.interpreter.common import (
@@ -694,8 +693,8 @@ class StableHloFunctions(InterpreterFunctions):
         result_type = op.result.type
         dtype = holder_dtype(result_type)
         if value.dtype.itemsize == dtype.itemsize:
-            return (value.view(dtype).reshape(_shape(result_type)),)
-        return (np.ascontiguousarray(value).view(dtype).reshape(_shape(result_type)),)
+            return (value.view(dtype).reshape(shape_of(result_type)),)
+        return (np.ascontiguousarray(value).view(dtype).reshape(shape_of(result_type)),)
 
     # --- quantization
 
@@ -724,7 +723,7 @@ class StableHloFunctions(InterpreterFunctions):
     def run_reshape(
         self, interpreter: Interpreter, op: shlo.ReshapeOp, args: PythonValues
     ) -> PythonValues:
-        return (np.asarray(args[0]).reshape(_shape(op.result.type)),)
+        return (np.asarray(args[0]).reshape(shape_of(op.result.type)),)
 
     @impl(shlo.TransposeOp)
     def run_transpose(
@@ -736,7 +735,7 @@ class StableHloFunctions(InterpreterFunctions):
     def run_broadcast_in_dim(
         self, interpreter: Interpreter, op: shlo.BroadcastInDimOp, args: PythonValues
     ) -> PythonValues:
-        value, shape = np.asarray(args[0]), _shape(op.result.type)
+        value, shape = np.asarray(args[0]), shape_of(op.result.type)
         expanded = [1] * len(shape)
         for operand_dim, result_dim in enumerate(op.dims):
             expanded[result_dim] = value.shape[operand_dim]
@@ -777,7 +776,7 @@ class StableHloFunctions(InterpreterFunctions):
     def run_iota(
         self, interpreter: Interpreter, op: shlo.IotaOp, args: PythonValues
     ) -> PythonValues:
-        shape = _shape(op.output.type)
+        shape = shape_of(op.output.type)
         dim = op.iota_dimension.value.data
         line = np.arange(shape[dim]).reshape(
             [-1 if d == dim else 1 for d in range(len(shape))]
@@ -799,7 +798,7 @@ class StableHloFunctions(InterpreterFunctions):
             start_index_map=numbers.start_index_map,
             index_vector_dim=numbers.index_vector_dim,
             slice_sizes=op.sizes,
-            result_shape=_shape(op.result.type),
+            result_shape=shape_of(op.result.type),
         )
         return (np.asarray(result),)  # rank 0 stays rank 0
 
@@ -812,7 +811,7 @@ class StableHloFunctions(InterpreterFunctions):
         numbers = op.dot_dimension_numbers
         rhs_q = quantized(op.rhs.type)
         rhs_axis = None if rhs_q is None else rhs_q.quantized_dimension
-        lhs_rank, rhs_rank = (len(_shape(t)) for t in op.operand_types)
+        lhs_rank, rhs_rank = (len(shape_of(t)) for t in op.operand_types)
         lhs, rhs, rescale = _contraction_operands(
             op,
             args,
@@ -906,10 +905,10 @@ class StableHloFunctions(InterpreterFunctions):
     ) -> PythonValues:
         count = len(op.inputs)
         accumulators = red.accumulator_types(op.body)
-        rank = len(_shape(op.inputs[0].type))
+        rank = len(shape_of(op.inputs[0].type))
         window, strides, padding = op.window(rank)
         base_dilations, window_dilations = op.dilations(rank)
-        out_shape = _shape(op.result_types[0])
+        out_shape = shape_of(op.result_types[0])
         stacks: list[NDArray[Any]] = []
         inits: list[NDArray[Any]] = []
         for index in range(count):
@@ -943,9 +942,9 @@ class StableHloFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: shlo.SelectAndScatterOp, args: PythonValues
     ) -> PythonValues:
         operand, source, init = (np.asarray(a) for a in args)
-        shape = _shape(op.operand.type)
+        shape = shape_of(op.operand.type)
         window, strides, padding = op.window(len(shape))
-        source_shape = _shape(op.source.type)
+        source_shape = shape_of(op.source.type)
         accumulator = red.accumulator_types(op.scatter)[0]
         selected = _select_positions(
             interpreter, op, operand, shape, window, strides, padding, source_shape
@@ -1067,11 +1066,6 @@ def _total_order(x: np.ndarray) -> np.ndarray:
     raw = x.view(bits).astype(np.int64)
     top = np.int64(1) << (x.dtype.itemsize * 8 - 1)
     return np.where(raw < 0, -(raw + top) - 1, raw)
-
-
-def _shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
 
 
 @register_impls

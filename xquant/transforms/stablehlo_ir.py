@@ -47,16 +47,10 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirection,
     ComparisonDirectionAttr,
 )
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.quantization import element_type, quantized, shape_of
 from xquant.interpreter.common import int_info
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
-
-
-def shape_of(t: Attribute) -> tuple[int, ...]:
-    """Static shape of a ranked tensor type."""
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
 
 
 def storage_type(qtype: UniformQuantizedType) -> IntegerType:

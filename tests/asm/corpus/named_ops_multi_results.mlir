@@ -1,4 +1,3 @@
-// generic: skip (xDSL's linalg.matmul body is `addf(mul, out)`, MLIR's `addf(out, mul)`)
 #a = affine_map<(d0, d1, d2) -> (d0 floordiv 2, d1 mod 3 - d2, -d0 + d1 * -3, (d0 + d1) ceildiv 4)>
 module attributes {test.maps = [#a, affine_map<(d0)[s0, s1] -> (d0 * 5 - s1 * 2 + s0 + 7)>, affine_map<() -> (0)>, #a]} {
   func.func @multi(%lb: index, %ub: index, %x: f32) -> (f32, f32) {

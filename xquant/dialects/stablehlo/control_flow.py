@@ -22,7 +22,6 @@ from collections.abc import Sequence
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     BoolAttr,
     DenseArrayBase,
     IntegerAttr,
@@ -64,9 +63,7 @@ def _compatible_types(a: Attribute, b: Attribute) -> bool:
     if q.element_type(a) != q.element_type(b):
         return False
     sa, sb = a.get_shape(), b.get_shape()
-    return len(sa) == len(sb) and all(
-        x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(sa, sb)
-    )
+    return len(sa) == len(sb) and all(q.dims_compatible(x, y) for x, y in zip(sa, sb))
 
 
 def _returned(region: Region) -> list[Attribute]:

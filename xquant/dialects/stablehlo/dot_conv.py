@@ -98,11 +98,6 @@ def _verify_precision_config(precision: ArrayAttr[PrecisionAttr] | None) -> None
     )
 
 
-def _shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
 def _result_mismatch(expected: Sequence[int], result: Attribute) -> VerifyException:
     return VerifyException(
         f"inferred shape '[{', '.join(map(str, expected))}]' is incompatible with return type of operation "
@@ -209,7 +204,7 @@ class DotGeneralOp(IRDLOperation):
     def verify_(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
         numbers = self.dot_dimension_numbers
-        lhs_shape, rhs_shape = _shape(lhs_type), _shape(rhs_type)
+        lhs_shape, rhs_shape = q.shape_of(lhs_type), q.shape_of(rhs_type)
         _verify_dims(lhs_shape, numbers.lhs_batching, numbers.lhs_contracting, "lhs")
         _verify_dims(rhs_shape, numbers.rhs_batching, numbers.rhs_contracting, "rhs")
         if len(numbers.lhs_batching) != len(numbers.rhs_batching):
@@ -241,7 +236,7 @@ class DotGeneralOp(IRDLOperation):
             for i, d in enumerate(rhs_shape)
             if i not in (*numbers.rhs_batching, *numbers.rhs_contracting)
         ]
-        if not q.compatible_shapes(_shape(result_type), expected):
+        if not q.compatible_shapes(q.shape_of(result_type), expected):
             raise _result_mismatch(expected, result_type)
         _verify_precision_config(self.precision_config)
         self.verify_quantization()
@@ -434,7 +429,7 @@ class ConvolutionOp(IRDLOperation):
 
     def verify_(self) -> None:
         numbers = self.dimension_numbers
-        lhs_shape, rhs_shape = _shape(self.lhs.type), _shape(self.rhs.type)
+        lhs_shape, rhs_shape = q.shape_of(self.lhs.type), q.shape_of(self.rhs.type)
         spatial = len(numbers.input_spatial)
         if len(lhs_shape) != spatial + 2 or len(rhs_shape) != spatial + 2:
             raise VerifyException(
@@ -473,7 +468,7 @@ class ConvolutionOp(IRDLOperation):
                 f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]}). Got feature_group_count = {groups}."
             )
         expected = convolution_result_shape(self, lhs_shape, rhs_shape)
-        if not q.compatible_shapes(_shape(self.result.type), expected):
+        if not q.compatible_shapes(q.shape_of(self.result.type), expected):
             raise _result_mismatch(expected, self.result.type)
         _verify_precision_config(self.precision_config)
         self.verify_quantization()

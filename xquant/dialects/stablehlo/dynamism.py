@@ -55,15 +55,6 @@ from xquant.dialects.stablehlo.syntax import (
 )
 
 
-def _shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
-def _compatible(a: int, b: int) -> bool:
-    return a == b or DYNAMIC_INDEX in (a, b)
-
-
 def verify_same_baseline(op_name: str, operand: Attribute, result: Attribute) -> None:
     """Element types agree; quantized ones in scale and zero point too (`baseline_element_type`)."""
     if q.is_quantized(operand) != q.is_quantized(
@@ -149,7 +140,7 @@ class GetDimensionSizeOp(IRDLOperation):
         _print_functional(printer, self, ("dimension",))
 
     def verify_(self) -> None:
-        rank = len(_shape(self.operand.type))
+        rank = len(q.shape_of(self.operand.type))
         dim = self.dimension.value.data
         if dim < 0:
             raise VerifyException(
@@ -213,7 +204,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
         _verify_index_tensor(self.name, "operand #1", self.output_dimensions.type, 1)
-        shape, result_shape = _shape(operand_type), _shape(result_type)
+        shape, result_shape = q.shape_of(operand_type), q.shape_of(result_type)
         dims = array_values(self.broadcast_dimensions)
         if len(dims) != len(shape):
             raise VerifyException(
@@ -228,7 +219,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
                 raise VerifyException(
                     f"broadcast_dimensions contains invalid value {d} for result with rank {len(result_shape)}"
                 )
-            if shape[i] != 1 and not _compatible(shape[i], result_shape[d]):
+            if shape[i] != 1 and not q.dims_compatible(shape[i], result_shape[d]):
                 raise VerifyException(
                     f"size of operand dimension {i} ({shape[i]}) is not compatible with size of result "
                     f"dimension {d} ({result_shape[d]})"
@@ -237,7 +228,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
             raise VerifyException(
                 f"broadcast_dimensions should not have duplicates, but {format_dims(dims)} has some"
             )
-        output_shape = _shape(self.output_dimensions.type)
+        output_shape = q.shape_of(self.output_dimensions.type)
         if (
             output_shape
             and output_shape[0] != DYNAMIC_INDEX
@@ -285,8 +276,8 @@ class DynamicReshapeOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_index_tensor(self.name, "operand #1", self.output_shape.type, 1)
-        result_rank = len(_shape(self.result.type))
-        output = _shape(self.output_shape.type)
+        result_rank = len(q.shape_of(self.result.type))
+        output = q.shape_of(self.output_shape.type)
         if output[0] != DYNAMIC_INDEX and output[0] != result_rank:
             raise VerifyException(
                 "output should have a rank equal to the number of elements in output_shape"
@@ -337,7 +328,7 @@ class DynamicSliceOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = _shape(self.operand.type)
+        shape = q.shape_of(self.operand.type)
         sizes = array_values(self.slice_sizes)
         if len(self.start_indices) != len(shape):
             raise VerifyException(
@@ -359,7 +350,7 @@ class DynamicSliceOp(IRDLOperation):
                 )
         for index, t in enumerate(self.start_indices.types):
             _verify_index_tensor(self.name, f"operand #{index + 1}", t, 0)
-        if _shape(self.result.type) != sizes:
+        if q.shape_of(self.result.type) != sizes:
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) "
                 f"{q.type_text(TensorType(q.element_type(self.result.type), sizes))} are incompatible with "
@@ -397,7 +388,7 @@ class DynamicUpdateSliceOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.update.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape, update = _shape(self.operand.type), _shape(self.update.type)
+        shape, update = q.shape_of(self.operand.type), q.shape_of(self.update.type)
         if len(update) != len(shape):
             raise VerifyException(
                 f"update rank does not match operand rank: {len(update)} != {len(shape)}."
@@ -416,7 +407,10 @@ class DynamicUpdateSliceOp(IRDLOperation):
             _verify_index_tensor(self.name, f"operand #{index + 2}", t, 0)
         verify_same_baseline(self.name, self.operand.type, self.update.type)
         verify_same_baseline(self.name, self.operand.type, self.result.type)
-        if any(not _compatible(a, b) for a, b in zip(shape, _shape(self.result.type))):
+        if any(
+            not q.dims_compatible(a, b)
+            for a, b in zip(shape, q.shape_of(self.result.type))
+        ):
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(self.operand.type)} are incompatible with "
                 f"return type(s) of operation {q.type_text(self.result.type)}"

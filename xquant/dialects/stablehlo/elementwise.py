@@ -51,7 +51,7 @@ from xquant.dialects.stablehlo.syntax import (
     parse_function_type,
     parse_operand_list,
     parse_optional_attributes,
-    parse_same_operands_and_result_type,
+    parse_same_type_op_tail,
     print_extra_attributes,
     print_operands,
     print_same_operands_and_result_type,
@@ -97,20 +97,7 @@ class ElementwiseOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
-        attributes = parse_optional_attributes(parser)
-        parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(
-            parser, len(operands)
-        )
-        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
-        properties, attributes = split_properties(cls, attributes)
-        return cls.create(
-            operands=resolved,
-            result_types=[result_type],
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_same_type_op_tail(cls, parser, parse_operand_list(parser))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -51,7 +51,7 @@ from xquant.dialects.stablehlo.syntax import (
     parse_function_type,
     parse_operand_list,
     parse_optional_attributes,
-    parse_same_operands_and_result_type,
+    parse_same_type_op_tail,
     print_extra_attributes,
     print_operands,
     print_same_operands_and_result_type,
@@ -276,18 +276,11 @@ class ReducePrecisionOp(IRDLOperation):
             parser.raise_error(
                 "expected exponent mantissa in format e#m#", start, parser.pos
             )
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        extra["exponent_bits"] = IntegerAttr(int(match.group(1)), i32)
-        extra["mantissa_bits"] = IntegerAttr(int(match.group(2)), i32)
-        parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
-        resolved = parser.resolve_operands([operand], operand_types, parser.pos)
-        return cls.create(
-            operands=resolved,
-            result_types=[result_type],
-            properties=extra,
-            attributes=attributes,
-        )
+        bits = {
+            "exponent_bits": IntegerAttr(int(match.group(1)), i32),
+            "mantissa_bits": IntegerAttr(int(match.group(2)), i32),
+        }
+        return parse_same_type_op_tail(cls, parser, [operand], bits)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

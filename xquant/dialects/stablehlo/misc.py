@@ -76,20 +76,10 @@ from xquant.dialects.stablehlo.syntax import (
     i64_array,
     parse_dims,
     parse_optional_attributes,
-    parse_same_operands_and_result_type,
+    parse_same_type_op_tail,
     print_extra_attributes,
     print_same_operands_and_result_type,
-    split_properties,
 )
-
-
-def _shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
-def _mismatch(a: int, b: int) -> bool:
-    return a != b and DYNAMIC_INDEX not in (a, b)
 
 
 def _inferred(
@@ -140,18 +130,18 @@ class DotOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_precision_config(self.precision_config)
-        lhs, rhs = _shape(self.lhs.type), _shape(self.rhs.type)
+        lhs, rhs = q.shape_of(self.lhs.type), q.shape_of(self.rhs.type)
         if len(lhs) not in (1, 2) or len(rhs) not in (1, 2):
             raise VerifyException(
                 f"expected operands of rank 1 or 2, but got {q.type_text(self.lhs.type)} and "
                 f"{q.type_text(self.rhs.type)}"
             )
-        if _mismatch(lhs[-1], rhs[0]):
+        if not q.dims_compatible(lhs[-1], rhs[0]):
             raise VerifyException("dot requires contracting dimensions to match")
         expected = list(lhs[:-1]) + list(rhs[1:])
-        result = _shape(self.result.type)
+        result = q.shape_of(self.result.type)
         if len(result) != len(expected) or any(
-            _mismatch(a, b) for a, b in zip(result, expected)
+            not q.dims_compatible(a, b) for a, b in zip(result, expected)
         ):
             raise _inferred(
                 self.name, q.element_type(self.result.type), expected, self.result.type
@@ -205,10 +195,10 @@ class PadOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.padding_value.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = _shape(self.operand.type)
-        if _shape(self.padding_value.type):
+        shape = q.shape_of(self.operand.type)
+        if q.shape_of(self.padding_value.type):
             raise VerifyException(
-                f"padding value type should be a rank-0 tensor, is rank {len(_shape(self.padding_value.type))}"
+                f"padding value type should be a rank-0 tensor, is rank {len(q.shape_of(self.padding_value.type))}"
             )
         low, high, interior = (
             array_values(self.edge_padding_low),
@@ -241,9 +231,9 @@ class PadOp(IRDLOperation):
             expected.append(size)
         verify_same_baseline(self.name, self.operand.type, self.padding_value.type)
         verify_same_baseline(self.name, self.operand.type, self.result.type)
-        result = _shape(self.result.type)
+        result = q.shape_of(self.result.type)
         if len(result) != len(expected) or any(
-            _mismatch(a, b) for a, b in zip(result, expected)
+            not q.dims_compatible(a, b) for a, b in zip(result, expected)
         ):
             raise _inferred(
                 self.name, q.element_type(self.result.type), expected, self.result.type
@@ -268,17 +258,7 @@ class ReverseOp(IRDLOperation):
         properties: dict[str, Attribute] = {
             "dimensions": i64_array(parse_dims(parser, "dims"))
         }
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
-        resolved = parser.resolve_operands([operand], operand_types, parser.pos)
-        return cls.create(
-            operands=resolved,
-            result_types=[result_type],
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_same_type_op_tail(cls, parser, [operand], properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -292,7 +272,7 @@ class ReverseOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        rank = len(_shape(self.operand.type))
+        rank = len(q.shape_of(self.operand.type))
         dims = array_values(self.dimensions)
         if len(set(dims)) != len(dims):
             raise VerifyException(
@@ -307,7 +287,7 @@ class ReverseOp(IRDLOperation):
                 raise VerifyException(
                     f"all dimensions should be between [0, {rank}). Got dimension: {d}."
                 )
-        if _shape(self.operand.type) != _shape(self.result.type):
+        if q.shape_of(self.operand.type) != q.shape_of(self.result.type):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
@@ -376,17 +356,7 @@ class CholeskyOp(IRDLOperation):
             if not isinstance(attr, IntegerAttr) or attr.type != IntegerType(1):
                 parser.raise_error("expected a boolean attribute for 'lower'")
             properties["lower"] = attr
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
-        resolved = parser.resolve_operands([operand], operand_types, parser.pos)
-        return cls.create(
-            operands=resolved,
-            result_types=[result_type],
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_same_type_op_tail(cls, parser, [operand], properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -401,16 +371,16 @@ class CholeskyOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.a.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = _shape(self.a.type)
+        shape = q.shape_of(self.a.type)
         if len(shape) < 2:
             raise VerifyException(
                 f"argument 'a' is expected to have rank >= 2, got rank {len(shape)}"
             )
-        if _mismatch(shape[-1], shape[-2]):
+        if not q.dims_compatible(shape[-1], shape[-2]):
             raise VerifyException(
                 f"minor dimensions of 'a' must have equal size, got shape [{', '.join(map(str, shape))}]"
             )
-        if _shape(self.result.type) != shape:
+        if q.shape_of(self.result.type) != shape:
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
@@ -614,7 +584,7 @@ class _BatchNormOp(IRDLOperation):
                     f"'{self.name}' op operand #{index} must be ranked tensor of floating-point or per-tensor "
                     f"integer quantized values, but got {q.type_text(t)}"
                 )
-        shape = _shape(operand)
+        shape = q.shape_of(operand)
         feature_index = self.feature_index.value.data
         if feature_index < 0 or feature_index >= len(shape):
             raise VerifyException(
@@ -622,8 +592,8 @@ class _BatchNormOp(IRDLOperation):
                 f"featureIndex {feature_index}, and rank {len(shape)}."
             )
         for t in features:
-            feature_shape = _shape(t)
-            if len(feature_shape) != 1 or _mismatch(
+            feature_shape = q.shape_of(t)
+            if len(feature_shape) != 1 or not q.dims_compatible(
                 feature_shape[0], shape[feature_index]
             ):
                 raise VerifyException(

@@ -68,6 +68,11 @@ def shape_of(t: Attribute) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
+def dims_compatible(a: int, b: int) -> bool:
+    """Two dimension sizes agree: equal, or either is dynamic (`?`)."""
+    return a == b or DYNAMIC_INDEX in (a, b)
+
+
 def same_scales_and_zero_points(
     a: UniformQuantizedType, b: UniformQuantizedType
 ) -> bool:
@@ -508,7 +513,7 @@ def verify_reducer_types(
 def compatible_shapes(a: Sequence[int], b: Sequence[int]) -> bool:
     """Same rank, and each pair of dimensions equal unless one is dynamic (`?`)."""
     return len(a) == len(b) and all(
-        x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(a, b, strict=True)
+        dims_compatible(x, y) for x, y in zip(a, b, strict=True)
     )
 
 

@@ -59,11 +59,6 @@ from xquant.dialects.stablehlo.syntax import (
 )
 
 
-def _shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
 def _same_element_type(operand: Attribute, result: Attribute) -> None:
     """Non-quantized element types must be equal (quantized ones are checked by the quantization rules)."""
     if q.is_quantized(operand) or q.is_quantized(result):
@@ -142,10 +137,10 @@ class ReshapeOp(UnaryShapeOp):
         q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
         _same_element_type(operand_type, result_type)
         operand_count, result_count = (
-            math.prod(_shape(operand_type)),
-            math.prod(_shape(result_type)),
+            math.prod(q.shape_of(operand_type)),
+            math.prod(q.shape_of(result_type)),
         )
-        dynamic = DYNAMIC_INDEX in (*_shape(operand_type), *_shape(result_type))
+        dynamic = DYNAMIC_INDEX in (*q.shape_of(operand_type), *q.shape_of(result_type))
         if not dynamic and operand_count != result_count:
             raise VerifyException(
                 f"number of output elements ({result_count}) doesn't match expected number of elements "
@@ -180,14 +175,14 @@ class TransposeOp(UnaryShapeOp):
         operand_type, result_type = self.operand.type, self.result.type
         q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
         _same_element_type(operand_type, result_type)
-        shape, perm = _shape(operand_type), self.dims
+        shape, perm = q.shape_of(operand_type), self.dims
         if sorted(perm) != list(range(len(shape))):
             raise VerifyException(
                 f"Permutation {format_dims(perm)} is not a permutation of the operand dimensions "
                 f"(rank {len(shape)})"
             )
         expected = tuple(shape[p] for p in perm)
-        if _shape(result_type) != expected:
+        if q.shape_of(result_type) != expected:
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are incompatible "
                 f"with return type(s) of operation {q.type_text(result_type)}"
@@ -221,7 +216,11 @@ class BroadcastInDimOp(UnaryShapeOp):
         operand_type, result_type = self.operand.type, self.result.type
         q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
         _same_element_type(operand_type, result_type)
-        shape, result_shape, dims = _shape(operand_type), _shape(result_type), self.dims
+        shape, result_shape, dims = (
+            q.shape_of(operand_type),
+            q.shape_of(result_type),
+            self.dims,
+        )
         if len(dims) != len(shape):
             raise VerifyException(
                 f"broadcast_dimensions size ({len(dims)}) does not match operand rank ({len(shape)})"
@@ -298,7 +297,7 @@ class ConcatenateOp(IRDLOperation):
                 raise VerifyException(
                     "requires the same element type for all operands and results"
                 )
-        shapes = [_shape(t) for t in self.operand_types]
+        shapes = [q.shape_of(t) for t in self.operand_types]
         dim = self.dimension.value.data
         rank = len(shapes[0]) if shapes else 0
         if not 0 <= dim < rank:
@@ -307,7 +306,7 @@ class ConcatenateOp(IRDLOperation):
             )
         for shape in shapes:
             if len(shape) != rank or any(
-                a != b and DYNAMIC_INDEX not in (a, b)
+                not q.dims_compatible(a, b)
                 for i, (a, b) in enumerate(zip(shape, shapes[0]))
                 if i != dim
             ):
@@ -317,7 +316,7 @@ class ConcatenateOp(IRDLOperation):
         expected = list(shapes[0])
         sizes = [s[dim] for s in shapes]
         expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
-        if not q.compatible_shapes(_shape(self.result.type), expected):
+        if not q.compatible_shapes(q.shape_of(self.result.type), expected):
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
@@ -399,7 +398,7 @@ class SliceOp(IRDLOperation):
             raise VerifyException(
                 "requires the same element type for all operands and results"
             )
-        shape = _shape(operand_type)
+        shape = q.shape_of(operand_type)
         starts, limits, strides = (
             array_values(a)
             for a in (self.start_indices, self.limit_indices, self.strides)
@@ -415,7 +414,7 @@ class SliceOp(IRDLOperation):
                     f"invalid slice {start}:{limit}:{stride} of dimension {dim} with size {shape[dim]}"
                 )
             expected.append(-(-(limit - start) // stride))
-        if list(_shape(result_type)) != expected:
+        if list(q.shape_of(result_type)) != expected:
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
                 f"incompatible with return type(s) of operation {q.type_text(result_type)}"
@@ -454,7 +453,7 @@ class IotaOp(IRDLOperation):
         printer.print_attribute(self.output.type)
 
     def verify_(self) -> None:
-        shape = _shape(self.output.type)
+        shape = q.shape_of(self.output.type)
         q.verify_quantization_granularity(self.name, [self.output.type], False)
         dim = self.iota_dimension.value.data
         if not 0 <= dim < len(shape):
@@ -494,8 +493,8 @@ class GatherOp(IRDLOperation):
                 f"'{self.name}' op operand #1 must be ranked tensor of integer values, but got "
                 f"{q.type_text(indices_type)}"
             )
-        shape, sizes = _shape(operand_type), self.sizes
-        indices_shape, result_shape = _shape(indices_type), _shape(result_type)
+        shape, sizes = q.shape_of(operand_type), self.sizes
+        indices_shape, result_shape = q.shape_of(indices_type), q.shape_of(result_type)
         verify_gather_dimension_numbers(
             self.dimension_numbers, shape, indices_shape, len(result_shape)
         )
@@ -520,8 +519,7 @@ class GatherOp(IRDLOperation):
                     )
         expected = gather_result_shape(indices_shape, numbers, sizes)
         if len(result_shape) != len(expected) or any(
-            a != b and DYNAMIC_INDEX not in (a, b)
-            for a, b in zip(result_shape, expected)
+            not q.dims_compatible(a, b) for a, b in zip(result_shape, expected)
         ):
             raise VerifyException(
                 f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import cast
+from typing import TypeVar, cast
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -66,6 +66,34 @@ def parse_function_type(
             f"expected a function type with {expected}", start, parser.pos
         )
     return function_type
+
+
+OpT = TypeVar("OpT", bound=IRDLOperation)
+
+
+def parse_same_type_op_tail(
+    cls: type[OpT],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    properties: dict[str, Attribute] | None = None,
+) -> OpT:
+    """`{attr-dict} : T` (or `: (Ts) -> T`) after an op's operands, and the op.
+
+    `properties` are those the op's own syntax already read; properties
+    written in the attribute dictionary take precedence.
+    """
+    extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+    parser.parse_punctuation(":")
+    operand_types, result_type = parse_same_operands_and_result_type(
+        parser, len(operands)
+    )
+    resolved = parser.resolve_operands(operands, operand_types, parser.pos)
+    return cls.create(
+        operands=resolved,
+        result_types=[result_type],
+        properties={**(properties or {}), **extra},
+        attributes=attributes,
+    )
 
 
 def print_same_operands_and_result_type(
