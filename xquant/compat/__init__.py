@@ -24,6 +24,7 @@ from xquant.compat import (
     dense_hex_float_elements,
     dialect_mnemonics,
     float_overflow_to_inf,
+    func_declaration_attrs,
     linalg_generic_result_parens,
     linalg_input_casts,
     linalg_missing_ops,
@@ -65,6 +66,7 @@ def install() -> None:
     dense_hex_float_elements.install()
     dense_hex_blobs.install()
     float_overflow_to_inf.install()
+    func_declaration_attrs.install()
     tensor_reshape.install()
     linalg_missing_ops.install()  # first: the linalg fixes below cover every named op
     linalg_shaped_operands.install()
