@@ -11,6 +11,7 @@ and integer limits) into a `ParseError` at the parser's position.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -21,7 +22,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue
+from xdsl.ir import Attribute, AttributeInvT, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -41,10 +42,12 @@ class LocatedParser(Parser):
     """A parser that records the source span of every operation it parses."""
 
     op_spans: dict[Operation, Span[str] | Span[bytes]]
+    arg_spans: dict[BlockArgument, Span[str] | Span[bytes]]
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         super().__init__(ctx, input, name)
         self.op_spans = {}
+        self.arg_spans = {}
         self._name_spans: list[Span[str] | Span[bytes]] = []
         self._first_uses: dict[str, Span[str] | Span[bytes]] = {}
 
@@ -54,6 +57,15 @@ class LocatedParser(Parser):
         if operand.operand_name not in self.ssa_values:
             self._first_uses.setdefault(operand.operand_name, operand.span)
         return super().resolve_operand(operand, type)
+
+    def _register_ssa_definition(
+        self, name: str, values: Sequence[SSAValue], span: Span
+    ) -> None:
+        # MLIR locates a block argument at its name.
+        for value in values:
+            if isinstance(value, BlockArgument):
+                self.arg_spans[value] = span
+        super()._register_ssa_definition(name, values, span)
 
     def _parse_op_result_list(self) -> list[tuple[Span, int]]:
         results = super()._parse_op_result_list()
@@ -126,6 +138,9 @@ class LocatedModule:
     op_spans: dict[Operation, Span[str] | Span[bytes]] = field(
         default_factory=dict[Operation, "Span[str] | Span[bytes]"]
     )
+    arg_spans: dict[BlockArgument, Span[str] | Span[bytes]] = field(
+        default_factory=dict[BlockArgument, "Span[str] | Span[bytes]"]
+    )
 
     def span_of(self, op: Operation) -> Span[str] | Span[bytes] | None:
         """The span of `op`, or of its closest parsed ancestor (ops built by passes have none)."""
@@ -139,7 +154,8 @@ class LocatedModule:
     def attach_locations(
         self, file_name: str, module_location: tuple[int, int]
     ) -> None:
-        """Give every parsed op that has none the `file:line:col` of its name.
+        """Give every parsed op and block argument that has none the
+        `file:line:col` of its name.
 
         Only for `--mlir-print-debuginfo`: computing line numbers walks the
         text, so it is not done on every parse. An implicit module (not in
@@ -148,15 +164,20 @@ class LocatedModule:
         """
         for op, span in self.op_spans.items():
             if isinstance(op.location, UnknownLoc):
-                loc = span.get_location()
-                op.location = FileLineColLoc(
-                    StringAttr(file_name), IntAttr(loc.line), IntAttr(loc.col)
-                )
+                op.location = _file_line_col(file_name, span)
+        for arg, span in self.arg_spans.items():
+            if isinstance(arg.location, UnknownLoc):
+                arg.location = _file_line_col(file_name, span)
         if self.module not in self.op_spans:
             line, column = module_location
             self.module.location = FileLineColLoc(
                 StringAttr(file_name), IntAttr(line), IntAttr(column)
             )
+
+
+def _file_line_col(file_name: str, span: Span[str] | Span[bytes]) -> FileLineColLoc:
+    loc = span.get_location()
+    return FileLineColLoc(StringAttr(file_name), IntAttr(loc.line), IntAttr(loc.col))
 
 
 def parse_located(
@@ -194,7 +215,7 @@ def parse_located(
         if "Exceeds the limit" in str(err):  # Python's int() digit limit
             raise _error_at(parser, "integer value too large") from err
         raise _error_at(parser, f"invalid input: {err}") from err
-    return LocatedModule(module, parser.op_spans)
+    return LocatedModule(module, parser.op_spans, parser.arg_spans)
 
 
 def _error_at(parser: Parser, message: str) -> ParseError:

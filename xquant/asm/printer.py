@@ -52,6 +52,7 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     Float64Type,
     FloatAttr,
+    FunctionType,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -640,6 +641,28 @@ def _print_func(printer: Printer, op: Operation) -> None:
     )
 
 
+def _print_execute_region(printer: Printer, op: Operation) -> None:
+    """`scf.execute_region -> i32 {...}`: MLIR's optional arrow type list (no
+    parentheses around one type) and every terminator (xDSL drops `scf.yield`
+    when there are no results)."""
+    types = list(op.result_types)
+    if types:
+        printer.print_string(" -> ")
+        single = len(types) == 1 and not isinstance(types[0], FunctionType)
+        if not single:
+            printer.print_string("(")
+        printer.print_list(types, printer.print_attribute)
+        if not single:
+            printer.print_string(")")
+    printer.print_string(" ")
+    if "no_inline" in op.properties or "no_inline" in op.attributes:
+        printer.print_string("no_inline ")
+    printer.print_region(
+        op.regions[0], print_entry_block_args=False, print_block_terminators=True
+    )
+    printer.print_op_attributes(op.attributes, reserved_attr_names=("no_inline",))
+
+
 def _has_attrs(attrs: ArrayAttr[DictionaryAttr] | None, index: int) -> bool:
     return attrs is not None and bool(attrs.data[index].data)
 
@@ -729,6 +752,7 @@ class MLIRPrinter(Printer):
     custom_printers: ClassVar[dict[str, Callable[[Printer, Operation], None]]] = {
         "affine.apply": _print_affine_apply,
         "func.func": _print_func,
+        "scf.execute_region": _print_execute_region,
     }
 
     _names: SSANames | None = field(default=None, init=False)
@@ -743,6 +767,10 @@ class MLIRPrinter(Printer):
     _defining: bool = field(default=False, init=False)
     _locations: dict[Attribute, int] = field(
         default_factory=dict[Attribute, int], init=False
+    )
+    # Locations of block arguments: printed inline, defined before the module.
+    _inline_locations: dict[Attribute, None] = field(
+        default_factory=dict[Attribute, None], init=False
     )
 
     # -- top level ---------------------------------------------------------------------
@@ -790,18 +818,34 @@ class MLIRPrinter(Printer):
             self._aliases[attr] = prefix + (str(index) if index else "")
         for index, location in enumerate(dummy._locations):
             self._locations[location] = index
+        self._inline_locations.update(dummy._inline_locations)
 
     def _print_alias_definitions(self) -> None:
         if self._alias_uses is not None:
             return
-        # Attributes sort by alias name (stable: first use within a name).
-        for attr, name in sorted(
-            self._aliases.items(), key=lambda item: _prefix_of(item[1])
-        ):
-            self.print_string(f"#{name} = {_attribute_text(attr)}\n", indent=0)
+        # Attributes sort by alias name (stable: first use within a name);
+        # block arguments' locations are among them, as `#locN`.
+        definitions: list[tuple[str, str, Attribute]] = [
+            (_prefix_of(name), name, attr) for attr, name in self._aliases.items()
+        ]
+        definitions += [
+            ("loc", _loc_name(self._locations[location]), location)
+            for location in sorted(
+                self._inline_locations, key=self._locations.__getitem__
+            )
+        ]
+        for prefix, name, attr in sorted(definitions, key=lambda item: item[0]):
+            if prefix == "loc":
+                self.print_string(f"#{name} = ", indent=0)
+                self._print_location_literal(attr)
+                self.print_string("\n", indent=0)
+            else:
+                self.print_string(f"#{name} = {_attribute_text(attr)}\n", indent=0)
 
     def _print_location_definitions(self) -> None:
         for location, index in self._locations.items():
+            if location in self._inline_locations:
+                continue
             self.print_string("\n", indent=0)
             self.print_string(f"#{_loc_name(index)} = ", indent=0)
             self._print_location_literal(location)
@@ -917,7 +961,17 @@ class MLIRPrinter(Printer):
         super().print_block(block, print_block_args, print_block_terminator)
 
     def print_block_argument(self, arg: BlockArgument, print_type: bool = True) -> None:
-        super().print_block_argument(arg, print_type)
+        self.print_ssa_value(arg)
+        if print_type:
+            self.print_string(": ")
+            self.print_attribute(arg.type)
+            if self.print_debuginfo:
+                # MLIR prints a block argument's location inline, never `#locN`.
+                self.print_string(" ")
+                if self._alias_uses is not None:
+                    self._locations.setdefault(arg.location, len(self._locations))
+                    self._inline_locations[arg.location] = None
+                self._print_location_literal(arg.location)
         if self._pending_comment is not None:
             self._header_args_left -= 1
 
