@@ -584,6 +584,11 @@ def _linalg_block_arg_names(op: Operation, region: Region) -> Sequence[str]:
     return ["in"] * len(inputs) + ["out"] * len(outputs)
 
 
+def _linalg_init_block_arg_names(op: Operation, region: Region) -> Sequence[str]:
+    """MapOp's and ReduceOp's `getAsmBlockArgumentNames`: `in` for inputs, `init` for inits."""
+    return [n.replace("out", "init") for n in _linalg_block_arg_names(op, region)]
+
+
 # ---------------------------------------------------------------------------------------
 # Op formats where xDSL's printer differs from MLIR's
 
@@ -739,6 +744,7 @@ class MLIRPrinter(Printer):
         dict[str, Callable[[Operation, Region], Sequence[str]]]
     ] = {
         "linalg.generic": _linalg_block_arg_names,
+        **dict.fromkeys(("linalg.map", "linalg.reduce"), _linalg_init_block_arg_names),
         "stablehlo.while": _while_block_arg_names,
     }
     # Op name -> the dialect whose prefix its regions' ops drop (`getDefaultDialect`).
