@@ -13,7 +13,7 @@ dialect (the interpreter runs them through `xquant/interpreter/linalg.py`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -21,15 +21,31 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    DenseArrayBase,
     IntegerType,
     MemRefType,
+    TensorType,
+    i64,
 )
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.irdl import (
+    IRDLOperation,
+    SameVariadicOperandSize,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 
@@ -169,5 +185,334 @@ class BatchMatmulOp(NamedOperation):
         return ArrayAttr([parallel, parallel, parallel, IteratorTypeAttr.reduction()])
 
 
-EXTRA_OPS = (DivOp, BatchMatmulOp)
-"""The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect."""
+# ---------------------------------------------------------------------------------------
+# linalg.map and a variadic linalg.reduce, printed as MLIR prints them
+
+
+def _print_operand_group(
+    printer: Printer, keyword: str, values: Sequence[SSAValue]
+) -> None:
+    """` ins(%a, %b : T, T)`: MLIR's spacing (xDSL's ReduceOp prints `ins(%a:T)`)."""
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`keyword(%a, %b : T, T)`, or nothing (an empty list) when the keyword is absent."""
+    pos = parser.pos
+    if not parser.parse_optional_characters(keyword):
+        return []
+    parser.parse_punctuation("(")
+    unresolved = parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return list(parser.resolve_operands(unresolved, types, pos))
+
+
+def _payload_op(block: Block, init_first: bool) -> Operation | None:
+    """The single op of a body MLIR prints in short form (`findPayloadOp`), if any.
+
+    The body must be that op and a yield of its result; its operands are the block
+    arguments in order (map: the inputs, without the init), or for reduce the
+    init first and then the inputs.
+    """
+    ops = list(block.ops)
+    if len(ops) != 2 or not isinstance(ops[1], YieldOp):
+        return None
+    payload, terminator = ops
+    if not payload.operands or tuple(terminator.operands) != tuple(payload.results):
+        return None
+    args = list(block.args)
+    if init_first:
+        expected = [args[-1], *args[:-1]]
+    else:
+        expected = args[: len(payload.operands)]
+        if len(payload.operands) != len(args) - 1:
+            return None
+    if list(payload.operands) != expected:
+        return None
+    return payload
+
+
+def _print_short_form(printer: Printer, payload: Operation) -> None:
+    """` { arith.addf }`: the payload's name and attributes, fastmath `none` elided."""
+    attrs: dict[str, Attribute] = {**payload.properties, **payload.attributes}
+    for name, value in list(attrs.items()):
+        if isinstance(value, arith.FastMathFlagsAttr) and not value.data:
+            del attrs[name]
+            break
+    printer.print_string(" { " + payload.name)
+    printer.print_op_attributes(attrs)
+    printer.print_string(" }")
+
+
+def _parse_short_form(parser: Parser) -> tuple[str, dict[str, Attribute]] | None:
+    """`{ op.name {attrs} }` before `ins`, or None."""
+    if parser.parse_optional_punctuation("{") is None:
+        return None
+    name = parser.parse_identifier()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation("}")
+    return name, attrs
+
+
+def _payload_body(
+    parser: Parser,
+    name: str,
+    attrs: dict[str, Attribute],
+    arg_types: Sequence[Attribute],
+    init_first: bool,
+) -> Region:
+    """The body a short form stands for: `name` applied to the block arguments, yielded."""
+    op_type = parser.ctx.get_optional_op(name)
+    if op_type is None:
+        parser.raise_error(f"unregistered payload operation {name}")
+    block = Block(arg_types=arg_types)
+    args = list(block.args)
+    operands = [args[-1], *args[:-1]] if init_first else args[:-1]
+    definition = (
+        op_type.get_irdl_definition() if issubclass(op_type, IRDLOperation) else None
+    )
+    properties = {
+        k: v for k, v in attrs.items() if definition and k in definition.properties
+    }
+    attributes = {k: v for k, v in attrs.items() if k not in properties}
+    payload = op_type.create(
+        operands=operands,
+        result_types=[arg_types[-1]],
+        properties=properties,
+        attributes=attributes,
+    )
+    block.add_ops([payload, YieldOp(*payload.results)])
+    return Region(block)
+
+
+def _print_body(printer: Printer, region: Region) -> None:
+    """The long form's `(%in: T, %init: T) { ... }` on its own, indented line."""
+    with printer.indented():
+        printer.print_string("\n")
+        with printer.in_parens():
+            printer.print_list(region.blocks[0].args, printer.print_block_argument)
+        printer.print_string(" ")
+        printer.print_region(region, print_entry_block_args=False)
+
+
+def _parse_body(parser: Parser) -> Region:
+    args = parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, parser.parse_argument
+    )
+    return parser.parse_region(args)
+
+
+def _element(value: SSAValue) -> Attribute:
+    t = value.type
+    return t.get_element_type() if isinstance(t, TensorType | MemRefType) else t
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    t = value.type
+    return tuple(t.get_shape()) if isinstance(t, TensorType | MemRefType) else ()
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """`linalg.map`: the body applied to the inputs' elements at each index of the init.
+
+    As MLIR 22, the body takes one argument per input and one for the init's
+    element (`(%in, %in_0, %init)`); a body that is one op on the inputs in order
+    prints (and parses) as `linalg.map { arith.addf } ins(...) outs(...)`.
+    """
+
+    name = "linalg.map"
+
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    init = operand_def(base(TensorType) | base(MemRefType))
+    result = var_result_def(TensorType)
+    mapper = region_def("single_block")
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        init: SSAValue,
+        mapper: Region,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        results = [init.type] if isinstance(init.type, TensorType) else []
+        super().__init__(
+            operands=[inputs, init],
+            result_types=[results],
+            regions=[mapper],
+            attributes=attributes,
+        )
+
+    @property
+    def outputs(self) -> tuple[SSAValue, ...]:
+        """The init, as the structured ops' `outputs` (the printer's block-argument names)."""
+        return (self.init,)
+
+    def verify_(self) -> None:
+        block = self.mapper.blocks.first
+        assert block is not None
+        if len(block.args) != len(self.inputs) + 1:
+            raise VerifyException(
+                "expects number of operands to match the arity of mapper, but got: "
+                f"{len(self.inputs) + 1} and {len(block.args)}"
+            )
+        for i, (value, arg) in enumerate(zip((*self.inputs, self.init), block.args)):
+            if _element(value) != arg.type:
+                raise VerifyException(
+                    f"expected element type of input {_element(value)} to match "
+                    f"bbArg type {arg.type}"
+                )
+            if _shape(value) != _shape(self.init):
+                raise VerifyException(
+                    f"expected shape of input ({', '.join(map(str, _shape(value)))}) "
+                    f"to match shape of output ({', '.join(map(str, _shape(self.init)))})"
+                    if i < len(self.inputs)
+                    else "unreachable"
+                )
+        if self.result and self.result[0].type != self.init.type:
+            raise VerifyException("expected the result type to be the init's type")
+
+    def print(self, printer: Printer) -> None:
+        block = self.mapper.blocks.first
+        assert block is not None
+        payload = _payload_op(block, init_first=False)
+        if payload is not None:
+            _print_short_form(printer, payload)
+        if self.inputs:
+            _print_operand_group(printer, "ins", self.inputs)
+        _print_operand_group(printer, "outs", [self.init])
+        printer.print_op_attributes(self.attributes)
+        if payload is None:
+            _print_body(printer, self.mapper)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        short = _parse_short_form(parser)
+        inputs = _parse_operand_group(parser, "ins")
+        pos = parser.pos
+        outs = _parse_operand_group(parser, "outs")
+        if len(outs) != 1:
+            parser.raise_error("expected one init in outs(...)", pos, parser.pos)
+        attributes = parser.parse_optional_attr_dict()
+        if short is None:
+            region = _parse_body(parser)
+        else:
+            region = _payload_body(
+                parser, *short, [_element(v) for v in (*inputs, *outs)], False
+            )
+        return cls(inputs, outs[0], region, attributes)
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """`linalg.reduce` with any number of inputs and inits, as MLIR's (xDSL's has one of each).
+
+    The body takes the inputs' elements then the inits'; a body that is one op on
+    `(%init, %in)` prints (and parses) as `linalg.reduce { arith.addf } ins(...)`.
+    """
+
+    name = "linalg.reduce"
+
+    inputs = var_operand_def(base(TensorType) | base(MemRefType))
+    inits = var_operand_def(base(TensorType) | base(MemRefType))
+    result = var_result_def(TensorType)
+    combiner = region_def("single_block")
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+
+    irdl_options = (SameVariadicOperandSize(),)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        inits: Sequence[SSAValue],
+        dimensions: Sequence[int],
+        combiner: Region,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            operands=[inputs, inits],
+            result_types=[[v.type for v in inits if isinstance(v.type, TensorType)]],
+            regions=[combiner],
+            properties={"dimensions": DenseArrayBase.from_list(i64, dimensions)},
+            attributes=attributes,
+        )
+
+    @property
+    def outputs(self) -> tuple[SSAValue, ...]:
+        """The inits, as the structured ops' `outputs` (the printer's block-argument names)."""
+        return tuple(self.inits)
+
+    def verify_(self) -> None:
+        dims = self.dimensions.get_values()
+        for value in self.inputs:
+            rank = len(_shape(value))
+            if any(not 0 <= d < rank for d in dims):
+                raise VerifyException(
+                    f"dimensions for reduction should be in the range [0, {rank - 1}]."
+                )
+        for init in self.inits:
+            kept = [
+                s for d, s in enumerate(_shape(self.inputs[0])) if d not in set(dims)
+            ]
+            if list(_shape(init)) != kept:
+                raise VerifyException(
+                    "init dimensions [" + ", ".join(map(str, _shape(init))) + "] "
+                    "doesn't match input dimensions after reduction ["
+                    + ", ".join(map(str, kept))
+                    + "]"
+                )
+        block = self.combiner.blocks.first
+        assert block is not None
+        expected = [_element(v) for v in (*self.inputs, *self.inits)]
+        if [a.type for a in block.args] != expected:
+            raise VerifyException(
+                "mismatching number or types of block arguments and operands: "
+                f"expected {len(expected)}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        block = self.combiner.blocks.first
+        assert block is not None
+        payload = _payload_op(block, init_first=True)
+        if payload is not None:
+            _print_short_form(printer, payload)
+        _print_operand_group(printer, "ins", self.inputs)
+        _print_operand_group(printer, "outs", self.inits)
+        printer.print_string(" dimensions = [")
+        printer.print_list(self.dimensions.get_values(), printer.print_int)
+        printer.print_string("] ")
+        printer.print_op_attributes(self.attributes)
+        if payload is None:
+            _print_body(printer, self.combiner)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        short = _parse_short_form(parser)
+        inputs = _parse_operand_group(parser, "ins")
+        inits = _parse_operand_group(parser, "outs")
+        parser.parse_keyword("dimensions")
+        parser.parse_punctuation("=")
+        dimensions = parser.parse_comma_separated_list(
+            Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        attributes = parser.parse_optional_attr_dict()
+        if short is None:
+            region = _parse_body(parser)
+        else:
+            region = _payload_body(
+                parser, *short, [_element(v) for v in (*inputs, *inits)], True
+            )
+        return cls(inputs, inits, dimensions, region, attributes)
+
+
+EXTRA_OPS = (DivOp, BatchMatmulOp, MapOp, ReduceOp)
+"""The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect
+(`ReduceOp` in place of xDSL's single-input one)."""

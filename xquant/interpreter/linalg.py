@@ -241,23 +241,42 @@ def _conv_spec(op: Any) -> StructuredSpec:
     return finish_spec(spec)
 
 
-def _reduce_spec(op: linalg.ReduceOp) -> StructuredSpec:
-    in_t = op.input.type
+def _reduce_spec(op: linalg.ReduceOp | linalg_extra.ReduceOp) -> StructuredSpec:
+    """xDSL's one-input `linalg.reduce` or xquant's variadic one, through the region."""
+    if isinstance(op, linalg.ReduceOp):
+        inputs, inits = [op.input], [op.init]
+    else:
+        inputs, inits = list(op.inputs), list(op.inits)
+    in_t = inputs[0].type
     assert isinstance(in_t, TensorType)
     rank = len(in_t.get_shape())
     dims = set(op.dimensions.get_values())
     kept = [d for d in range(rank) if d not in dims]
-    maps = [
-        AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank))),
-        AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept)),
-    ]
+    identity = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank)))
+    reduced = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))
     spec = StructuredSpec(
-        maps=maps,
-        n_inputs=1,
-        n_outputs=1,
+        maps=[identity] * len(inputs) + [reduced] * len(inits),
+        n_inputs=len(inputs),
+        n_outputs=len(inits),
         reduction=tuple(d in dims for d in range(rank)),
-        out_types=[element_type(op.init.type)],
-        body=op.region,
+        out_types=[element_type(v.type) for v in inits],
+        body=op.regions[0],
+    )
+    return finish_spec(spec)
+
+
+def _map_spec(op: linalg_extra.MapOp) -> StructuredSpec:
+    """`linalg.map`: every operand on the identity map, all loops parallel."""
+    init_t = op.init.type
+    assert isinstance(init_t, TensorType)
+    rank = len(init_t.get_shape())
+    spec = StructuredSpec(
+        maps=[AffineMap.identity(rank)] * (len(op.inputs) + 1),
+        n_inputs=len(op.inputs),
+        n_outputs=1,
+        reduction=(False,) * rank,
+        out_types=[element_type(init_t)],
+        body=op.mapper,
     )
     return finish_spec(spec)
 
@@ -361,6 +380,8 @@ class LinalgFunctions(InterpreterFunctions):
     run_conv_2d_nhwc_hwcf = impl(linalg.Conv2DNhwc_HwcfOp)(_structured(_conv_spec))
     run_conv_2d_nhwgc_gfhwc = impl(linalg.Conv2DNhwgcGfhwcOp)(_structured(_conv_spec))
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
+    run_reduce_variadic = impl(linalg_extra.ReduceOp)(_structured(_reduce_spec))
+    run_map = impl(linalg_extra.MapOp)(_structured(_map_spec))
 
     @impl(linalg.BroadcastOp)
     def run_broadcast(

@@ -24,6 +24,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
 from xdsl.utils.hints import isa
 
+from xquant.dialects import linalg_extra
 from xquant.dialects.stablehlo.quantization import element_type
 from xquant.transforms.stablehlo_ir import shape_of
 
@@ -89,6 +90,22 @@ def build_generic(
     )  # fmt: skip
     ops.ops.append(generic)
     return list(generic.results)
+
+
+def build_map(
+    ops: Ops,
+    inputs: Sequence[SSAValue],
+    init: SSAValue,
+    body_fn: Callable[[Sequence[SSAValue], Ops], Sequence[SSAValue]],
+) -> list[SSAValue]:
+    """A `linalg.map`; `body_fn(block args, body ops)` returns the yielded value."""
+    block = Block(arg_types=[element_type(v.type) for v in (*inputs, init)])
+    body = Ops([])
+    yielded = body_fn(block.args, body)
+    block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
+    mapped = linalg_extra.MapOp(list(inputs), init, Region(block))
+    ops.ops.append(mapped)
+    return list(mapped.results)
 
 
 def operand_map(t: Attribute, rank: int) -> AffineMap:

@@ -45,8 +45,8 @@ class StablehloLegalizeToLinalgPass(ModulePass):
 
     - `enable-primitive-ops` (false): emit linalg's primitive ops where upstream
       does: `linalg.reduce` for reduce, `linalg.transpose` for transpose,
-      `linalg.broadcast` for broadcast_in_dim that only adds dims. Pointwise
-      ops stay `linalg.generic`: xDSL 0.74 has no `linalg.map`.
+      `linalg.broadcast` for broadcast_in_dim that only adds dims, and
+      `linalg.map` for pointwise ops (xquant's, `xquant.dialects.linalg_extra`).
     - `capture-scalar-inputs` (true): a rank-0 operand of a pointwise op on
       ranked tensors is read once with `tensor.extract` before the generic and
       used in its body; false passes it as an input with an empty map.
@@ -72,7 +72,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs), LowerConstant(),
+                    LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs, self.enable_primitive_ops), LowerConstant(),
                     LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
                     LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),

@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
     IntegerType,
     TensorType,
 )
@@ -33,6 +36,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
     build_generic,
+    build_map,
     discardable_attributes,
     empty,
     operand_map,
@@ -63,28 +67,61 @@ def splat_scalar(value: SSAValue, hoist: Ops) -> SSAValue | None:
     return scalar_constant(hoist, dense_value(dense).reshape(-1)[0].item(), element)
 
 
-def lower_elementwise(op: Operation, ops: Ops, capture_scalar_inputs: bool) -> SSAValue:
-    """One parallel generic computing `op`; its rank-0 operands are captured or broadcast.
+def empty_like(
+    ops: Ops, result_type: TensorType[Attribute], operands: Sequence[SSAValue]
+) -> SSAValue:
+    """`tensor.empty` of the result's type; dynamic sizes read with `tensor.dim` from the
+    first operand of the result's rank (upstream's `getEmptyTensorFor` after folding)."""
+    shape = shape_of(result_type)
+    source = next((v for v in operands if len(shape_of(v.type)) == len(shape)), None)
+    sizes: list[SSAValue] = []
+    for d, size in enumerate(shape):
+        if size != DYNAMIC_INDEX:
+            continue
+        if source is None:
+            raise Unsupported("a dynamic result size with no operand of its rank")
+        index = ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
+        sizes.append(ops.add(tensor.DimOp(source, index)))
+    return ops.add(tensor.EmptyOp(sizes, plain_tensor(result_type)))
+
+
+def plain_tensor(t: TensorType[Attribute]) -> TensorType[Attribute]:
+    """`t` without its encoding (upstream's type converter drops StableHLO's bounds)."""
+    return TensorType(t.element_type, t.get_shape())
+
+
+def lower_elementwise(
+    op: Operation, ops: Ops, capture_scalar_inputs: bool, primitive: bool = False
+) -> SSAValue:
+    """One parallel generic (or `linalg.map`) computing `op`; rank-0 operands are captured or broadcast.
 
     As upstream: splat constants become scalar constants used in the body,
     rank-0 operands of a ranked op are `tensor.extract`ed before the generic
-    (`capture_scalar_inputs`) or passed with an empty map.
+    (`capture_scalar_inputs`) or passed with an empty map. `linalg.map`
+    (`primitive`, upstream's `PointwiseToLinalgMapConverter`) always extracts
+    rank-0 operands and takes no splat scalars.
     """
     result_type = op.result_types[0]
-    assert isa(result_type, TensorType)
+    assert isa(result_type, TensorType[Attribute])
     for t in (*op.operand_types, result_type):
         if isinstance(element_type(t), ComplexType):
             raise Unsupported("complex element type")
     rank = len(shape_of(result_type))
+    if any(len(shape_of(t)) not in (0, rank) for t in op.operand_types):
+        raise Unsupported("operands of mixed ranks")
     hoist = Ops([])
-    out = empty(ops, result_type)
+    out = empty_like(ops, result_type, op.operands)
     # Per operand: the scalar used in the body, or None for a mapped input.
     scalars: list[SSAValue | None] = []
     inputs: list[SSAValue] = []
     for operand in op.operands:
         operand_rank = len(shape_of(operand.type))
-        scalar = splat_scalar(operand, hoist)
-        if scalar is None and operand_rank != rank and capture_scalar_inputs:
+        scalar = None if primitive else splat_scalar(operand, hoist)
+        if (
+            scalar is None
+            and operand_rank != rank
+            and (capture_scalar_inputs or primitive)
+        ):
             scalar = hoist.add(
                 tensor.ExtractOp(operand, [], element_type(operand.type))
             )
@@ -98,31 +135,42 @@ def lower_elementwise(op: Operation, ops: Ops, capture_scalar_inputs: bool) -> S
         return [emit_scalar(op, operands, body_ops, hoist)]
 
     staged = Ops([])
-    (result,) = build_generic(
-        staged, inputs, [operand_map(v.type, rank) for v in inputs], [out],
-        [AffineMap.identity(rank)], parallel(rank), body,
-    )  # fmt: skip
+    if primitive:
+        (result,) = build_map(staged, inputs, out, body)
+    else:
+        (result,) = build_generic(
+            staged, inputs, [operand_map(v.type, rank) for v in inputs], [out],
+            [AffineMap.identity(rank)], parallel(rank), body,
+        )  # fmt: skip
     staged.ops[-1].attributes.update(discardable_attributes(op))
+    if result.type != result_type:
+        result = staged.add(tensor.CastOp(result, result_type))
     ops.ops.extend([*hoist.ops, *staged.ops])
     return result
 
 
 @dataclass(frozen=True)
 class LowerElementwise(RewritePattern):
-    """Element-wise ops, clamp, compare, select, convert, bitcast_convert: one parallel generic."""
+    """Element-wise ops, clamp, compare, select, convert, bitcast_convert: one parallel
+    generic, or `linalg.map` with `primitive` (`enable-primitive-ops`)."""
 
     capture_scalar_inputs: bool = True
+    primitive: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(
             op, (ew.ElementwiseOp, ew.CompareOp, ew.SelectOp)
         ) or in_reducer(op):
             return
-        if not all(is_static(t) for t in (*op.operand_types, *op.result_types)):
+        if not all(
+            isinstance(t, TensorType) for t in (*op.operand_types, *op.result_types)
+        ):
             return
         ops = Ops([])
         try:
-            result = lower_elementwise(op, ops, self.capture_scalar_inputs)
+            result = lower_elementwise(
+                op, ops, self.capture_scalar_inputs, self.primitive
+            )
         except Unsupported:
             ops.discard()
             return

@@ -9,11 +9,9 @@ from typing import cast
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DenseArrayBase,
     IndexType,
     TensorType,
     f32,
-    i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -26,6 +24,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
+from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.transforms.stablehlo_ir import is_static, shape_of
@@ -160,7 +159,7 @@ class LowerReduce(RewritePattern):
         ]
         try:
             if primitive:
-                results = [self._reduce(op, outs[0], sorted(dims), ops, hoist)]
+                results = self._reduce(op, outs, sorted(dims), ops, hoist)
             else:
                 results = self._generic(op, outs, kept, dims, ops, hoist)
         except Unsupported:
@@ -168,44 +167,42 @@ class LowerReduce(RewritePattern):
             hoist.discard()
             return
         ops.ops[-1].attributes.update(discardable_attributes(op))
-        if results[0].type != op.result_types[0]:
-            results = [ops.add(tensor.CastOp(results[0], op.result_types[0]))]
+        results = [
+            value if value.type == t else ops.add(tensor.CastOp(value, t))
+            for value, t in zip(results, op.result_types, strict=True)
+        ]
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
     @staticmethod
     def _primitive(op: shlo.ReduceOp) -> bool:
-        """xDSL's `linalg.reduce` has one input, of the init's element type, and
+        """`linalg.reduce` needs each input of its init's element type, and
         static sizes (the input's kept ones; the result may have made them dynamic)."""
-        if len(op.inputs) != 1:
-            return False
-        source, result = op.inputs[0].type, op.result_types[0]
         dims = op.reduced_dimensions
-        kept = [n for d, n in enumerate(shape_of(source)) if d not in dims]
-        same_element = element_type(source) == element_type(op.body.block.args[0].type)
-        return (
-            same_element
-            and all(
+        for source, result, arg in zip(
+            op.inputs, op.result_types, op.body.block.args, strict=False
+        ):
+            kept = [n for d, n in enumerate(shape_of(source.type)) if d not in dims]
+            if element_type(source.type) != element_type(arg.type):
+                return False
+            if DYNAMIC_INDEX in kept or not all(
                 k == n or n == DYNAMIC_INDEX
                 for k, n in zip(kept, shape_of(result), strict=True)
-            )
-            and DYNAMIC_INDEX not in kept
-        )
+            ):
+                return False
+        return True
 
     @staticmethod
     def _reduce(
-        op: shlo.ReduceOp, out: SSAValue, dims: list[int], ops: Ops, hoist: Ops
-    ) -> SSAValue:
-        block = Block(
-            arg_types=[element_type(op.inputs[0].type), element_type(out.type)]
-        )
+        op: shlo.ReduceOp, outs: list[SSAValue], dims: list[int], ops: Ops, hoist: Ops
+    ) -> list[SSAValue]:
+        count = len(op.inputs)
+        block = Block(arg_types=[element_type(v.type) for v in (*op.inputs, *outs)])
         body = Ops([])
-        yielded = reducer(op.body, 1, hoist)(block.args, body)
+        yielded = reducer(op.body, count, hoist)(block.args, body)
         block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
-        return ops.add(
-            linalg.ReduceOp(
-                op.inputs[0], out, DenseArrayBase.from_list(i64, dims), Region(block)
-            )
-        )
+        reduce = linalg_extra.ReduceOp(list(op.inputs), outs, dims, Region(block))
+        ops.ops.append(reduce)
+        return list(reduce.results)
 
     @staticmethod
     def _generic(
