@@ -22,11 +22,12 @@ from xdsl.printer import Printer
 from tests.upstream.mlir_opt import find_mlir_opt, run_mlir_opt
 from xquant import make_context
 from xquant.asm.located_parser import parse_located
-from xquant.asm.printer import (
-    MLIRPrinter,
+from xquant.asm.printer import MLIRPrinter, module_to_mlir
+from xquant.numerics.float_format import (
+    IEEE_DOUBLE,
+    IEEE_SINGLE,
     apfloat_to_string,
     format_float,
-    module_to_mlir,
 )
 
 HERE = Path(__file__).parent
@@ -220,16 +221,16 @@ def test_multi_results_blocks_and_aliases() -> None:
     ],
 )
 def test_format_float(value: float, float_type: Float32Type, text: str) -> None:
-    assert format_float(value, float_type)[0] == text
+    assert format_float(value, float_type) == text
 
 
 def test_apfloat_natural_form() -> None:
     # APFloat's default toString (the fallback when six digits do not read
     # back): 9 digits for f32, 17 for f64, 'E', no forced exponent width.
     f32_1e_5 = 9.99999974737875163555145263671875e-06  # 1e-5 rounded to f32
-    assert apfloat_to_string(f32_1e_5, 24) == "9.99999974E-6"  # mlir-opt's text
-    assert apfloat_to_string(1.0e-5, 53) == "1.0000000000000001E-5"
-    assert apfloat_to_string(0.30000001192092896, 24) == "0.300000012"
+    assert apfloat_to_string(f32_1e_5, IEEE_SINGLE) == "9.99999974E-6"  # mlir-opt's
+    assert apfloat_to_string(1.0e-5, IEEE_DOUBLE) == "1.0000000000000001E-5"
+    assert apfloat_to_string(0.30000001192092896, IEEE_SINGLE) == "0.300000012"
 
 
 def test_attribute_conventions() -> None:

@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, ClassVar
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -50,6 +50,8 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FileLineColLoc,
+    Float16Type,
+    Float32Type,
     Float64Type,
     FloatAttr,
     FunctionType,
@@ -81,184 +83,13 @@ from xdsl.ir.affine import (
 )
 from xdsl.printer import Printer
 
+from xquant.numerics.float_format import format_float, format_floats
+
 __all__ = [
     "MLIRPrinter",
-    "format_float",
     "module_to_mlir",
     "print_module_mlir",
 ]
-
-
-# ---------------------------------------------------------------------------------------
-# Floats: a port of APFloat::toString and AsmPrinter's printFloatValue
-
-# APFloat's `semantics->precision` (significand bits with the implicit one) by type
-# name; other types fall back to f64's (values are Python floats anyway).
-_PRECISION: dict[str, int] = {
-    "f16": 11,
-    "bf16": 8,
-    "f32": 24,
-    "f64": 53,
-    "f80": 64,
-    "f128": 113,
-    "tf32": 11,
-    "f8E5M2": 3,
-    "f8E4M3": 4,
-    "f8E4M3FN": 4,
-    "f8E5M2FNUZ": 3,
-    "f8E4M3FNUZ": 4,
-    "f8E4M3B11FNUZ": 4,
-    "f8E3M4": 5,
-    "f8E8M0FNU": 1,
-    "f6E2M3FN": 4,
-    "f6E3M2FN": 3,
-    "f4E2M1FN": 2,
-}
-
-
-def _type_name(float_type: AnyFloat) -> str:
-    return float_type.name.removeprefix("builtin.")
-
-
-def _round_digits(digits: list[int], exp: int, precision: int) -> tuple[list[int], int]:
-    """APFloat's `AdjustToPrecision` on decimal digits (least significant first):
-    round half up to `precision` digits, dropping the zeros this leaves."""
-    count = len(digits)
-    if count <= precision:
-        return digits, exp
-    first = count - precision
-    if digits[first - 1] < 5:
-        while first < count and digits[first] == 0:
-            first += 1
-        return digits[first:], exp + first
-    for index in range(first, count):
-        if digits[index] == 9:
-            first += 1
-        else:
-            digits[index] += 1
-            break
-    if first == count:
-        return [1], exp + first
-    return digits[first:], exp + first
-
-
-def apfloat_to_string(
-    value: float,
-    semantics_precision: int,
-    format_precision: int = 0,
-    max_padding: int = 3,
-    truncate_zero: bool = True,
-) -> str:
-    """`APFloat::toString(Str, FormatPrecision, FormatMaxPadding, TruncateZero)`
-    for a finite `value` whose type has `semantics_precision` significand bits."""
-    negative = math.copysign(1.0, value) < 0
-    sign = "-" if negative else ""
-    if value == 0:
-        if max_padding:
-            return sign + "0"
-        if truncate_zero:
-            return sign + "0.0E+0"
-        return sign + "0.0" + "0" * max(format_precision - 1, 0) + "e+00"
-    numerator, denominator = abs(value).as_integer_ratio()
-    if denominator == 1:
-        trailing = (numerator & -numerator).bit_length() - 1
-        significand, exp = numerator >> trailing, trailing
-    else:
-        significand, exp = numerator, -(denominator.bit_length() - 1)
-    if not format_precision:
-        # Steele and White's digit count for a round trip of the type.
-        format_precision = 2 + semantics_precision * 59 // 196
-    # From m * 2^e to m' * 10^e'.
-    if exp > 0:
-        significand <<= exp
-        exp = 0
-    elif exp < 0:
-        significand *= 5**-exp
-    # APFloat truncates digits that cannot matter before rounding (its
-    # `AdjustToPrecision` on the APInt); the truncation is part of the result.
-    bits_required = (format_precision * 196 + 58) // 59
-    if significand.bit_length() > bits_required:
-        removable = (significand.bit_length() - bits_required) * 59 // 196
-        if removable:
-            exp += removable
-            significand //= 10**removable
-    text = str(significand)
-    stripped = text.rstrip("0")
-    exp += len(text) - len(stripped)
-    digits = [int(ch) for ch in reversed(stripped)]
-    digits, exp = _round_digits(digits, exp, format_precision)
-    count = len(digits)
-    if not max_padding:
-        scientific = True
-    elif exp >= 0:
-        scientific = exp > max_padding or count + exp > format_precision
-    else:
-        msd = exp + count - 1
-        scientific = msd < 0 and -msd > max_padding
-    out = [sign]
-    if scientific:
-        exp += count - 1
-        out.append(str(digits[-1]))
-        out.append(".")
-        if count == 1 and truncate_zero:
-            out.append("0")
-        else:
-            out.extend(str(d) for d in reversed(digits[:-1]))
-        if not truncate_zero and format_precision > count - 1:
-            out.append("0" * (format_precision - count + 1))
-        out.append("E" if truncate_zero else "e")
-        out.append("+" if exp >= 0 else "-")
-        exponent = str(abs(exp))
-        if not truncate_zero and len(exponent) < 2:
-            exponent = "0" + exponent
-        out.append(exponent)
-        return "".join(out)
-    if exp >= 0:
-        out.extend(str(d) for d in reversed(digits))
-        out.append("0" * exp)
-        return "".join(out)
-    whole = exp + count
-    if whole > 0:
-        out.extend(str(d) for d in reversed(digits[count - whole :]))
-        out.append(".")
-        out.extend(str(d) for d in reversed(digits[: count - whole]))
-    else:
-        out.append("0." + "0" * -whole)
-        out.extend(str(d) for d in reversed(digits))
-    return "".join(out)
-
-
-def _round_trips(text: str, value: float, float_type: AnyFloat) -> bool:
-    """Whether `text` read back into `float_type` has the bits of `value`.
-
-    The literal goes through f64 first (an exact single rounding for f64; for
-    narrower types a double rounding, which only a decimal sitting on a tie
-    between two values of the type could tell apart)."""
-    parsed = float(text)
-    if isinstance(float_type, Float64Type):
-        return parsed.hex() == value.hex()
-    packed = float_type.pack((parsed,))
-    return packed == float_type.pack((value,))
-
-
-def _float_bits(value: float, float_type: AnyFloat) -> int:
-    return int.from_bytes(float_type.pack((value,)), "little")
-
-
-def format_float(value: float, float_type: AnyFloat) -> tuple[str, bool]:
-    """MLIR's `printFloatValue`: the text and whether it is the hexadecimal form.
-
-    `%e` with six digits when that reads back exactly, else APFloat's shortest
-    round-trip form if it has a '.', else the bits as `0x7FC00000`."""
-    if not (math.isnan(value) or math.isinf(value)):
-        precision = _PRECISION.get(_type_name(float_type), 53)
-        text = apfloat_to_string(value, precision, 6, 0, False)
-        if _round_trips(text, value, float_type):
-            return text, False
-        text = apfloat_to_string(value, precision)
-        if "." in text:
-            return text, False
-    return f"0x{_float_bits(value, float_type):X}", True
 
 
 # ---------------------------------------------------------------------------------------
@@ -1038,8 +869,8 @@ class MLIRPrinter(Printer):
             self.print_int(attribute.value.data, attribute.type)
             return
         if isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
-            text, is_hex = format_float(attribute.value.data, attribute.type)
-            if not is_hex:
+            text = format_float(attribute.value.data, attribute.type)
+            if not text.startswith("0x"):
                 self.print_string(text)
                 return
         self.print_attribute(attribute)
@@ -1049,25 +880,27 @@ class MLIRPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_float(self, value: float, type: AnyFloat) -> None:
-        self.print_string(format_float(value, type)[0])
+        self.print_string(format_float(value, type))
 
     def _print_dense(self, attr: DenseIntOrFPElementsAttr) -> None:
         """`dense<...>` without the type: splat, nested lists, or a hex blob.
 
-        Rewritten from xDSL's `print_without_type` only for the threshold and
-        the blob layout (MLIR's raw data: i1 packed eight to a byte)."""
-        values = attr.get_values()
-        count = len(values)
+        Rewritten from xDSL's `print_without_type` for the threshold, the
+        blob layout (MLIR's raw data: i1 packed eight to a byte) and speed:
+        the elements are read and formatted as whole numpy arrays."""
+        count = len(attr)
         shape = attr.get_shape()
         self.print_string("dense<")
         if count == 0:
             pass
         elif _is_splat(attr, count):
-            attr._print_one_elem(values[0], self)  # pyright: ignore[reportPrivateUsage]
+            attr._print_one_elem(attr.get_values()[0], self)  # pyright: ignore[reportPrivateUsage]
         elif self.hex_threshold != -1 and count > self.hex_threshold:
             self.print_string(f'"0x{_raw_data(attr).hex().upper()}"')
+        elif (texts := _element_texts(attr)) is not None:
+            self.print_string(_nested_list(texts, shape))
         else:
-            attr._print_dense_list(values, shape, self)  # pyright: ignore[reportPrivateUsage]
+            attr._print_dense_list(attr.get_values(), shape, self)  # pyright: ignore[reportPrivateUsage]
         self.print_string(">")
 
     # -- locations ---------------------------------------------------------------------
@@ -1112,16 +945,11 @@ def _raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:
     """MLIR's raw storage: little-endian elements, i1 as bits (lsb first), index as i64."""
     element = attr.get_element_type()
     if isinstance(element, IntegerType) and element.width.data == 1:
-        bits = [1 if v else 0 for v in attr.get_values()]  # pyright: ignore[reportUnknownVariableType]
-        packed = bytearray((len(bits) + 7) // 8)
-        for index, bit in enumerate(bits):  # pyright: ignore[reportUnknownArgumentType]
-            packed[index // 8] |= bit << (index % 8)
-        return bytes(packed)
+        bits = np.frombuffer(attr.data.data, np.dtype(element.format)) != 0
+        return np.packbits(bits, bitorder="little").tobytes()
     if isinstance(element, IndexType):
-        return b"".join(
-            int(v).to_bytes(8, "little", signed=True)  # pyright: ignore[reportArgumentType]
-            for v in attr.get_values()
-        )
+        values = np.frombuffer(attr.data.data, np.dtype(element.format))
+        return values.astype("<i8").tobytes()
     return attr.data.data
 
 
@@ -1129,8 +957,37 @@ def _is_splat(attr: DenseIntOrFPElementsAttr, count: int) -> bool:
     """All elements have the same bits (xDSL's `is_splat` compares values, and NaN != NaN)."""
     data = attr.data.data
     size = len(data) // count
-    first = data[:size]
-    return data == first * count
+    return data[:size] * count == data
+
+
+def _element_texts(attr: DenseIntOrFPElementsAttr) -> list[str] | None:
+    """Each element as MLIR prints it in a dense list, or None for the element
+    types left to xDSL's per-element printing (complex, and floats numpy does
+    not hold natively)."""
+    element = attr.get_element_type()
+    if isinstance(element, IntegerType | IndexType):
+        if isinstance(element, IntegerType) and element.bitwidth > 64:
+            return None
+        values = np.frombuffer(attr.data.data, np.dtype(element.format))
+        if isinstance(element, IntegerType) and element.bitwidth == 1:
+            return np.where(values != 0, "true", "false").tolist()
+        return values.astype(str).tolist()
+    if isinstance(element, Float16Type | Float32Type | Float64Type):
+        values = np.frombuffer(attr.data.data, np.dtype(element.format))
+        return format_floats(values, element)
+    return None
+
+
+def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
+    """`[[a, b], [c, d]]`: `texts` in brackets following `shape`, innermost first."""
+    level = texts
+    for axis in reversed(range(len(shape))):
+        width = shape[axis]
+        level = [
+            "[" + ", ".join(level[g * width : (g + 1) * width]) + "]"
+            for g in range(len(level) // width if width else 0)
+        ]
+    return level[0] if level else "[]"
 
 
 def _has_aliasable(op: Operation) -> bool:

@@ -278,7 +278,7 @@ def _format_element(v: Any, el: Attribute, dt: np.dtype[Any]) -> str:
         return "true" if bool(v) else "false"
     if dt.kind in "iu":
         return str(int(v))
-    from xquant.dialects.quant.float_format import format_float
+    from xquant.numerics.float_format import format_float
 
     return format_float(float(np.float64(np.asarray(v).astype(np.float64))), el)
 

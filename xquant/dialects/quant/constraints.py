@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
-from xquant.dialects.quant.float_format import llvm_double
+from xquant.numerics.float_format import llvm_double
 from xquant.dialects.quant.float_semantics import scale_range
 from xquant.numerics.dtypes import integer_range
 

@@ -15,7 +15,7 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute
 
-from xquant.dialects.quant.float_format import round_double, semantics_of
+from xquant.numerics.float_format import round_double, semantics_of
 from xquant.numerics.dtypes import numpy_dtype
 
 # Types numpy cannot hold. tf32 has f32's exponent range and a 10-bit mantissa;

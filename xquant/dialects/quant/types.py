@@ -56,7 +56,7 @@ from xquant.dialects.quant.constraints import (
     default_storage_range,
     storage_integer_type,
 )
-from xquant.dialects.quant.float_format import llvm_double
+from xquant.numerics.float_format import llvm_double
 from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,

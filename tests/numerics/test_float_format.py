@@ -20,7 +20,7 @@ from xdsl.dialects import builtin
 from xdsl.ir import Attribute
 
 from tests.upstream import mlir_opt
-from xquant.dialects.quant.float_format import (
+from xquant.numerics.float_format import (
     apfloat_to_string,
     format_float,
     round_double,
