@@ -234,3 +234,21 @@ def test_every_upstream_annotation_can_fail(tmp_path: Path) -> None:
         what for what, text in mutants if verify(write(tmp_path, text))[0] == 0
     ]
     assert not survivors, f"mutants -verify-diagnostics accepted: {survivors}"
+
+
+CALIBRATED = "!qalias = !quant.calibrated<f32<-0.998>>\n"
+
+
+def test_follow_up_errors_are_expected_in_order(tmp_path: Path) -> None:
+    """MLIR reports `expected ':'`, then `calibrated values must be present`
+    (upstream's parse-calibrated-invalid.mlir expects both)."""
+    both = (
+        "// expected-error@+2 {{calibrated values must be present}}\n"
+        "// expected-error@+1 {{expected ':'}}\n" + CALIBRATED
+    )
+    assert verify(write(tmp_path, both))[0] == 0
+    only_first = "// expected-error@+1 {{expected ':'}}\n" + CALIBRATED
+    code, _, err = verify(write(tmp_path, only_first))
+    assert code == 1
+    assert "unexpected error: calibrated values must be present" in err
+    assert "t.mlir:2:29: error: unexpected error: calibrated values must be present" in err

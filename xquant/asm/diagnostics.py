@@ -20,12 +20,15 @@ from enum import Enum
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
+from xquant.dialects.parse_errors import ParseErrorWithFollowUps
+
 __all__ = [
     "Diagnostic",
     "Severity",
     "SourceLocation",
     "diagnostic_at",
     "diagnostic_from_parse_error",
+    "diagnostics_from_parse_error",
 ]
 
 
@@ -107,3 +110,13 @@ def diagnostic_at(
 def diagnostic_from_parse_error(err: ParseError, file_name: str) -> Diagnostic:
     """A parse error as an error diagnostic at its position."""
     return diagnostic_at(err.span, err.msg, file_name)
+
+
+def diagnostics_from_parse_error(err: ParseError, file_name: str) -> list[Diagnostic]:
+    """A parse error and the errors MLIR reports after it, in order."""
+    diagnostics = [diagnostic_from_parse_error(err, file_name)]
+    if isinstance(err, ParseErrorWithFollowUps):
+        diagnostics += [
+            diagnostic_at(span, message, file_name) for span, message in err.follow_ups
+        ]
+    return diagnostics

@@ -36,7 +36,7 @@ from xquant.asm.diagnostics import (
     Severity,
     SourceLocation,
     diagnostic_at,
-    diagnostic_from_parse_error,
+    diagnostics_from_parse_error,
 )
 from xquant.asm.located_parser import LocatedModule, parse_located
 from xquant.asm.printer import module_to_mlir
@@ -287,9 +287,7 @@ class OptDriver:
                 implicit_module=not options.no_implicit_module,
             )
         except ParseError as err:
-            return _ChunkResult(
-                None, [diagnostic_from_parse_error(err, self.file_name)]
-            )
+            return _ChunkResult(None, diagnostics_from_parse_error(err, self.file_name))
         module = located.module
         if options.print_debuginfo:
             marker = options.split_input_file or ""

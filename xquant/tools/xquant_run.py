@@ -27,7 +27,7 @@ from typing import Any
 
 from xdsl.utils.lexer import Span
 
-from xquant.asm.diagnostics import diagnostic_at, diagnostic_from_parse_error
+from xquant.asm.diagnostics import diagnostic_at, diagnostics_from_parse_error
 from xquant.transforms.diagnostics import OpDiagnostic
 
 __all__ = ["main"]
@@ -151,7 +151,9 @@ def _run_chunk(
     try:
         located = parse_located(ctx, text, name)
     except ParseError as err:
-        raise ToolError(diagnostic_from_parse_error(err, name).render()) from err
+        raise ToolError(
+            "".join(d.render() for d in diagnostics_from_parse_error(err, name))
+        ) from err
     failure = first_verify_failure(located.module)
     if failure is not None:
         op, message = failure

@@ -191,14 +191,17 @@ func.func private @f() -> !quant.calibrated<f32<2.0:1.0>>
 // -----
 func.func private @f() -> !quant.calibrated<f32<-0.5>>
 // CHECK: expected ':'
+// CHECK: calibrated values must be present
 
 // -----
 func.func private @f() -> !quant.calibrated<f32>
 // CHECK: expected '<'
+// CHECK: calibrated values must be present
 
 // -----
 func.func private @f() -> !quant.calibrated<i8<-4:3>>
 // CHECK: invalid kind of type specified
+// CHECK: expecting float expressed type
 
 // -----
 // Quantized types are neither vector nor memref element types (upstream's interfaces).
@@ -225,6 +228,7 @@ func.func private @f() -> !quant.calibrated<f32<1.0:-1.0e400>>
 // -----
 func.func private @f() -> !quant.calibrated<f32<-1:1>>
 // CHECK: unexpected decimal integer literal for a floating point value
+// CHECK: calibrated values must be present
 
 // -----
 func.func private @f() -> !quant.any<ui:f32>

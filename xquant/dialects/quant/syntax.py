@@ -22,9 +22,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xquant.dialects.parse_errors import ParseErrorWithFollowUps
 from xquant.dialects.quant.constraints import (
     INT32_MAX,
     INT64_MAX,
@@ -37,7 +39,7 @@ from xquant.dialects.quant.constraints import (
     default_storage_range,
     storage_integer_type,
 )
-from xquant.dialects.quant.float_format import format_float, llvm_double
+from xquant.numerics.float_format import format_float, llvm_double
 from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type
 
 if TYPE_CHECKING:
@@ -531,14 +533,19 @@ def _nest(items: list[str], shape: list[int]) -> str:
 
 def parse_calibrated(parser: AttrParser) -> list[Attribute]:
     mnemonic = _open_body(parser)
-    expressed = _parse_float_type(parser)
-    # Upstream follows an error here with "calibrated values must be present";
-    # its first diagnostic, at the offending token, is the one reported.
-    _punct(parser, "<")
-    low = _float(parser)
-    _punct(parser, ":")
-    high = _float(parser)
-    _punct(parser, ">")
+    type_start = parser.pos
+    try:
+        expressed = _parse_float_type(parser)
+    except ParseError as err:
+        raise _followed_by(parser, err, type_start, "expecting float expressed type")
+    try:
+        _punct(parser, "<")
+        low = _float(parser)
+        _punct(parser, ":")
+        high = _float(parser)
+        _punct(parser, ">")
+    except ParseError as err:
+        raise _followed_by(parser, err, type_start, "calibrated values must be present")
     _punct(parser, ">")
     if not high > low:
         _fail(
@@ -547,6 +554,14 @@ def parse_calibrated(parser: AttrParser) -> list[Attribute]:
             mnemonic,
         )
     return [expressed, FloatData(low), FloatData(high)]
+
+
+def _followed_by(
+    parser: AttrParser, err: ParseError, start: int, message: str
+) -> ParseErrorWithFollowUps:
+    """`err`, then `message` at `start`, as upstream's caller reports its failure."""
+    span = Span(start, start + 1, parser.lexer.input)
+    return ParseErrorWithFollowUps(err, [(span, message)])
 
 
 def print_calibrated(qtype: CalibratedQuantizedType, printer: Printer) -> None:
