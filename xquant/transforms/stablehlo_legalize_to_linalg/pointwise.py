@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -43,7 +44,10 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     parallel,
     scalar_constant,
 )
-from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import emit_scalar
+from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
+    complex_constant,
+    emit_scalar,
+)
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     in_reducer,
     signed_or_unsigned,
@@ -64,6 +68,9 @@ def splat_scalar(value: SSAValue, hoist: Ops) -> SSAValue | None:
     if is_quantized(value.type) or signed_or_unsigned(value.type):
         return None
     element = element_type(value.type)
+    if isinstance(element, ComplexType):
+        real, imag = cast(tuple[float, float], dense.get_values()[0])
+        return complex_constant(hoist, complex(real, imag), element)
     return scalar_constant(hoist, dense_value(dense).reshape(-1)[0].item(), element)
 
 
@@ -103,9 +110,6 @@ def lower_elementwise(
     """
     result_type = op.result_types[0]
     assert isa(result_type, TensorType[Attribute])
-    for t in (*op.operand_types, result_type):
-        if isinstance(element_type(t), ComplexType):
-            raise Unsupported("complex element type")
     rank = len(shape_of(result_type))
     if any(len(shape_of(t)) not in (0, rank) for t in op.operand_types):
         raise Unsupported("operands of mixed ranks")

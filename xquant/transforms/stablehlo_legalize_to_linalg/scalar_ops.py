@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, complex, math
 from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    ComplexType,
+    FloatAttr,
     IntegerType,
     TensorType,
     f32,
@@ -224,6 +228,47 @@ def _shift(
     return body.add(arith.SelectOp(in_range, shifted, saturated))
 
 
+COMPLEX_BINARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.add": complex.AddOp, "stablehlo.subtract": complex.SubOp, "stablehlo.multiply": complex.MulOp,
+    "stablehlo.divide": complex.DivOp, "stablehlo.atan2": complex.Atan2Op, "stablehlo.power": complex.PowOp,
+}  # fmt: skip
+COMPLEX_UNARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.sqrt": complex.SqrtOp, "stablehlo.rsqrt": complex.RsqrtOp, "stablehlo.exponential": complex.ExpOp,
+    "stablehlo.exponential_minus_one": complex.Expm1Op, "stablehlo.log": complex.LogOp,
+    "stablehlo.log_plus_one": complex.Log1pOp, "stablehlo.negate": complex.NegOp, "stablehlo.sign": complex.SignOp,
+    "stablehlo.tanh": complex.TanhOp, "stablehlo.tan": complex.TanOp, "stablehlo.cosine": complex.CosOp,
+    "stablehlo.sine": complex.SinOp, "stablehlo.abs": complex.AbsOp, "stablehlo.real": complex.ReOp,
+    "stablehlo.imag": complex.ImOp,
+}  # fmt: skip
+
+
+def complex_constant(hoist: Ops, value: complex, element: ComplexType) -> SSAValue:
+    """`complex.constant [re, im]` (upstream materializes complex splats this way)."""
+    part = element.element_type
+    assert isinstance(part, AnyFloat)
+    parts = ArrayAttr([FloatAttr(value.real, part), FloatAttr(value.imag, part)])
+    return hoist.add(complex.ConstantOp(parts, element))
+
+
+def _emit_complex(
+    op: Operation, operands: Sequence[SSAValue], body: Ops, result: Attribute
+) -> SSAValue:
+    """StableHLO ops on complex scalars: the `complex` dialect op of the same name."""
+    name = op.name
+    if name in COMPLEX_BINARY:
+        return body.add(COMPLEX_BINARY[name](*operands))
+    if name in COMPLEX_UNARY:
+        return body.add(COMPLEX_UNARY[name](operands[0]))
+    if name == "stablehlo.complex" and isinstance(result, ComplexType):
+        return body.add(complex.CreateOp(operands[0], operands[1], result))
+    if isinstance(op, ew.CompareOp):
+        direction = op.comparison_direction.data.value
+        if direction in ("EQ", "NE"):
+            compare = complex.EqualOp if direction == "EQ" else complex.NotEqualOp
+            return body.add(compare(*operands))
+    raise Unsupported(f"{name} on complex numbers")
+
+
 def emit_scalar(
     op: Operation, operands: Sequence[SSAValue], body: Ops, hoist: Ops
 ) -> SSAValue:
@@ -231,6 +276,8 @@ def emit_scalar(
     name = op.name
     types = [element_type(t) for t in op.operand_types]
     result = element_type(op.result_types[0])
+    if any(isinstance(t, ComplexType) for t in (*types, result)):
+        return _emit_complex(op, operands, body, result)
     for t in (*types, result):
         check_signless(t)
         if is_quantized(t):
