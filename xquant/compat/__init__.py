@@ -22,6 +22,7 @@ from xquant.compat import (
     arith_casts,
     dense_hex_blobs,
     dense_hex_float_elements,
+    dense_literal_arrays,
     dialect_mnemonics,
     float_overflow_to_inf,
     func_declaration_attrs,
@@ -65,6 +66,7 @@ def install() -> None:
     string_literal_lexer.install()
     dense_hex_float_elements.install()
     dense_hex_blobs.install()
+    dense_literal_arrays.install()  # after the dense fixes it falls back to
     float_overflow_to_inf.install()
     func_declaration_attrs.install()
     tensor_reshape.install()
