@@ -14,8 +14,6 @@ accept per-axis types; the slicing ops only per-tensor ones.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -36,7 +34,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -44,28 +42,16 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
+    FunctionalTypeFormat,
     array_values,
     format_dims,
-    i64_array,
-    parse_dims,
-    parse_function_type,
-    parse_optional_attributes,
-    print_extra_attributes,
-    split_properties,
+    parse_dims_property,
+    parse_functional_op_tail,
+    parse_keyword_integer,
+    parse_operands_before_keyword,
+    print_dims_property,
+    print_functional_op_tail,
 )
-
-
-def verify_same_baseline(op_name: str, operand: Attribute, result: Attribute) -> None:
-    """Element types agree; quantized ones in scale and zero point too (`baseline_element_type`)."""
-    if q.is_quantized(operand) != q.is_quantized(
-        result
-    ) or not q.compatible_element_types(
-        q.element_type(operand), q.element_type(result)
-    ):
-        raise VerifyException(
-            f"'{op_name}' op requires the same element type for all operands and results"
-        )
-    q.verify_same_scale_and_zero_point(operand, result)
 
 
 def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> None:
@@ -79,34 +65,6 @@ def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> N
         raise VerifyException(
             f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {q.type_text(t)}"
         )
-
-
-def _finish_functional(
-    cls: type[IRDLOperation],
-    parser: Parser,
-    operands: Sequence[UnresolvedOperand],
-    properties: dict[str, Attribute],
-) -> IRDLOperation:
-    """`attr-dict : functional-type(operands, results)` and the op."""
-    extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-    properties.update(extra)
-    parser.parse_punctuation(":")
-    function_type = parse_function_type(parser, len(operands), None)
-    resolved = parser.resolve_operands(operands, function_type.inputs.data, parser.pos)
-    return cls.create(
-        operands=resolved,
-        result_types=list(function_type.outputs.data),
-        properties=properties,
-        attributes=attributes,
-    )
-
-
-def _print_functional(
-    printer: Printer, op: IRDLOperation, elided: Sequence[str] = ()
-) -> None:
-    print_extra_attributes(printer, op, elided)
-    printer.print_string(" : ")
-    printer.print_function_type(op.operand_types, op.result_types)
 
 
 @irdl_op_definition
@@ -124,20 +82,16 @@ class GetDimensionSizeOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("dim")
-        parser.parse_punctuation("=")
-        dimension = parser.parse_integer(allow_boolean=False)
-        op = _finish_functional(
-            cls, parser, [operand], {"dimension": IntegerAttr(dimension, i64)}
+        dimension = IntegerAttr(parse_keyword_integer(parser, "dim"), i64)
+        return parse_functional_op_tail(
+            cls, parser, [operand], {"dimension": dimension}
         )
-        assert isinstance(op, cls)
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        _print_functional(printer, self, ("dimension",))
+        print_functional_op_tail(printer, self, ("dimension",))
 
     def verify_(self) -> None:
         rank = len(q.shape_of(self.operand.type))
@@ -184,22 +138,18 @@ class DynamicBroadcastInDimOp(IRDLOperation):
         parser.parse_punctuation(",")
         shape = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        properties: dict[str, Attribute] = {
-            "broadcast_dimensions": i64_array(parse_dims(parser, "dims"))
-        }
-        op = _finish_functional(cls, parser, [operand, shape], properties)
-        assert isinstance(op, cls)
-        return op
+        dims = parse_dims_property(parser, "dims")
+        return parse_functional_op_tail(
+            cls, parser, [operand, shape], {"broadcast_dimensions": dims}
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
         printer.print_string(", ")
         printer.print_operand(self.output_dimensions)
-        printer.print_string(
-            f", dims = {format_dims(array_values(self.broadcast_dimensions))}"
-        )
-        _print_functional(printer, self, ("broadcast_dimensions",))
+        print_dims_property(printer, "dims", self.broadcast_dimensions)
+        print_functional_op_tail(printer, self, ("broadcast_dimensions",))
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
@@ -238,19 +188,12 @@ class DynamicBroadcastInDimOp(IRDLOperation):
                 f"result rank ({len(result_shape)}) is not equal to number of output dimensions "
                 f"({output_shape[0]})"
             )
-        if q.is_quantized(operand_type) != q.is_quantized(
-            result_type
-        ) or not q.compatible_element_types(
-            q.element_type(operand_type), q.element_type(result_type)
-        ):
-            raise VerifyException(
-                f"'{self.name}' op requires the same element type for all operands and results"
-            )
+        q.verify_same_element_type(self.name, operand_type, result_type)
         q.verify_broadcast_quantization(operand_type, result_type, dims)
 
 
 @irdl_op_definition
-class DynamicReshapeOp(IRDLOperation):
+class DynamicReshapeOp(FunctionalTypeFormat):
     """reshape to a shape given at run time."""
 
     name = "stablehlo.dynamic_reshape"
@@ -260,20 +203,6 @@ class DynamicReshapeOp(IRDLOperation):
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        op = _finish_functional(cls, parser, operands, {})
-        assert isinstance(op, cls)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_functional(printer, self)
-
     def verify_(self) -> None:
         _verify_index_tensor(self.name, "operand #1", self.output_shape.type, 1)
         result_rank = len(q.shape_of(self.result.type))
@@ -282,14 +211,7 @@ class DynamicReshapeOp(IRDLOperation):
             raise VerifyException(
                 "output should have a rank equal to the number of elements in output_shape"
             )
-        if q.is_quantized(self.operand.type) != q.is_quantized(
-            self.result.type
-        ) or not q.compatible_element_types(
-            q.element_type(self.operand.type), q.element_type(self.result.type)
-        ):
-            raise VerifyException(
-                f"'{self.name}' op requires the same element type for all operands and results"
-            )
+        q.verify_same_element_type(self.name, self.operand.type, self.result.type)
         q.verify_reshape_quantization(self.operand.type, self.result.type)
 
 
@@ -307,23 +229,15 @@ class DynamicSliceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = [parser.parse_unresolved_operand()]
-        parser.parse_punctuation(",")
-        while (operand := parser.parse_optional_unresolved_operand()) is not None:
-            operands.append(operand)
-            parser.parse_punctuation(",")
-        properties: dict[str, Attribute] = {
-            "slice_sizes": i64_array(parse_dims(parser, "sizes"))
-        }
-        op = _finish_functional(cls, parser, operands, properties)
-        assert isinstance(op, cls)
-        return op
+        operands = parse_operands_before_keyword(parser)
+        sizes = parse_dims_property(parser, "sizes")
+        return parse_functional_op_tail(cls, parser, operands, {"slice_sizes": sizes})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(f", sizes = {format_dims(array_values(self.slice_sizes))}")
-        _print_functional(printer, self, ("slice_sizes",))
+        print_dims_property(printer, "sizes", self.slice_sizes)
+        print_functional_op_tail(printer, self, ("slice_sizes",))
 
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
@@ -356,11 +270,11 @@ class DynamicSliceOp(IRDLOperation):
                 f"{q.type_text(TensorType(q.element_type(self.result.type), sizes))} are incompatible with "
                 f"return type(s) of operation {q.type_text(self.result.type)}"
             )
-        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.result.type)
 
 
 @irdl_op_definition
-class DynamicUpdateSliceOp(IRDLOperation):
+class DynamicUpdateSliceOp(FunctionalTypeFormat):
     """`operand` with `update` written at run-time start indices."""
 
     name = "stablehlo.dynamic_update_slice"
@@ -370,20 +284,6 @@ class DynamicUpdateSliceOp(IRDLOperation):
     start_indices = var_operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        op = _finish_functional(cls, parser, operands, {})
-        assert isinstance(op, cls)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_functional(printer, self)
 
     def verify_(self) -> None:
         types = [self.operand.type, self.update.type, self.result.type]
@@ -405,8 +305,8 @@ class DynamicUpdateSliceOp(IRDLOperation):
                 )
         for index, t in enumerate(self.start_indices.types):
             _verify_index_tensor(self.name, f"operand #{index + 2}", t, 0)
-        verify_same_baseline(self.name, self.operand.type, self.update.type)
-        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.update.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.result.type)
         if any(
             not q.dims_compatible(a, b)
             for a, b in zip(shape, q.shape_of(self.result.type))

@@ -65,20 +65,20 @@ from xquant.dialects.stablehlo.dot_conv import (
     _precision_text,  # pyright: ignore[reportPrivateUsage]
     _verify_precision_config,  # pyright: ignore[reportPrivateUsage]
 )
-from xquant.dialects.stablehlo.dynamism import (
-    _finish_functional,  # pyright: ignore[reportPrivateUsage]
-    _print_functional,  # pyright: ignore[reportPrivateUsage]
-    verify_same_baseline,
-)
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
-    i64_array,
-    parse_dims,
+    parse_dims_property,
+    parse_functional_op_tail,
+    parse_keyword_value,
+    parse_operand_list,
     parse_optional_attributes,
+    parse_optional_operand_list,
     parse_same_type_op_tail,
+    print_dims_property,
     print_extra_attributes,
-    print_same_operands_and_result_type,
+    print_functional_op_tail,
+    print_same_type_op_tail,
 )
 
 
@@ -110,12 +110,9 @@ class DotOp(IRDLOperation):
         rhs = parser.parse_unresolved_operand()
         properties: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("precision")
-            parser.parse_punctuation("=")
+            parse_keyword_value(parser, "precision")
             properties["precision_config"] = _parse_precision(parser)
-        op = _finish_functional(cls, parser, [lhs, rhs], properties)
-        assert isinstance(op, cls)
-        return op
+        return parse_functional_op_tail(cls, parser, [lhs, rhs], properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -126,7 +123,7 @@ class DotOp(IRDLOperation):
             printer.print_string(
                 f", precision = {_precision_text(self.precision_config)}"
             )
-        _print_functional(printer, self, ("precision_config",))
+        print_functional_op_tail(printer, self, ("precision_config",))
 
     def verify_(self) -> None:
         _verify_precision_config(self.precision_config)
@@ -177,10 +174,8 @@ class PadOp(IRDLOperation):
         properties: dict[str, Attribute] = {}
         for keyword, prop in cls.KEYWORDS:
             parser.parse_punctuation(",")
-            properties[prop] = i64_array(parse_dims(parser, keyword))
-        op = _finish_functional(cls, parser, [operand, value], properties)
-        assert isinstance(op, cls)
-        return op
+            properties[prop] = parse_dims_property(parser, keyword)
+        return parse_functional_op_tail(cls, parser, [operand, value], properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -188,9 +183,8 @@ class PadOp(IRDLOperation):
         printer.print_string(", ")
         printer.print_operand(self.padding_value)
         for keyword, prop in self.KEYWORDS:
-            values = array_values(self.properties[prop])  # pyright: ignore[reportArgumentType]
-            printer.print_string(f", {keyword} = {format_dims(values)}")
-        _print_functional(printer, self, [p for _, p in self.KEYWORDS])
+            print_dims_property(printer, keyword, self.properties[prop])  # pyright: ignore[reportArgumentType]
+        print_functional_op_tail(printer, self, [p for _, p in self.KEYWORDS])
 
     def verify_(self) -> None:
         types = [self.operand.type, self.padding_value.type, self.result.type]
@@ -229,8 +223,8 @@ class PadOp(IRDLOperation):
                     f"Padding result in negative size for dimension {i}"
                 )
             expected.append(size)
-        verify_same_baseline(self.name, self.operand.type, self.padding_value.type)
-        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.padding_value.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.result.type)
         result = q.shape_of(self.result.type)
         if len(result) != len(expected) or any(
             not q.dims_compatible(a, b) for a, b in zip(result, expected)
@@ -255,19 +249,14 @@ class ReverseOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        properties: dict[str, Attribute] = {
-            "dimensions": i64_array(parse_dims(parser, "dims"))
-        }
-        return parse_same_type_op_tail(cls, parser, [operand], properties)
+        dims = parse_dims_property(parser, "dims")
+        return parse_same_type_op_tail(cls, parser, [operand], {"dimensions": dims})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        printer.print_string(f", dims = {format_dims(array_values(self.dimensions))}")
-        print_extra_attributes(printer, self, ("dimensions",))
-        print_same_operands_and_result_type(
-            printer, self.operand_types, self.result.type
-        )
+        print_dims_property(printer, "dims", self.dimensions)
+        print_same_type_op_tail(printer, self, ("dimensions",))
 
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
@@ -291,7 +280,7 @@ class ReverseOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
-        verify_same_baseline(self.name, self.operand.type, self.result.type)
+        q.verify_same_baseline(self.name, self.operand.type, self.result.type)
 
 
 @irdl_op_definition
@@ -312,12 +301,11 @@ class EinsumOp(IRDLOperation):
         parser.parse_punctuation(",")
         rhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("config")
-        parser.parse_punctuation("=")
+        parse_keyword_value(parser, "config")
         config = StringAttr(parser.parse_str_literal())
-        op = _finish_functional(cls, parser, [lhs, rhs], {"einsum_config": config})
-        assert isinstance(op, cls)
-        return op
+        return parse_functional_op_tail(
+            cls, parser, [lhs, rhs], {"einsum_config": config}
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -326,7 +314,7 @@ class EinsumOp(IRDLOperation):
         printer.print_operand(self.rhs)
         printer.print_string(", config = ")
         printer.print_string_literal(self.einsum_config.data)
-        _print_functional(printer, self, ("einsum_config",))
+        print_functional_op_tail(printer, self, ("einsum_config",))
 
     def verify_(self) -> None:
         q.verify_quantization_granularity(
@@ -350,8 +338,7 @@ class CholeskyOp(IRDLOperation):
         operand = parser.parse_unresolved_operand()
         properties: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("lower")
-            parser.parse_punctuation("=")
+            parse_keyword_value(parser, "lower")
             attr = parser.parse_attribute()
             if not isinstance(attr, IntegerAttr) or attr.type != IntegerType(1):
                 parser.raise_error("expected a boolean attribute for 'lower'")
@@ -363,10 +350,7 @@ class CholeskyOp(IRDLOperation):
         printer.print_operand(self.a)
         if self.lower is not None and self.lower.value.data:
             printer.print_string(", lower = true")
-        print_extra_attributes(printer, self, ("lower",))
-        print_same_operands_and_result_type(
-            printer, self.operand_types, self.result.type
-        )
+        print_same_type_op_tail(printer, self, ("lower",))
 
     def verify_(self) -> None:
         types = [self.a.type, self.result.type]
@@ -403,9 +387,7 @@ class OptimizationBarrierOp(IRDLOperation):
         if parser.parse_optional_punctuation("(") is not None:
             parser.parse_punctuation(")")
             return cls.create(attributes=attributes)
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
+        operands = parse_operand_list(parser)
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_type
@@ -445,13 +427,7 @@ class TupleOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand,
-                parser.parse_unresolved_operand,
-            )
-            or []
-        )
+        operands = parse_optional_operand_list(parser)
         attributes = parse_optional_attributes(parser)
         parser.parse_punctuation(":")
         start = parser.pos
@@ -497,17 +473,15 @@ class GetTupleElementOp(IRDLOperation):
         parser.parse_punctuation("[")
         index = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation("]")
-        op = _finish_functional(
+        return parse_functional_op_tail(
             cls, parser, [operand], {"index": IntegerAttr(index, i32)}
         )
-        assert isinstance(op, cls)
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
         printer.print_string(f"[{self.index.value.data}]")
-        _print_functional(printer, self, ("index",))
+        print_functional_op_tail(printer, self, ("index",))
 
     def verify_(self) -> None:
         types = self.operand.type.types.data
@@ -540,16 +514,8 @@ class CompositeOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         name = StringAttr(parser.parse_str_literal())
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand,
-                parser.parse_unresolved_operand,
-            )
-            or []
-        )
-        op = _finish_functional(cls, parser, operands, {"name": name})
-        assert isinstance(op, cls)
-        return op
+        operands = parse_optional_operand_list(parser)
+        return parse_functional_op_tail(cls, parser, operands, {"name": name})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -562,7 +528,7 @@ class CompositeOp(IRDLOperation):
             elided.append("composite_attributes")
         if self.version is not None and self.version.value.data == 0:
             elided.append("version")
-        _print_functional(printer, self, elided)
+        print_functional_op_tail(printer, self, elided)
 
 
 class _BatchNormOp(IRDLOperation):

@@ -19,8 +19,8 @@ from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from xquant.dialects.quant.float_format import llvm_double
 from xquant.dialects.quant.types import QuantizedType, UniformQuantizedType
+from xquant.numerics.float_format import llvm_double
 
 
 def type_text(t: Attribute) -> str:
@@ -249,22 +249,49 @@ def verify_same_scale_and_zero_point(operand: Attribute, result: Attribute) -> N
         )
 
 
-def verify_reshape_quantization(operand: Attribute, result: Attribute) -> None:
-    """reshape_c1 and reshape_c3: the quantized axis must survive the reshape."""
-    verify_same_scale_and_zero_point(operand, result)
-    operand_q, result_q = quantized(operand), quantized(result)
-    if (
-        operand_q is None
-        or result_q is None
-        or not (operand_q.is_per_axis and result_q.is_per_axis)
+def verify_same_element_type(
+    op_name: str, operand: Attribute, result: Attribute
+) -> None:
+    """Element types agree: both quantized (compatibly) or both the same non-quantized type."""
+    if is_quantized(operand) == is_quantized(result) and compatible_element_types(
+        element_type(operand), element_type(result)
     ):
         return
+    raise VerifyException(
+        f"'{op_name}' op requires the same element type for all operands and results"
+    )
+
+
+def verify_same_baseline(op_name: str, operand: Attribute, result: Attribute) -> None:
+    """Element types agree; quantized ones in scale and zero point too (`baseline_element_type`)."""
+    verify_same_element_type(op_name, operand, result)
+    verify_same_scale_and_zero_point(operand, result)
+
+
+def per_axis_dimensions(
+    operand: Attribute, result: Attribute
+) -> tuple[int, int] | None:
+    """The quantized dimensions of operand and result when both are per-axis, else None."""
+    operand_q, result_q = quantized(operand), quantized(result)
+    if operand_q is None or result_q is None:
+        return None
+    if not (operand_q.is_per_axis and result_q.is_per_axis):
+        return None
     operand_dim, result_dim = (
         operand_q.quantized_dimension,
         result_q.quantized_dimension,
     )
     assert operand_dim is not None
     assert result_dim is not None
+    return operand_dim, result_dim
+
+
+def verify_reshape_quantization(operand: Attribute, result: Attribute) -> None:
+    """reshape_c1 and reshape_c3: the quantized axis must survive the reshape."""
+    verify_same_scale_and_zero_point(operand, result)
+    if (axes := per_axis_dimensions(operand, result)) is None:
+        return
+    operand_dim, result_dim = axes
     operand_shape, result_shape = shape_of(operand), shape_of(result)
     if operand_shape[operand_dim] != result_shape[result_dim]:
         raise VerifyException(
@@ -292,19 +319,9 @@ def verify_transpose_quantization(
 ) -> None:
     """transpose_c1 and transpose_c4: the result's axis is the permuted operand axis."""
     verify_same_scale_and_zero_point(operand, result)
-    operand_q, result_q = quantized(operand), quantized(result)
-    if (
-        operand_q is None
-        or result_q is None
-        or not (operand_q.is_per_axis and result_q.is_per_axis)
-    ):
+    if (axes := per_axis_dimensions(operand, result)) is None:
         return
-    operand_dim, result_dim = (
-        operand_q.quantized_dimension,
-        result_q.quantized_dimension,
-    )
-    assert operand_dim is not None
-    assert result_dim is not None
+    operand_dim, result_dim = axes
     if result_dim < len(permutation) and permutation[result_dim] != operand_dim:
         raise VerifyException(
             f"operand quantization_dimension {operand_dim} is not same as "

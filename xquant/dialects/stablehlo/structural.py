@@ -51,10 +51,14 @@ from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
     i64_array,
-    parse_dims,
-    parse_function_type,
+    parse_dims_property,
+    parse_functional_op_tail,
+    parse_keyword_integer,
+    parse_operands_before_keyword,
     parse_optional_attributes,
+    print_dims_property,
     print_extra_attributes,
+    print_functional_op_tail,
     split_properties,
 )
 
@@ -62,19 +66,15 @@ from xquant.dialects.stablehlo.syntax import (
 def _same_element_type(operand: Attribute, result: Attribute) -> None:
     """Non-quantized element types must be equal (quantized ones are checked by the quantization rules)."""
     if q.is_quantized(operand) or q.is_quantized(result):
-        if q.is_quantized(operand) != q.is_quantized(
+        if q.is_quantized(operand) == q.is_quantized(
             result
-        ) or not q.compatible_element_types(
+        ) and q.compatible_element_types(
             q.element_type(operand), q.element_type(result)
         ):
-            raise VerifyException(
-                "requires the same element type for all operands and results"
-            )
+            return
+    elif q.element_type(operand) == q.element_type(result):
         return
-    if q.element_type(operand) != q.element_type(result):
-        raise VerifyException(
-            "requires the same element type for all operands and results"
-        )
+    raise VerifyException("requires the same element type for all operands and results")
 
 
 class UnaryShapeOp(IRDLOperation):
@@ -93,34 +93,49 @@ class UnaryShapeOp(IRDLOperation):
         properties: dict[str, Attribute] = {}
         if cls.DIMS_KEYWORD is not None and cls.DIMS_PROPERTY is not None:
             parser.parse_punctuation(",")
-            properties[cls.DIMS_PROPERTY] = i64_array(
-                parse_dims(parser, cls.DIMS_KEYWORD)
+            properties[cls.DIMS_PROPERTY] = parse_dims_property(
+                parser, cls.DIMS_KEYWORD
             )
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 1, 1)
-        (resolved,) = parser.resolve_operands(
-            [operand], function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=[resolved],
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(cls, parser, [operand], properties, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
         elided: list[str] = []
         if self.DIMS_KEYWORD is not None and self.DIMS_PROPERTY is not None:
-            values = array_values(self.properties.get(self.DIMS_PROPERTY))  # pyright: ignore[reportArgumentType]
-            printer.print_string(f", {self.DIMS_KEYWORD} = {format_dims(values)}")
+            dims = self.properties.get(self.DIMS_PROPERTY)
+            print_dims_property(printer, self.DIMS_KEYWORD, dims)  # pyright: ignore[reportArgumentType]
             elided.append(self.DIMS_PROPERTY)
-        print_extra_attributes(printer, self, elided)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self, elided)
+
+    def verify_(self) -> None:
+        operand_type, result_type = self.operand.type, self.result.type
+        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
+        _same_element_type(operand_type, result_type)
+        self.verify_shapes(operand_type, result_type)
+
+    def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
+        """The op's own shape and quantization rules (element types are checked already)."""
+        raise NotImplementedError
+
+
+class DimsShapeOp(UnaryShapeOp):
+    """A `UnaryShapeOp` whose `dims = [..]` list is its `DIMS_PROPERTY`."""
+
+    DIMS_KEYWORD: ClassVar[str | None] = "dims"
+
+    def __init__(self, operand: SSAValue, dims: Sequence[int], result_type: Attribute):
+        assert self.DIMS_PROPERTY is not None
+        super().__init__(
+            operands=[operand],
+            result_types=[result_type],
+            properties={self.DIMS_PROPERTY: i64_array(dims)},
+        )
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        assert self.DIMS_PROPERTY is not None
+        return array_values(self.properties.get(self.DIMS_PROPERTY))  # pyright: ignore[reportArgumentType]
 
 
 @irdl_op_definition
@@ -132,10 +147,7 @@ class ReshapeOp(UnaryShapeOp):
     def __init__(self, operand: SSAValue, result_type: Attribute):
         super().__init__(operands=[operand], result_types=[result_type])
 
-    def verify_(self) -> None:
-        operand_type, result_type = self.operand.type, self.result.type
-        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
-        _same_element_type(operand_type, result_type)
+    def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         operand_count, result_count = (
             math.prod(q.shape_of(operand_type)),
             math.prod(q.shape_of(result_type)),
@@ -150,31 +162,14 @@ class ReshapeOp(UnaryShapeOp):
 
 
 @irdl_op_definition
-class TransposeOp(UnaryShapeOp):
+class TransposeOp(DimsShapeOp):
     """`result[i] = operand[permute(i)]`: result dimension d is operand dimension permutation[d]."""
 
     name = "stablehlo.transpose"
     permutation = prop_def(DenseArrayBase)
-    DIMS_KEYWORD: ClassVar[str | None] = "dims"
     DIMS_PROPERTY: ClassVar[str | None] = "permutation"
 
-    def __init__(
-        self, operand: SSAValue, permutation: Sequence[int], result_type: Attribute
-    ):
-        super().__init__(
-            operands=[operand],
-            result_types=[result_type],
-            properties={"permutation": i64_array(permutation)},
-        )
-
-    @property
-    def dims(self) -> tuple[int, ...]:
-        return array_values(self.permutation)
-
-    def verify_(self) -> None:
-        operand_type, result_type = self.operand.type, self.result.type
-        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
-        _same_element_type(operand_type, result_type)
+    def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         shape, perm = q.shape_of(operand_type), self.dims
         if sorted(perm) != list(range(len(shape))):
             raise VerifyException(
@@ -191,31 +186,14 @@ class TransposeOp(UnaryShapeOp):
 
 
 @irdl_op_definition
-class BroadcastInDimOp(UnaryShapeOp):
+class BroadcastInDimOp(DimsShapeOp):
     """Operand dimension i becomes result dimension broadcast_dimensions[i]; size-1 dims expand."""
 
     name = "stablehlo.broadcast_in_dim"
     broadcast_dimensions = prop_def(DenseArrayBase)
-    DIMS_KEYWORD: ClassVar[str | None] = "dims"
     DIMS_PROPERTY: ClassVar[str | None] = "broadcast_dimensions"
 
-    def __init__(
-        self, operand: SSAValue, dimensions: Sequence[int], result_type: Attribute
-    ):
-        super().__init__(
-            operands=[operand],
-            result_types=[result_type],
-            properties={"broadcast_dimensions": i64_array(dimensions)},
-        )
-
-    @property
-    def dims(self) -> tuple[int, ...]:
-        return array_values(self.broadcast_dimensions)
-
-    def verify_(self) -> None:
-        operand_type, result_type = self.operand.type, self.result.type
-        q.verify_quantization_granularity(self.name, [operand_type, result_type], True)
-        _same_element_type(operand_type, result_type)
+    def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         shape, result_shape, dims = (
             q.shape_of(operand_type),
             q.shape_of(result_type),
@@ -257,37 +235,17 @@ class ConcatenateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = [parser.parse_unresolved_operand()]
-        parser.parse_punctuation(",")
-        while (operand := parser.parse_optional_unresolved_operand()) is not None:
-            operands.append(operand)
-            parser.parse_punctuation(",")
-        parser.parse_keyword("dim")
-        parser.parse_punctuation("=")
-        dimension = parser.parse_integer(allow_boolean=False)
-        properties, attributes = split_properties(
-            cls, parse_optional_attributes(parser)
-        )
-        properties["dimension"] = IntegerAttr(dimension, i64)
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, len(operands), 1)
-        resolved = parser.resolve_operands(
-            operands, function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=resolved,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
+        operands = parse_operands_before_keyword(parser)
+        dimension = IntegerAttr(parse_keyword_integer(parser, "dim"), i64)
+        return parse_functional_op_tail(
+            cls, parser, operands, {"dimension": dimension}, 1
         )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.inputs, printer.print_operand)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        print_extra_attributes(printer, self, ["dimension"])
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self, ["dimension"])
 
     def verify_(self) -> None:
         types = [*self.operand_types, self.result.type]
@@ -353,25 +311,12 @@ class SliceOp(IRDLOperation):
             strides.append(stride)
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
-        properties, attributes = split_properties(
-            cls, parse_optional_attributes(parser)
-        )
-        properties.update(
-            start_indices=i64_array(starts),
-            limit_indices=i64_array(limits),
-            strides=i64_array(strides),
-        )
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 1, 1)
-        (resolved,) = parser.resolve_operands(
-            [operand], function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=[resolved],
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        properties: dict[str, Attribute] = {
+            "start_indices": i64_array(starts),
+            "limit_indices": i64_array(limits),
+            "strides": i64_array(strides),
+        }
+        return parse_functional_op_tail(cls, parser, [operand], properties, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -385,11 +330,9 @@ class SliceOp(IRDLOperation):
             )
         ]
         printer.print_string(" [" + ", ".join(ranges) + "]")
-        print_extra_attributes(
+        print_functional_op_tail(
             printer, self, ["start_indices", "limit_indices", "strides"]
         )
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
@@ -433,9 +376,7 @@ class IotaOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        parser.parse_keyword("dim")
-        parser.parse_punctuation("=")
-        dimension = parser.parse_integer(allow_boolean=False)
+        dimension = parse_keyword_integer(parser, "dim")
         properties, attributes = split_properties(
             cls, parse_optional_attributes(parser)
         )

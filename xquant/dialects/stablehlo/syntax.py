@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar, cast
 
+from typing_extensions import Self
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -71,29 +72,128 @@ def parse_function_type(
 OpT = TypeVar("OpT", bound=IRDLOperation)
 
 
+def _parse_op_tail(
+    cls: type[OpT],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    properties: dict[str, Attribute] | None,
+    parse_types: Callable[[], tuple[Sequence[Attribute], Sequence[Attribute]]],
+) -> OpT:
+    """`{attr-dict} : <types>` after an op's operands, and the op.
+
+    `parse_types` reads what follows the colon as (operand types, result
+    types). `properties` are those the op's own syntax already read;
+    properties written in the attribute dictionary take precedence.
+    """
+    extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+    parser.parse_punctuation(":")
+    operand_types, result_types = parse_types()
+    resolved = parser.resolve_operands(operands, operand_types, parser.pos)
+    return cls.create(
+        operands=resolved,
+        result_types=list(result_types),
+        properties={**(properties or {}), **extra},
+        attributes=attributes,
+    )
+
+
 def parse_same_type_op_tail(
     cls: type[OpT],
     parser: Parser,
     operands: Sequence[UnresolvedOperand],
     properties: dict[str, Attribute] | None = None,
 ) -> OpT:
-    """`{attr-dict} : T` (or `: (Ts) -> T`) after an op's operands, and the op.
+    """`{attr-dict} : T` (or `: (Ts) -> T`) after an op's operands, and the op."""
 
-    `properties` are those the op's own syntax already read; properties
-    written in the attribute dictionary take precedence.
+    def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+        operand_types, result_type = parse_same_operands_and_result_type(
+            parser, len(operands)
+        )
+        return operand_types, [result_type]
+
+    return _parse_op_tail(cls, parser, operands, properties, parse_types)
+
+
+def parse_functional_op_tail(
+    cls: type[OpT],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    properties: dict[str, Attribute] | None = None,
+    result_count: int | None = None,
+) -> OpT:
+    """`{attr-dict} : (T1, ...) -> R` after an op's operands, and the op.
+
+    The `functional-type(operands, results)` tail of most StableHLO pretty
+    forms; `result_count` (None: any number) is checked on the function type.
     """
-    extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-    parser.parse_punctuation(":")
-    operand_types, result_type = parse_same_operands_and_result_type(
-        parser, len(operands)
+
+    def parse_types() -> tuple[Sequence[Attribute], Sequence[Attribute]]:
+        function_type = parse_function_type(parser, len(operands), result_count)
+        return function_type.inputs.data, function_type.outputs.data
+
+    return _parse_op_tail(cls, parser, operands, properties, parse_types)
+
+
+def print_functional_op_tail(
+    printer: Printer, op: Operation, elided: Iterable[str] = ()
+) -> None:
+    """` {attr-dict} : (T1, ...) -> R`, the tail `parse_functional_op_tail` reads."""
+    print_extra_attributes(printer, op, elided)
+    printer.print_string(" : ")
+    printer.print_function_type(op.operand_types, op.result_types)
+
+
+def print_same_type_op_tail(
+    printer: Printer, op: Operation, elided: Iterable[str] = ()
+) -> None:
+    """` {attr-dict} : T` (or a function type), the tail `parse_same_type_op_tail` reads."""
+    print_extra_attributes(printer, op, elided)
+    print_same_operands_and_result_type(printer, op.operand_types, op.result_types[0])
+
+
+def parse_operands_before_keyword(parser: Parser) -> list[UnresolvedOperand]:
+    """`%a, %b, ` up to the keyword that follows (at least one operand, each followed by a comma)."""
+    operands = [parser.parse_unresolved_operand()]
+    parser.parse_punctuation(",")
+    while (operand := parser.parse_optional_unresolved_operand()) is not None:
+        operands.append(operand)
+        parser.parse_punctuation(",")
+    return operands
+
+
+def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """`%a, %b, ...` (possibly none)."""
+    return (
+        parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand,
+            parser.parse_unresolved_operand,
+        )
+        or []
     )
-    resolved = parser.resolve_operands(operands, operand_types, parser.pos)
-    return cls.create(
-        operands=resolved,
-        result_types=[result_type],
-        properties={**(properties or {}), **extra},
-        attributes=attributes,
-    )
+
+
+def parse_keyword_value(parser: Parser, keyword: str) -> None:
+    """`keyword =`, before the value the caller reads."""
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+
+
+def parse_keyword_integer(parser: Parser, keyword: str) -> int:
+    """`keyword = 3`."""
+    parse_keyword_value(parser, keyword)
+    return parser.parse_integer(allow_boolean=False)
+
+
+def parse_dims_property(parser: Parser, keyword: str) -> DenseArrayBase:
+    """`keyword = [0, 1]` as the `array<i64: ...>` property it spells."""
+    return i64_array(parse_dims(parser, keyword))
+
+
+def print_dims_property(
+    printer: Printer, keyword: str, attr: DenseArrayBase | None
+) -> None:
+    """`, keyword = [0, 1]`, what `parse_dims_property` reads after a comma."""
+    printer.print_string(f", {keyword} = {format_dims(array_values(attr))}")
 
 
 def print_same_operands_and_result_type(
@@ -158,8 +258,7 @@ def array_values(attr: DenseArrayBase | None) -> tuple[int, ...]:
 
 def parse_dims(parser: Parser, keyword: str) -> list[int]:
     """`keyword = [0, 1]`."""
-    parser.parse_keyword(keyword)
-    parser.parse_punctuation("=")
+    parse_keyword_value(parser, keyword)
     return parser.parse_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
     )
@@ -167,3 +266,29 @@ def parse_dims(parser: Parser, keyword: str) -> list[int]:
 
 def format_dims(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+class SameTypeFormat(IRDLOperation):
+    """`stablehlo.<op> %a, %b {attr-dict} : T`: `custom<SameOperandsAndResultType>` after the operands."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_same_type_op_tail(cls, parser, parse_operand_list(parser))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_same_type_op_tail(printer, self)
+
+
+class FunctionalTypeFormat(IRDLOperation):
+    """`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`: operands, then `functional-type`."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return parse_functional_op_tail(cls, parser, parse_operand_list(parser))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_functional_op_tail(printer, self)
