@@ -178,6 +178,12 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
+def _widen_boundary_types() -> type[ModulePass]:
+    from xquant.transforms.widen_boundary_types import WidenBoundaryTypesPass
+
+    return WidenBoundaryTypesPass
+
+
 # xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` is upstream MLIR's).
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-quant-ops": _with_fixes(_lower_quant_ops),
@@ -201,6 +207,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-rescale-legalize-to-stablehlo": _with_fixes(
         _tosa_rescale_legalize_to_stablehlo
     ),
+    "widen-boundary-types": _with_fixes(_widen_boundary_types),
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
