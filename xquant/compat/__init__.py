@@ -20,6 +20,7 @@ from importlib.metadata import version
 
 from xquant.compat import (
     arith_casts,
+    arith_remf,
     dense_hex_blobs,
     dense_hex_float_elements,
     dense_literal_arrays,
@@ -76,6 +77,7 @@ def install() -> None:
     linalg_generic_result_parens.install()
     quant_in_builtin_containers.install()
     arith_casts.install()
+    arith_remf.install()
     dialect_mnemonics.install()
     mlir_canonicalize.install()
     _installed = True
