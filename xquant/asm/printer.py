@@ -54,8 +54,10 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    FloatData,
     FunctionType,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -990,6 +992,9 @@ def _nested_list(texts: list[str], shape: Sequence[int]) -> str:
     return level[0] if level else "[]"
 
 
+_PLAIN_DATA: set[type] = {FloatData, IntAttr}
+
+
 def _has_aliasable(op: Operation) -> bool:
     """Whether any attribute under `op` (op attributes, properties, types) is
     one MLIR aliases, so the alias pass can be skipped for most modules."""
@@ -998,6 +1003,8 @@ def _has_aliasable(op: Operation) -> bool:
         if isinstance(attr, AffineMapAttr | AffineSetAttr):
             return True
         if isinstance(attr, ArrayAttr):
+            if {type(a) for a in attr.data} <= _PLAIN_DATA:  # pyright: ignore[reportUnknownVariableType]
+                return False  # e.g. the scales of a quantized type: no recursion
             return any(visit(a) for a in attr.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         params = getattr(attr, "parameters", None)
         if isinstance(params, tuple):

@@ -12,6 +12,7 @@ import re
 import struct
 from typing import TYPE_CHECKING, NoReturn
 
+import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FloatData,
@@ -39,8 +40,17 @@ from xquant.dialects.quant.constraints import (
     default_storage_range,
     storage_integer_type,
 )
-from xquant.numerics.float_format import format_float, llvm_double
-from xquant.dialects.quant.float_semantics import is_float_type, round_to_float_type
+from xquant.dialects.quant.float_semantics import (
+    is_float_type,
+    round_to_float_type,
+    scale_range,
+)
+from xquant.numerics.float_format import (
+    format_float,
+    format_floats,
+    llvm_double,
+    semantics_of,
+)
 
 if TYPE_CHECKING:
     from xquant.dialects.quant.types import (
@@ -257,6 +267,7 @@ def _print_storage(qtype: StorageQuantizedType, printer: Printer) -> None:
 
 
 _OPENING = {">": "<", "]": "[", ")": "(", "}": "{"}
+_BRACKET = re.compile(r"->|[<>\[\](){}]")  # `->` is one token, not a `>`
 
 
 def _open_body(parser: AttrParser) -> int:
@@ -281,14 +292,12 @@ def _open_body(parser: AttrParser) -> int:
         start = mnemonic - 1
     if text[start : start + 1] == "<":
         stack: list[str] = []
-        i = start
-        while i < len(text):
-            c = text[i]
-            i += 1
+        # Only the brackets matter: visiting them alone keeps a body of a
+        # million scales from costing a Python step per character.
+        for match in _BRACKET.finditer(text, start):
+            c = match.group()
             if c in "<[({":
                 stack.append(c)
-            elif c == "-" and text[i : i + 1] == ">":
-                i += 1
             elif c in _OPENING:
                 if stack[-1] != _OPENING[c]:
                     break
@@ -398,8 +407,127 @@ def _parse_block_info(parser: AttrParser) -> list[tuple[int, int, int]]:
     return info
 
 
-def parse_uniform(parser: AttrParser) -> list[Attribute]:
+# A scale list in its common spelling: decimal float scales (a `.` is
+# required), optional decimal zero points, braces. Possessive, so a million
+# elements need no backtracking stack.
+_SCALE = rb"-?[0-9]++\.[0-9]*+(?:[eE][-+]?[0-9]++)?+"
+_ZERO_POINT = rb"-?[0-9]{1,15}+"  # exact through a double
+_PARAM = _SCALE + rb"(?::" + _ZERO_POINT + rb")?+"
+_PARAMS = re.compile(_PARAM + rb"(?:," + _PARAM + rb")*+")
+_PARAM_BODY = re.compile(r"[-+0-9.eE:,{}\s]*+")
+_ROUNDING_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64}
 
+
+def _brace_shape(skeleton: bytes) -> list[int] | None:
+    """The shape of nested braces `{{,},{,}}` -> [2, 2], or None if not regular."""
+    rank = len(skeleton) - len(skeleton.lstrip(b"{"))
+    if rank == 0:
+        return None
+    inner_end = skeleton.find(b"}")
+    shape = [skeleton.count(b",", rank, inner_end) + 1]
+    inner = b"{" + b"," * (shape[0] - 1) + b"}"
+    for level in reversed(range(rank - 1)):
+        # Count the groups of the first brace at `level` by their fixed length.
+        position, count = level + 1, 0
+        while True:
+            position += len(inner)
+            count += 1
+            if skeleton[position : position + 1] != b",":
+                break
+            position += 1
+        shape.insert(0, count)
+        inner = b"{" + b",".join([inner] * count) + b"}"
+    return shape if inner == skeleton else None
+
+
+def _fast_param_list(
+    parser: AttrParser, expressed: Attribute
+) -> tuple[np.ndarray, np.ndarray, list[int]] | None:
+    """`{...}` of a per-axis or sub-channel type, read with whole-array work.
+
+    None (nothing consumed) for any other spelling, or when a scale fails its
+    range check: `_parse_param_list` then reads it and reports the error at
+    its token, as upstream.
+    """
+    text, start = parser.lexer.input.content, parser.pos
+    if not isinstance(text, str) or text[start : start + 1] != "{":
+        return None
+    end = text.find(">", start)
+    body = text[start:end]
+    if end < 0 or _PARAM_BODY.fullmatch(body) is None:
+        return None
+    compact = body.encode("ascii").translate(None, b" \t\r\n\f\v")
+    shape = _brace_shape(compact.translate(None, b"0123456789.-+eE:"))
+    elements = compact.translate(None, b"{}")
+    if shape is None or _PARAMS.fullmatch(elements) is None:
+        return None
+    count = math.prod(shape)
+    colons = elements.count(b":")
+    if colons == 0:
+        scales = np.fromstring(elements, dtype=np.float64, sep=",")
+        zero_points = np.zeros(count, dtype=np.int64)
+    elif colons == count:
+        both = np.fromstring(elements.replace(b":", b","), dtype=np.float64, sep=",")
+        scales, zero_points = both[0::2], both[1::2].astype(np.int64)
+    else:
+        return None
+    low, high = scale_range(expressed)
+    if len(scales) != count or not ((scales >= low) & (scales <= high)).all():
+        return None
+    parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+    return scales, zero_points, shape
+
+
+def _round_scales(
+    scales: list[float] | np.ndarray, expressed: Attribute
+) -> list[float] | np.ndarray:
+    """Sub-channel scales rounded into the expressed type (numpy's casts for the
+    types whose cast from double rounds once, as `round_to_float_type`)."""
+    dtype = _ROUNDING_DTYPES.get(semantics_of(expressed).name)
+    if dtype is None:
+        return [round_to_float_type(float(s), expressed) for s in scales]
+    return np.asarray(scales, dtype=np.float64).astype(dtype).astype(np.float64)
+
+
+# Parsed `!quant.uniform` bodies by their text: a type with a million scales
+# is typically spelled several times (signature, op result, return), and the
+# same parameter objects then also make the types compare equal at once.
+_UNIFORM_CACHE: dict[str, tuple[list[Attribute], int]] = {}
+_UNIFORM_CACHE_SIZE = 8
+_CACHED_LENGTH = 4096  # shorter bodies parse faster than they hash
+
+
+def _body_end(text: str, start: int) -> int:
+    """Where the `>` matching the `<` at `start` is, or -1."""
+    depth = 0
+    for match in _BRACKET.finditer(text, start):
+        c = match.group()
+        if c in "<[({":
+            depth += 1
+        elif c in _OPENING:
+            depth -= 1
+            if depth == 0:
+                return match.start() if c == ">" else -1
+    return -1
+
+
+def parse_uniform(parser: AttrParser) -> list[Attribute]:
+    text, start = parser.lexer.input.content, parser.pos
+    end = _body_end(text, start) if isinstance(text, str) else -1
+    key = text[start : end + 1] if end - start > _CACHED_LENGTH else None
+    if key is not None and (cached := _UNIFORM_CACHE.get(key)) is not None:
+        params, length = cached
+        parser._resume_from(start + length)  # pyright: ignore[reportPrivateUsage]
+        return params
+    params = _parse_uniform(parser)
+    if key is not None and parser.pos - start <= len(key):
+        if len(_UNIFORM_CACHE) >= _UNIFORM_CACHE_SIZE:
+            del _UNIFORM_CACHE[next(iter(_UNIFORM_CACHE))]
+        _UNIFORM_CACHE[key] = (params, parser.pos - start)
+    return params
+
+
+def _parse_uniform(parser: AttrParser) -> list[Attribute]:
     mnemonic = _open_body(parser)
     storage = _parse_storage(parser)
     width, signed = storage[0], storage[1]
@@ -418,15 +546,17 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
             block_info = [(_integer(parser, -(1 << 31), INT32_MAX), 0, start)]
     _punct(parser, ",")
 
-    scales: list[float] = []
-    zero_points: list[int] = []
+    scales: list[float] | np.ndarray = []
+    zero_points: list[int] | np.ndarray = []
     params_start = parser.pos
     if granularity == PER_LAYER:
         scale, zero_point = _parse_scale_zero(parser, expressed)
         scales, zero_points, shape = [scale], [zero_point], []
+    elif (fast := _fast_param_list(parser, expressed)) is not None:
+        scales, zero_points, shape = fast
     else:
         _punct(parser, "{")
-        shape = _parse_param_list(parser, expressed, scales, zero_points)
+        shape = _parse_param_list(parser, expressed, scales, zero_points)  # pyright: ignore[reportArgumentType]
     _punct(parser, ">")
     # Upstream's verifyInvariants: after the body, in this order, at the mnemonic.
     _verify_storage(parser, mnemonic, storage)
@@ -439,15 +569,21 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     if granularity == PER_AXIS:
         shape = [len(scales)]
     if granularity == SUB_CHANNEL:
-        scales = [round_to_float_type(s, expressed) for s in scales]
+        scales = _round_scales(scales, expressed)
         low, high = default_storage_range(width, signed)
-        for zp in zero_points:
-            if not low <= zp <= high:
-                _fail(
-                    parser,
-                    f"zero point {zp} out of storage type range [{low}, {high}]",
-                    params_start,
-                )
+        points = np.asarray(zero_points, dtype=np.int64)
+        outside = np.flatnonzero((points < low) | (points > high))
+        if len(outside):
+            zp = int(points[outside[0]])
+            _fail(
+                parser,
+                f"zero point {zp} out of storage type range [{low}, {high}]",
+                params_start,
+            )
+    if isinstance(scales, np.ndarray):
+        scales = scales.tolist()
+    if isinstance(zero_points, np.ndarray):
+        zero_points = zero_points.tolist()
     return [
         *_storage_attrs(*storage),
         expressed,
@@ -492,25 +628,57 @@ def print_uniform(qtype: UniformQuantizedType, printer: Printer) -> None:
     _print_storage(qtype, printer)
     printer.print_string(":")
     printer.print_attribute(qtype.expressed_type)
-    scales = [s.data for s in qtype.scales_attr]
-    zero_points = [z.data for z in qtype.zero_points_attr]
     if qtype.is_per_layer:
-        printer.print_string(f", {_scale_zero_text(scales[0], zero_points[0], None)}>")
+        scale, zero_point = qtype.scales_attr.data[0], qtype.zero_points_attr.data[0]
+        text = _scale_zero_text(scale.data, zero_point.data, None)
+        printer.print_string(f", {text}>")
         return
     if qtype.is_per_axis:
-        body = ",".join(
-            _scale_zero_text(s, z, None)
-            for s, z in zip(scales, zero_points, strict=True)
-        )
+        body = ",".join(_scale_zero_texts(qtype, None))
         printer.print_string(f":{qtype.quantized_dimensions[0]}, {{{body}}}>")
         return
     blocks = ", ".join(f"{a}:{b}" for a, b in qtype.block_size_info)
-    items = [
-        _scale_zero_text(s, z, qtype.expressed_type)
-        for s, z in zip(scales, zero_points, strict=True)
+    printer.print_string(f":{{{blocks}}}, {_sub_channel_body(qtype)}>")
+
+
+# The printed scale lists of the last types printed, by the identity of their
+# parameter arrays (types parsed from the same text share them).
+_PRINT_CACHE: dict[tuple[int, int], tuple[object, object, str]] = {}
+_PRINT_CACHE_SIZE = 8
+_CACHED_SCALES = 256  # fewer print faster than they are looked up
+
+
+def _sub_channel_body(qtype: UniformQuantizedType) -> str:
+    scales, zero_points = qtype.scales_attr, qtype.zero_points_attr
+    key = (id(scales), id(zero_points))
+    cached = _PRINT_CACHE.get(key)
+    if cached is not None and cached[0] is scales and cached[1] is zero_points:
+        return cached[2]
+    items = _scale_zero_texts(qtype, qtype.expressed_type)
+    text = _nest(items, [n.data for n in qtype.scales_shape])
+    if len(scales) >= _CACHED_SCALES:
+        if len(_PRINT_CACHE) >= _PRINT_CACHE_SIZE:
+            del _PRINT_CACHE[next(iter(_PRINT_CACHE))]
+        _PRINT_CACHE[key] = (scales, zero_points, text)
+    return text
+
+
+def _scale_zero_texts(
+    qtype: UniformQuantizedType, float_type: Attribute | None
+) -> list[str]:
+    """`scale:zp` (`scale` when zp is 0) for every scale, formatted as one array."""
+    scales = np.array([s.data for s in qtype.scales_attr], dtype=np.float64)
+    zero_points = [z.data for z in qtype.zero_points_attr]
+    texts = format_floats(scales, float_type)
+    if float_type is not None:
+        texts = [
+            _decimal_scale(scale) if text.startswith("0x") else text
+            for text, scale in zip(texts, scales.tolist(), strict=True)
+        ]
+    return [
+        f"{text}:{zp}" if zp != 0 else text
+        for text, zp in zip(texts, zero_points, strict=True)
     ]
-    shape = [n.data for n in qtype.scales_shape]
-    printer.print_string(f":{{{blocks}}}, {_nest(items, shape)}>")
 
 
 def _nest(items: list[str], shape: list[int]) -> str:
