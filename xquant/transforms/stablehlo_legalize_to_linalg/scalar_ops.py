@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.utils.hints import isa
 
+from xquant.compat.arith_remf import RemFOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
@@ -57,7 +58,7 @@ def _toward_zero_bound(value: int, element: Attribute) -> float:
 FLOAT_BINARY: dict[str, Callable[..., Operation]] = {
     "stablehlo.add": arith.AddfOp, "stablehlo.subtract": arith.SubfOp, "stablehlo.multiply": arith.MulfOp,
     "stablehlo.divide": arith.DivfOp, "stablehlo.maximum": arith.MaximumfOp, "stablehlo.minimum": arith.MinimumfOp,
-    "stablehlo.power": math.PowFOp,
+    "stablehlo.power": math.PowFOp, "stablehlo.remainder": RemFOp, "stablehlo.atan2": math.Atan2Op,
 }  # fmt: skip
 INT_BINARY: dict[str, Callable[..., Operation]] = {
     "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
@@ -73,7 +74,7 @@ FLOAT_UNARY: dict[str, Callable[..., Operation]] = {
     "stablehlo.round_nearest_afz": math.RoundOp, "stablehlo.sqrt": math.SqrtOp, "stablehlo.rsqrt": math.RsqrtOp,
     "stablehlo.cbrt": math.CbrtOp, "stablehlo.exponential": math.ExpOp, "stablehlo.exponential_minus_one": math.ExpM1Op,
     "stablehlo.log": math.LogOp, "stablehlo.log_plus_one": math.Log1pOp, "stablehlo.tanh": math.TanhOp,
-    "stablehlo.sine": math.SinOp, "stablehlo.cosine": math.CosOp,
+    "stablehlo.sine": math.SinOp, "stablehlo.cosine": math.CosOp, "stablehlo.tan": math.TanOp,
 }  # fmt: skip
 FLOAT_PREDICATES = {
     "EQ": "oeq",
@@ -204,6 +205,41 @@ def _signed_divide(
     return body.add(arith.SelectOp(by_zero, minus_one, quotient))
 
 
+def _signed_remainder(
+    body: Ops, hoist: Ops, lhs: SSAValue, rhs: SSAValue, element: Attribute
+) -> SSAValue:
+    """Truncating remainder with x % 0 = x and MIN % -1 = 0, as upstream (and XLA)."""
+    assert isa(element, IntegerType)
+    minimum = -(1 << (element.width.data - 1))
+    zero, one = scalar_constant(hoist, 0, element), scalar_constant(hoist, 1, element)
+    minus_one = scalar_constant(hoist, -1, element)
+    smallest = scalar_constant(hoist, minimum, element)
+    by_zero = body.add(arith.CmpiOp(rhs, zero, "eq"))
+    lhs_is_min = body.add(arith.CmpiOp(lhs, smallest, "eq"))
+    rhs_is_minus_one = body.add(arith.CmpiOp(rhs, minus_one, "eq"))
+    overflow = body.add(arith.AndIOp(lhs_is_min, rhs_is_minus_one))
+    special = body.add(arith.OrIOp(by_zero, overflow))
+    safe_rhs = body.add(arith.SelectOp(special, one, rhs))
+    remainder = body.add(arith.RemSIOp(lhs, safe_rhs))
+    remainder = body.add(arith.SelectOp(overflow, zero, remainder))
+    return body.add(arith.SelectOp(by_zero, lhs, remainder))
+
+
+def _total_order_key(
+    body: Ops, hoist: Ops, x: SSAValue, element: Attribute
+) -> SSAValue:
+    """The float's bits as a signed integer ordered as IEEE totalOrder: negative
+    values have their magnitude bits flipped (`MAX - bits`), as upstream."""
+    width = numpy_dtype(element).itemsize * 8
+    int_type = IntegerType(width)
+    bits = body.add(arith.BitcastOp(x, int_type))
+    zero = scalar_constant(hoist, 0, int_type)
+    maximum = scalar_constant(hoist, (1 << (width - 1)) - 1, int_type)
+    negative = body.add(arith.CmpiOp(bits, zero, "slt"))
+    flipped = body.add(arith.SubiOp(maximum, bits))
+    return body.add(arith.SelectOp(negative, flipped, bits))
+
+
 def _shift(
     body: Ops, hoist: Ops, name: str, lhs: SSAValue, rhs: SSAValue, element: Attribute
 ) -> SSAValue:
@@ -251,7 +287,11 @@ def complex_constant(hoist: Ops, value: complex, element: ComplexType) -> SSAVal
 
 
 def _emit_complex(
-    op: Operation, operands: Sequence[SSAValue], body: Ops, result: Attribute
+    op: Operation,
+    operands: Sequence[SSAValue],
+    body: Ops,
+    hoist: Ops,
+    result: Attribute,
 ) -> SSAValue:
     """StableHLO ops on complex scalars: the `complex` dialect op of the same name."""
     name = op.name
@@ -259,6 +299,17 @@ def _emit_complex(
         return body.add(COMPLEX_BINARY[name](*operands))
     if name in COMPLEX_UNARY:
         return body.add(COMPLEX_UNARY[name](operands[0]))
+    if name == "stablehlo.logistic" and isinstance(result, ComplexType):
+        part = result.element_type
+        one = body.add(
+            complex.CreateOp(
+                scalar_constant(hoist, 1.0, part),
+                scalar_constant(hoist, 0.0, part),
+                result,
+            )
+        )
+        exp = body.add(complex.ExpOp(body.add(complex.NegOp(operands[0]))))
+        return body.add(complex.DivOp(one, body.add(complex.AddOp(exp, one))))
     if name == "stablehlo.complex" and isinstance(result, ComplexType):
         return body.add(complex.CreateOp(operands[0], operands[1], result))
     if isinstance(op, ew.CompareOp):
@@ -277,7 +328,7 @@ def emit_scalar(
     types = [element_type(t) for t in op.operand_types]
     result = element_type(op.result_types[0])
     if any(isinstance(t, ComplexType) for t in (*types, result)):
-        return _emit_complex(op, operands, body, result)
+        return _emit_complex(op, operands, body, hoist, result)
     for t in (*types, result):
         check_signless(t)
         if is_quantized(t):
@@ -291,9 +342,12 @@ def emit_scalar(
     if isinstance(op, ew.BitcastConvertOp):
         return body.add(arith.BitcastOp(operands[0], result))
     if isinstance(op, ew.CompareOp):
-        if op.compare_type is not None and op.compare_type.data.value == "TOTALORDER":
-            raise Unsupported("TOTALORDER compare")
         direction = op.comparison_direction.data.value
+        if op.compare_type is not None and op.compare_type.data.value == "TOTALORDER":
+            if not is_float(types[0]):
+                raise Unsupported("TOTALORDER compare on integers")
+            lhs, rhs = (_total_order_key(body, hoist, v, types[0]) for v in operands)
+            return body.add(arith.CmpiOp(lhs, rhs, INT_PREDICATES[direction]))
         if is_float(types[0]):
             return body.add(
                 arith.CmpfOp(operands[0], operands[1], FLOAT_PREDICATES[direction])
@@ -313,6 +367,10 @@ def emit_scalar(
         return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(low, x)), high))
     if name == "stablehlo.sign":
         return _sign(body, hoist, operands[0], result)
+    if name == "stablehlo.is_finite":
+        infinity = scalar_constant(hoist, float("inf"), types[0])
+        magnitude = body.add(math.AbsFOp(operands[0]))
+        return body.add(arith.CmpfOp(magnitude, infinity, "one"))
     if is_bool(result) and name in BOOL_BINARY:
         return body.add(BOOL_BINARY[name](*operands))
     if not is_float(result):
@@ -335,6 +393,12 @@ def emit_scalar(
             )
         if name == "stablehlo.divide":
             return _signed_divide(body, hoist, operands[0], operands[1], result)
+        if name == "stablehlo.remainder":
+            return _signed_remainder(body, hoist, operands[0], operands[1], result)
+        if name == "stablehlo.popcnt":
+            return body.add(math.CtPopOp(operands[0]))
+        if name == "stablehlo.count_leading_zeros":
+            return body.add(math.CountLeadingZerosOp(operands[0]))
         if name in SHIFTS:
             return _shift(body, hoist, name, operands[0], operands[1], result)
         raise Unsupported(f"{name} on integers")
