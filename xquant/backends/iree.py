@@ -1,0 +1,416 @@
+"""Run xquant IR natively: lower it, print it, compile it with IREE for the host CPU, run it.
+
+The steps (`run` does all of them):
+
+1. `lower_for_iree`: what is still quant / StableHLO / MX goes through the
+   project's passes (`LOWERINGS`: the interpreter's numbers, so
+   `lower-quant-ops{rounding=nearest-even}`), then `widen-boundary-types`
+   (only byte-sized element types cross function boundaries). What is left
+   must be builtin, func, arith, math, tensor, linalg, scf (and complex):
+   any other op is an `IreeUnsupportedOpError` on that op.
+2. `print_for_iree`: the module as mlir-opt prints it (generic form for
+   the ops whose custom form IREE's parser does not read the same way).
+3. `compile_for_iree`: `iree.compiler.compile_str` for `llvm-cpu`,
+   `--iree-llvmcpu-target-cpu=host`, and f64 kept as f64 (IREE demotes
+   f64 to f32 by default, which changes the f64 rescales of the quantized
+   lowerings). Compiled modules are cached by their text.
+4. `run`: numpy arguments in (narrow types packed as the widened boundary
+   expects), numpy arrays out, in the dtypes the interpreter returns.
+
+Only `DiagnosticException` subclasses escape: `IreeNotInstalledError`
+(the optional dependency is missing), `IreeUnsupportedOpError` (an op no
+lowering handled), `IreeCompileError` (IREE rejected the printed IR: its
+message located in that text, `<name>:line:col`, never a crash dump),
+`IreeRuntimeError` (bad arguments or a runtime failure).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from xquant.asm.diagnostics import Diagnostic, Severity, SourceLocation
+from xquant.transforms.diagnostics import OpDiagnostic
+
+__all__ = [
+    "COMPILE_FLAGS",
+    "LOWERINGS",
+    "IreeCompileError",
+    "IreeError",
+    "IreeNotInstalledError",
+    "IreeRuntimeError",
+    "IreeUnsupportedOpError",
+    "available",
+    "compile_for_iree",
+    "lower_for_iree",
+    "print_for_iree",
+    "run",
+]
+
+LOWERINGS: tuple[tuple[str, str], ...] = (
+    ("stablehlo", "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg"),
+    ("chlo", "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg"),
+    ("mx_tensor", "lower-mx-tensor"),
+    ("quant", "lower-quant-ops{rounding=nearest-even}"),
+)
+"""The project's passes that take each dialect to linalg/arith/tensor, with the
+interpreter's numbers; `strip-func-quant-types` follows when quantized types remain."""
+
+
+def lowering_for(module: ModuleOp) -> str:
+    """The pipeline `lower_for_iree` applies to `module` ('' if nothing is left to lower)."""
+    dialects = {_dialect(op) for op in module.walk()}
+    passes: list[str] = []
+    for dialect, pipeline in LOWERINGS:
+        if dialect in dialects and pipeline not in passes:
+            passes.append(pipeline)
+    if passes or any(_has_quant_type(t) for op in module.walk() for t in _types_of(op)):
+        passes += ["strip-func-quant-types", "dce"]
+    return ",".join(passes)
+
+
+COMPILE_FLAGS = (
+    "--iree-llvmcpu-target-cpu=host",
+    "--iree-input-demote-f64-to-f32=false",
+)
+"""Host CPU, and f64 kept: the quantized lowerings rescale in f64."""
+
+IREE_DIALECTS = frozenset(
+    {"builtin", "func", "arith", "math", "tensor", "linalg", "scf", "complex"}
+)
+"""The dialects the printed IR may use: what IREE's `auto` input takes as plain MLIR."""
+
+_HIGH_LEVEL = ("quant", "stablehlo", "chlo", "mx_tensor", "tosa", "shape")
+
+INPUT_NAME = "<iree-input>"
+"""The buffer name IREE's diagnostics are located in (the printed, lowered IR)."""
+
+
+class IreeError(DiagnosticException):
+    """Anything the IREE backend reports."""
+
+
+class IreeNotInstalledError(IreeError):
+    """The optional `iree` extra is not installed."""
+
+
+class IreeUnsupportedOpError(IreeError, OpDiagnostic):
+    """An op that no lowering took to IREE's dialects."""
+
+    def __init__(self, op: Operation, message: str):
+        OpDiagnostic.__init__(self, op, message)
+
+
+@dataclass
+class IreeCompileError(IreeError):
+    """IREE rejected the printed IR: `diagnostic` is its first error, located in `text`."""
+
+    diagnostic: Diagnostic
+    text: str = field(repr=False)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.diagnostic.render().rstrip("\n"))
+
+    @property
+    def message(self) -> str:
+        return self.diagnostic.message
+
+
+class IreeRuntimeError(IreeError):
+    """IREE's runtime refused the arguments or failed while running."""
+
+
+def available() -> str | None:
+    """None when IREE's compiler and runtime import, else a one-line reason."""
+    try:
+        import iree.compiler  # pyright: ignore[reportMissingImports, reportUnusedImport]
+        import iree.runtime  # noqa: F401  # pyright: ignore[reportMissingImports, reportUnusedImport]
+    except ImportError as err:
+        return f"IREE is not installed ({err}); pip install 'xquant[iree]'"
+    return None
+
+
+def _require() -> None:
+    if (reason := available()) is not None:
+        raise IreeNotInstalledError(reason)
+
+
+# ----- 1. lowering -----
+
+
+def _dialect(op: Operation) -> str:
+    return op.name.split(".", 1)[0]
+
+
+def _types_of(op: Operation) -> list[Attribute]:
+    types = [*op.operand_types, *op.result_types]
+    if isinstance(op, func.FuncOp):
+        types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
+    return types
+
+
+def _has_quant_type(attr: Attribute) -> bool:
+    element = attr.element_type if isinstance(attr, TensorType) else attr  # pyright: ignore[reportUnknownMemberType]
+    return isinstance(element, Attribute) and element.name.startswith("quant.")
+
+
+def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
+    """Lower `module` in place to IREE's dialects, boundaries widened; return it.
+
+    `pipeline` (xdsl-opt `-p` syntax) replaces `lowering_for(module)`. Raises `IreeUnsupportedOpError` at the
+    first op outside `IREE_DIALECTS` (a check op, an unlowered StableHLO op).
+    """
+    from xquant import apply_passes
+
+    _erase_uncalled_declarations(module)
+    if pipeline := pipeline or lowering_for(module):
+        apply_passes(module, pipeline)
+    apply_passes(module, "widen-boundary-types")
+    for op in module.walk():
+        if _dialect(op) not in IREE_DIALECTS:
+            raise IreeUnsupportedOpError(
+                op,
+                f"'{op.name}' op is not lowered to linalg/arith/tensor: the IREE backend cannot compile it",
+            )
+    return module
+
+
+def _erase_uncalled_declarations(module: ModuleOp) -> None:
+    """Drop function declarations nothing calls (MLIR's symbol-dce would): a native
+    module cannot link them, and their types (`!quant.calibrated`) need not lower."""
+    called = {
+        op.callee.root_reference.data
+        for op in module.walk()
+        if isinstance(op, func.CallOp)
+    }
+    for op in list(module.walk()):
+        if (
+            isinstance(op, func.FuncOp)
+            and not op.body.blocks
+            and op.sym_name.data not in called
+        ):
+            op.detach()
+            op.erase()
+
+
+# ----- 2. printing -----
+
+
+def print_for_iree(module: ModuleOp) -> str:
+    """The module as IREE's parser reads it (mlir-opt's text; xquant prints that)."""
+    from xquant import print_module
+
+    return print_module(module)
+
+
+# ----- 3. compiling -----
+
+_DIAGNOSTIC = re.compile(
+    r"^<stdin>:(\d+):(\d+): (error|warning|note|remark): (.*)$", re.MULTILINE
+)
+_CRASHED_PASS = re.compile(r"::(\w+Pass)::runOnOperation")
+
+
+def _compile_error(text: str, stderr: str, exit_code: int | None) -> IreeCompileError:
+    """IREE's first error, located in `text`; for a crash, the pass that crashed."""
+    lines = text.splitlines()
+    diagnostics: list[Diagnostic] = []
+    for match in _DIAGNOSTIC.finditer(stderr):
+        line, column = int(match[1]), int(match[2])
+        severity = Severity(match[3])
+        source = lines[line - 1] if 0 < line <= len(lines) else None
+        diagnostic = Diagnostic(
+            severity,
+            match[4],
+            SourceLocation(INPUT_NAME, line, column),
+            source,
+        )
+        if severity is Severity.NOTE and diagnostics:
+            diagnostics[-1].notes.append(diagnostic)
+        elif severity is Severity.ERROR:
+            diagnostics.append(diagnostic)
+    if diagnostics:
+        return IreeCompileError(diagnostics[0], text)
+    if exit_code is not None and exit_code < 0:
+        crashed = _CRASHED_PASS.search(stderr)
+        where = f" in {crashed[1]}" if crashed else ""
+        message = f"iree-compile crashed (signal {-exit_code}){where}"
+    else:
+        message = f"iree-compile failed (exit code {exit_code}) without a diagnostic"
+    return IreeCompileError(Diagnostic(Severity.ERROR, message), text)
+
+
+@lru_cache(maxsize=256)
+def _compile_cached(text: str, flags: tuple[str, ...]) -> bytes:
+    import iree.compiler as ireec  # pyright: ignore[reportMissingImports]
+
+    try:
+        return bytes(
+            ireec.compile_str(  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+                text, target_backends=["llvm-cpu"], extra_args=list(flags)
+            )
+        )
+    except ireec.CompilerToolError as err:  # pyright: ignore[reportUnknownMemberType]
+        stderr = str(err)  # pyright: ignore[reportUnknownArgumentType]
+        code = re.search(r"Error code: (-?\d+)", stderr)
+        raise _compile_error(text, stderr, int(code[1]) if code else None) from None
+
+
+def compile_for_iree(text: str, flags: Sequence[str] = COMPILE_FLAGS) -> bytes:
+    """The VM flatbuffer of `text` for `llvm-cpu` on this host (cached by text and flags)."""
+    _require()
+    return _compile_cached(text, tuple(flags))
+
+
+# ----- 4. running -----
+
+
+@dataclass(frozen=True)
+class _Boundary:
+    """How one argument or result crosses: its interpreter dtype, and its carrier dtype."""
+
+    dtype: np.dtype[Any]
+    carrier: np.dtype[Any] | None
+    """int8 when `widen-boundary-types` widened it, else None."""
+    bits: bool
+    """The carrier holds a float's bit pattern (not a sign-extended integer)."""
+
+
+def _boundary(before: Attribute, after: Attribute) -> _Boundary:
+    from xquant.numerics.dtypes import numpy_dtype
+
+    element = before.element_type if isinstance(before, TensorType) else before  # pyright: ignore[reportUnknownMemberType]
+    assert isinstance(element, Attribute)
+    dtype = numpy_dtype(element)
+    if before == after:
+        return _Boundary(dtype, None, False)
+    return _Boundary(dtype, np.dtype(np.int8), dtype.kind not in "iub")
+
+
+def _to_carrier(value: Any, boundary: _Boundary) -> Any:
+    array = np.asarray(value, dtype=boundary.dtype)
+    if boundary.carrier is None:
+        return array if array.ndim else array[()]
+    if boundary.bits:
+        return array.view(np.uint8).view(np.int8)
+    return array.astype(np.int8)
+
+
+def _from_carrier(value: Any, boundary: _Boundary) -> np.ndarray:
+    array = np.asarray(value)
+    if boundary.carrier is None:
+        return array.astype(boundary.dtype, copy=False)
+    if boundary.bits:
+        return array.astype(np.int8, copy=False).view(np.uint8).view(boundary.dtype)
+    return array.astype(boundary.dtype)
+
+
+@lru_cache(maxsize=1)
+def _config() -> Any:
+    """One runtime configuration (a `local-task` device) for the process."""
+    import iree.runtime as ireert  # pyright: ignore[reportMissingImports]
+
+    return ireert.Config("local-task")  # pyright: ignore[reportUnknownMemberType]
+
+
+@lru_cache(maxsize=64)
+def _loaded(vmfb: bytes) -> Any:
+    """The runtime context holding the compiled module (cached with it)."""
+    import iree.runtime as ireert  # pyright: ignore[reportMissingImports]
+
+    config = _config()
+    module = ireert.VmModule.copy_buffer(config.vm_instance, vmfb)  # pyright: ignore[reportUnknownMemberType]
+    return ireert.SystemContext(vm_modules=[module], config=config)  # pyright: ignore[reportUnknownMemberType]
+
+
+def _invoke(vmfb: bytes, function: str, args: list[Any]) -> list[Any]:
+    context = _loaded(vmfb)
+    try:
+        entry = context.modules.module[function]
+        results = entry(*args)
+    except Exception as err:  # IREE's runtime raises ValueError/RuntimeError/KeyError
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise IreeRuntimeError(f"IREE runtime: @{function}: {first}") from err
+    if results is None:
+        return []
+    if not isinstance(results, list | tuple):
+        results = [results]
+    return [r.to_host() if hasattr(r, "to_host") else r for r in results]  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
+
+
+@dataclass
+class Prepared:
+    """A module lowered, printed and compiled for IREE, with its boundary conversions."""
+
+    text: str
+    vmfb: bytes
+    signatures: dict[str, tuple[FunctionType, FunctionType]]
+
+    def call(self, function: str, *args: Any) -> tuple[np.ndarray, ...]:
+        if function not in self.signatures:
+            raise IreeRuntimeError(f"no function @{function} in the module")
+        before, after = self.signatures[function]
+        inputs = [
+            _boundary(b, a) for b, a in zip(before.inputs.data, after.inputs.data)
+        ]
+        outputs = [
+            _boundary(b, a) for b, a in zip(before.outputs.data, after.outputs.data)
+        ]
+        if len(args) != len(inputs):
+            raise IreeRuntimeError(
+                f"function '{function}' takes {len(inputs)} argument(s), got {len(args)}"
+            )
+        try:
+            carried = [_to_carrier(v, b) for v, b in zip(args, inputs)]
+        except (TypeError, ValueError) as err:
+            raise IreeRuntimeError(f"bad argument for @{function}: {err}") from err
+        results = _invoke(self.vmfb, function, carried)
+        return tuple(_from_carrier(r, b) for r, b in zip(results, outputs))
+
+
+def prepare(
+    module: ModuleOp, *, pipeline: str | None = None, in_place: bool = False
+) -> Prepared:
+    """Lower (a clone of, unless `in_place`) `module`, print and compile it for IREE."""
+    _require()
+    if not in_place:
+        module = module.clone()
+    before = _signatures(module)
+    lower_for_iree(module, pipeline)
+    after = _signatures(module)
+    text = print_for_iree(module)
+    vmfb = compile_for_iree(text)
+    signatures = {name: (before[name], after[name]) for name in before if name in after}
+    return Prepared(text, vmfb, signatures)
+
+
+def _signatures(module: ModuleOp) -> dict[str, FunctionType]:
+    return {
+        op.sym_name.data: op.function_type
+        for op in module.walk()
+        if isinstance(op, func.FuncOp) and op.body.blocks
+    }
+
+
+def run(
+    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+) -> tuple[np.ndarray, ...]:
+    """Compile `module_or_text` with IREE (cached) and run `function_name` on numpy values."""
+    from xquant import parse_module
+
+    _require()
+    module = (
+        parse_module(module_or_text)
+        if isinstance(module_or_text, str)
+        else module_or_text
+    )
+    return prepare(module).call(function_name, *args)
