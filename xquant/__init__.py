@@ -4,7 +4,8 @@ Public API (nothing heavy is imported until used):
 - `parse_module(text)`: parse with every xquant dialect loaded, then verify.
 - `apply_passes(module, "pass-a,pass-b{opt=v}")`: run a pass pipeline in place.
 - `print_module(module)`: the module's text, attribute dictionaries sorted as in MLIR.
-- `run(module_or_text, function_name, *numpy_args)`: interpret a function on numpy arrays.
+- `run(module_or_text, function_name, *numpy_args, backend="interpreter")`: run a function on
+  numpy arrays (interpreted, or compiled by IREE with `backend="iree"`).
 
 Importing xquant changes nothing in xDSL; each of these functions first installs
 xquant's fixes to xDSL (`xquant.compat.install`).
@@ -85,11 +86,30 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
 
 
 def run(
-    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+    module_or_text: ModuleOp | str,
+    function_name: str = "main",
+    *args: Any,
+    backend: str = "interpreter",
 ) -> tuple[np.ndarray, ...]:
-    """Interpret `function_name` on numpy arrays (or scalars) and return its results."""
+    """Run `function_name` on numpy arrays (or scalars) and return its results.
+
+    `backend="interpreter"` (the default) interprets the IR as it is;
+    `backend="iree"` lowers a copy to linalg/arith/tensor and runs it compiled
+    by IREE for the host CPU (`xquant.backends.iree`, the optional `iree` extra).
+    """
     from xquant.compat import install
-    from xquant.interpreter.runner import run as _run
 
     install()
+    if backend == "iree":
+        from xquant.backends.iree import run as _run_iree
+
+        return _run_iree(module_or_text, function_name, *args)
+    if backend != "interpreter":
+        from xdsl.utils.exceptions import DiagnosticException
+
+        raise DiagnosticException(
+            f"unknown backend {backend!r}: 'interpreter' or 'iree'"
+        )
+    from xquant.interpreter.runner import run as _run
+
     return _run(module_or_text, function_name, *args)
