@@ -40,7 +40,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.reductions import body_types
-from xquant.dialects.stablehlo.syntax import parse_optional_attributes
+from xquant.dialects.stablehlo.syntax import (
+    parse_optional_attributes,
+    parse_optional_operand_list,
+)
 from xquant.dialects.stablehlo.types import ChannelHandleAttr, TokenType
 
 
@@ -297,13 +300,7 @@ class AfterAllOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand,
-                parser.parse_unresolved_operand,
-            )
-            or []
-        )
+        operands = parse_optional_operand_list(parser)
         attributes = parse_optional_attributes(parser)
         parser.parse_punctuation(":")
         types: Sequence[Attribute] = parser.parse_comma_separated_list(

@@ -40,9 +40,9 @@ from xdsl.utils.hints import isa
 from xquant.dialects.check import verify_custom_call_check
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
-    parse_function_type,
+    parse_functional_op_tail,
     parse_optional_attributes,
-    split_properties,
+    print_functional_op_tail,
 )
 
 
@@ -69,15 +69,7 @@ class ConstantOp(IRDLOperation):
         if parser.parse_optional_punctuation("(") is not None:
             parser.parse_punctuation(")")
             properties = parser.parse_optional_properties_dict()
-            extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-            properties.update(extra)
-            parser.parse_punctuation(":")
-            function_type = parse_function_type(parser, 0, 1)
-            return cls.create(
-                properties=properties,
-                attributes=attributes,
-                result_types=list(function_type.outputs.data),
-            )
+            return parse_functional_op_tail(cls, parser, [], properties, 1)
         attributes = parse_optional_attributes(parser)
         start = parser.pos
         value = parser.parse_attribute()
@@ -158,20 +150,8 @@ class CustomCallOp(IRDLOperation):
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
-        properties, attributes = split_properties(
-            cls, parse_optional_attributes(parser)
-        )
-        properties["call_target_name"] = target
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, len(operands), None)
-        resolved = parser.resolve_operands(
-            operands, function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=resolved,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
+        return parse_functional_op_tail(
+            cls, parser, operands, fixed={"call_target_name": target}
         )
 
     def print(self, printer: Printer) -> None:
@@ -180,13 +160,7 @@ class CustomCallOp(IRDLOperation):
         printer.print_string("(")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(")")
-        extra = {k: v for k, v in self.properties.items() if k != "call_target_name"}
-        extra.update(self.attributes)
-        if extra:
-            printer.print_string(" ")
-            printer.print_attr_dict(extra)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self, ("call_target_name",))
 
     def verify_(self) -> None:
         target = self.call_target_name.data

@@ -49,19 +49,20 @@ from xquant.dialects.stablehlo.attributes import (
     Precision,
     PrecisionAttr,
     parse_conv_dimension_numbers,
+    parse_int_list,
 )
 from xquant.dialects.stablehlo.reductions import padding_pairs, window_output_shape
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
     i64_array,
-    parse_function_type,
-    parse_optional_attributes,
-    split_properties,
+    parse_functional_op_tail,
+    parse_keyword_value,
+    print_functional_op_tail,
 )
 
 
-def _parse_precision(parser: Parser) -> ArrayAttr[PrecisionAttr]:
+def parse_precision(parser: Parser) -> ArrayAttr[PrecisionAttr]:
     """`[DEFAULT, HIGH]` (or `[#stablehlo<precision DEFAULT>, ...]`)."""
 
     def parse_one() -> PrecisionAttr:
@@ -77,11 +78,11 @@ def _parse_precision(parser: Parser) -> ArrayAttr[PrecisionAttr]:
     )
 
 
-def _precision_text(precision: ArrayAttr[PrecisionAttr]) -> str:
+def precision_text(precision: ArrayAttr[PrecisionAttr]) -> str:
     return "[" + ", ".join(p.data.value for p in precision) + "]"
 
 
-def _verify_precision_config(precision: ArrayAttr[PrecisionAttr] | None) -> None:
+def verify_precision_config(precision: ArrayAttr[PrecisionAttr] | None) -> None:
     """dot_general_c11 / convolution_c24: one precision per operand, or none at all.
 
     Upstream only rejects more than 2 (its message); the spec asks for exactly 2.
@@ -94,7 +95,7 @@ def _verify_precision_config(precision: ArrayAttr[PrecisionAttr] | None) -> None
         )
     raise VerifyException(
         f"expects precision config to be empty or have 2 elements (lhs and rhs), but got {len(precision)}: "
-        f"{_precision_text(precision)}"
+        f"{precision_text(precision)}"
     )
 
 
@@ -147,32 +148,23 @@ class DotGeneralOp(IRDLOperation):
             key = parser.parse_identifier()
             parser.parse_punctuation("=")
             if key == "precision":
-                properties["precision_config"] = _parse_precision(parser)
+                properties["precision_config"] = parse_precision(parser)
                 continue
             if key not in lists:
                 parser.raise_error(
                     f"unexpected keyword '{key}' in dot_general", start, parser.pos
                 )
-            left = _int_list(parser)
+            left = parse_int_list(parser)
             parser.parse_keyword("x")
-            lists[key] = (left, _int_list(parser))
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        properties["dot_dimension_numbers"] = DotDimensionNumbersAttr.get(
+            lists[key] = (left, parse_int_list(parser))
+        numbers = DotDimensionNumbersAttr.get(
             lists["batching_dims"][0], lists["batching_dims"][1],
             lists["contracting_dims"][0], lists["contracting_dims"][1],
         )  # fmt: skip
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 2, 1)
-        operands = parser.resolve_operands(
-            [lhs, rhs], function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=operands,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(
+            cls, parser, [lhs, rhs], properties, 1,
+            fixed={"dot_dimension_numbers": numbers},
+        )  # fmt: skip
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -187,19 +179,11 @@ class DotGeneralOp(IRDLOperation):
         )
         if self.precision_config is not None:
             printer.print_string(
-                f", precision = {_precision_text(self.precision_config)}"
+                f", precision = {precision_text(self.precision_config)}"
             )
-        extra = {
-            k: v
-            for k, v in self.properties.items()
-            if k not in ("dot_dimension_numbers", "precision_config")
-        }
-        extra.update(self.attributes)
-        if extra:
-            printer.print_string(" ")
-            printer.print_attr_dict(extra)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(
+            printer, self, ("dot_dimension_numbers", "precision_config")
+        )
 
     def verify_(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
@@ -238,7 +222,7 @@ class DotGeneralOp(IRDLOperation):
         ]
         if not q.compatible_shapes(q.shape_of(result_type), expected):
             raise _result_mismatch(expected, result_type)
-        _verify_precision_config(self.precision_config)
+        verify_precision_config(self.precision_config)
         self.verify_quantization()
 
     def verify_quantization(self) -> None:
@@ -258,12 +242,6 @@ class DotGeneralOp(IRDLOperation):
                 raise VerifyException(
                     "Quantization dimension of rhs should not be in the contracting dimension of rhs"
                 )
-
-
-def _int_list(parser: Parser) -> list[int]:
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-    )
 
 
 def _verify_dims(
@@ -352,29 +330,15 @@ class ConvolutionOp(IRDLOperation):
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
-        parser.parse_keyword("dim_numbers")
-        parser.parse_punctuation("=")
+        parse_keyword_value(parser, "dim_numbers")
         numbers = parse_conv_dimension_numbers(parser)
         properties: dict[str, Attribute] = {"dimension_numbers": numbers}
         parser.parse_punctuation(",")
-        parser.parse_keyword("window")
-        parser.parse_punctuation("=")
+        parse_keyword_value(parser, "window")
         parser.parse_comma_separated_list(
             parser.Delimiter.BRACES, lambda: _parse_window_entry(parser, properties)
         )
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 2, 1)
-        resolved = parser.resolve_operands(
-            operands, function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=resolved,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(cls, parser, operands, properties, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string("(")
@@ -390,14 +354,9 @@ class ConvolutionOp(IRDLOperation):
             entries.append(
                 "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs) + "]"
             )
-        if self.lhs_dilation is not None:
-            entries.append(
-                f"lhs_dilate = {format_dims(array_values(self.lhs_dilation))}"
-            )
-        if self.rhs_dilation is not None:
-            entries.append(
-                f"rhs_dilate = {format_dims(array_values(self.rhs_dilation))}"
-            )
+        for key in ("lhs_dilate", "rhs_dilate"):
+            if (dilation := self.properties.get(self._WINDOW_KEYS[key])) is not None:
+                entries.append(f"{key} = {format_dims(array_values(dilation))}")  # pyright: ignore[reportArgumentType]
         if self.window_reversal is not None:
             flags = ", ".join(
                 "true" if v else "false" for v in array_values(self.window_reversal)
@@ -405,13 +364,7 @@ class ConvolutionOp(IRDLOperation):
             entries.append(f"reverse = [{flags}]")
         printer.print_string(", ".join(entries) + "}")
         skip = {"dimension_numbers", *self._WINDOW_KEYS.values()}
-        extra = {k: v for k, v in self.properties.items() if k not in skip}
-        extra.update(self.attributes)
-        if extra:
-            printer.print_string(" ")
-            printer.print_attr_dict(extra)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self, skip)
 
     def window(
         self,
@@ -470,7 +423,7 @@ class ConvolutionOp(IRDLOperation):
         expected = convolution_result_shape(self, lhs_shape, rhs_shape)
         if not q.compatible_shapes(q.shape_of(self.result.type), expected):
             raise _result_mismatch(expected, self.result.type)
-        _verify_precision_config(self.precision_config)
+        verify_precision_config(self.precision_config)
         self.verify_quantization()
 
     def verify_quantization(self) -> None:
@@ -556,7 +509,7 @@ def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> Non
             i1, [int(f) for f in flags]
         )
         return
-    properties[ConvolutionOp._WINDOW_KEYS[key]] = i64_array(_int_list(parser))  # pyright: ignore[reportPrivateUsage]
+    properties[ConvolutionOp._WINDOW_KEYS[key]] = i64_array(parse_int_list(parser))  # pyright: ignore[reportPrivateUsage]
 
 
 DOT_CONV_OPS: list[type[IRDLOperation]] = [DotGeneralOp, ConvolutionOp]

@@ -48,14 +48,14 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xquant.dialects.stablehlo.syntax import (
-    parse_function_type,
+    FunctionalTypeFormat,
+    SameTypeFormat,
+    parse_functional_op_tail,
+    parse_op_tail,
     parse_operand_list,
-    parse_optional_attributes,
-    parse_same_type_op_tail,
     print_extra_attributes,
+    print_functional_op_tail,
     print_operands,
-    print_same_operands_and_result_type,
-    split_properties,
 )
 
 
@@ -84,7 +84,7 @@ def _admits(kinds: ElementKinds, element: Attribute) -> bool:
     return not (isa(element, IntegerType) and element.width.data == 1)
 
 
-class ElementwiseOp(IRDLOperation):
+class ElementwiseOp(SameTypeFormat):
     """Base of the element-wise ops: shared syntax and the quantization checks.
 
     `PER_AXIS_ALLOWED` is true only for ops whose spec Inputs table admits
@@ -94,18 +94,6 @@ class ElementwiseOp(IRDLOperation):
     PER_AXIS_ALLOWED: ClassVar[bool] = False
     # The element kinds the op's ODS type constraint admits besides quantized ones.
     ELEMENTS: ClassVar[ElementKinds] = "any"
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_same_type_op_tail(cls, parser, parse_operand_list(parser))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        print_same_operands_and_result_type(
-            printer, self.operand_types, self.result_types[0]
-        )
 
     def verify_(self) -> None:
         types = [*self.operand_types, *self.result_types]
@@ -407,28 +395,16 @@ class CompareOp(IRDLOperation):
             properties["compare_type"] = ComparisonTypeAttr(
                 parser.parse_str_enum(ComparisonType)
             )
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        properties.update(extra)
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 2)
-        operands = parser.resolve_operands(
-            [lhs, rhs], function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=operands,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(cls, parser, [lhs, rhs], properties, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f"  {self.comparison_direction.data.value}, ")
         print_operands(printer, self.operands)
         if self.compare_type is not None:
             printer.print_string(f",  {self.compare_type.data.value}")
-        print_extra_attributes(printer, self, ("comparison_direction", "compare_type"))
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(
+            printer, self, ("comparison_direction", "compare_type")
+        )
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.lhs.type, self.rhs.type, self.result.type])
@@ -506,25 +482,16 @@ class SelectOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         operands = parse_operand_list(parser)
-        attributes = parse_optional_attributes(parser)
-        parser.parse_punctuation(":")
-        if (function_type := parser.parse_optional_function_type()) is not None:
-            operand_types, result_types = (
-                list(function_type.inputs.data),
-                list(function_type.outputs.data),
-            )
-        else:
+
+        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+            if (function_type := parser.parse_optional_function_type()) is not None:
+                return list(function_type.inputs.data), list(function_type.outputs.data)
             pred_type = parser.parse_type()
             parser.parse_punctuation(",")
             value_type = parser.parse_type()
-            operand_types, result_types = (
-                [pred_type, value_type, value_type],
-                [value_type],
-            )
-        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
-        return cls.create(
-            operands=resolved, result_types=result_types, attributes=attributes
-        )
+            return [pred_type, value_type, value_type], [value_type]
+
+        return parse_op_tail(cls, parser, operands, None, parse_types)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -588,18 +555,14 @@ class BitcastConvertOp(UnaryElementwiseOp):
     def print(self, printer: Printer) -> None:
         # StableHLO's format is `functional-type(operands, results)`: `(T) -> T`
         # even when the two types are the same.
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        FunctionalTypeFormat.print(self, printer)
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
         assert isa(operand_type, TensorType)
         assert isa(result_type, TensorType)
-        operand_bits = _bit_width(q.element_type(operand_type))
-        result_bits = _bit_width(q.element_type(result_type))
+        operand_bits = q.bit_width(q.element_type(operand_type))
+        result_bits = q.bit_width(q.element_type(result_type))
         operand_shape, result_shape = (
             list(operand_type.get_shape()),
             list(result_type.get_shape()),
@@ -633,20 +596,6 @@ class BitcastConvertOp(UnaryElementwiseOp):
                 f"requires compatible bit widths. Got: {q.type_text(operand_type)} and {q.type_text(result_type)}, "
                 f"but {smaller_bits} * {smaller[-1]} != {larger_bits}."
             )
-
-
-def _bit_width(t: Attribute) -> int:
-    from xdsl.dialects.builtin import AnyFloat
-
-    from xquant.dialects.quant.types import UniformQuantizedType
-
-    if isinstance(t, UniformQuantizedType):
-        return t.storage_width
-    if isa(t, IntegerType):
-        return t.width.data
-    if isinstance(t, AnyFloat):
-        return t.bitwidth
-    return 0
 
 
 UNARY_OPS: list[type[UnaryElementwiseOp]] = [

@@ -48,14 +48,15 @@ from xquant.dialects.stablehlo.elementwise import (
     verify_same_shapes,
 )
 from xquant.dialects.stablehlo.syntax import (
-    parse_function_type,
+    parse_functional_op_tail,
+    parse_keyword_value,
+    parse_op_tail,
     parse_operand_list,
-    parse_optional_attributes,
     parse_same_type_op_tail,
     print_extra_attributes,
+    print_functional_op_tail,
     print_operands,
-    print_same_operands_and_result_type,
-    split_properties,
+    print_same_type_op_tail,
 )
 
 
@@ -99,25 +100,12 @@ class IsFiniteOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 1, 1)
-        resolved = parser.resolve_operands(
-            [operand], function_type.inputs.data, parser.pos
-        )
-        return cls.create(
-            operands=resolved,
-            result_types=list(function_type.outputs.data),
-            properties=extra,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(cls, parser, [operand], None, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.x)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self)
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.x.type, self.y.type])
@@ -184,13 +172,11 @@ class ComplexOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         operands = parse_operand_list(parser)
-        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
-        parser.parse_punctuation(":")
-        start = parser.pos
-        if (function_type := parser.parse_optional_function_type()) is not None:
-            operand_types = list(function_type.inputs.data)
-            result_types = list(function_type.outputs.data)
-        else:
+
+        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+            start = parser.pos
+            if (function_type := parser.parse_optional_function_type()) is not None:
+                return list(function_type.inputs.data), list(function_type.outputs.data)
             result_type = parser.parse_type()
             element = q.element_type(result_type)
             if not isinstance(result_type, TensorType) or not isinstance(
@@ -200,14 +186,9 @@ class ComplexOp(IRDLOperation):
                     "expected tensor with complex element type", start, parser.pos
                 )
             part = TensorType(element.element_type, result_type.get_shape())
-            operand_types, result_types = [part, part], [result_type]
-        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
-        return cls.create(
-            operands=resolved,
-            result_types=result_types,
-            properties=extra,
-            attributes=attributes,
-        )
+            return [part, part], [result_type]
+
+        return parse_op_tail(cls, parser, operands, None, parse_types)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -267,8 +248,7 @@ class ReducePrecisionOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("format")
-        parser.parse_punctuation("=")
+        parse_keyword_value(parser, "format")
         start = parser.pos
         text = parser.parse_identifier()
         match = _FORMAT.fullmatch(text)
@@ -288,10 +268,7 @@ class ReducePrecisionOp(IRDLOperation):
         printer.print_string(
             f", format = e{self.exponent_bits.value.data}m{self.mantissa_bits.value.data}"
         )
-        print_extra_attributes(printer, self, ("exponent_bits", "mantissa_bits"))
-        print_same_operands_and_result_type(
-            printer, self.operand_types, self.output.type
-        )
+        print_same_type_op_tail(printer, self, ("exponent_bits", "mantissa_bits"))
 
     def verify_(self) -> None:
         types = [self.operand.type, self.output.type]

@@ -61,9 +61,9 @@ from xdsl.utils.exceptions import VerifyException
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import PrecisionAttr
 from xquant.dialects.stablehlo.dot_conv import (
-    _parse_precision,  # pyright: ignore[reportPrivateUsage]
-    _precision_text,  # pyright: ignore[reportPrivateUsage]
-    _verify_precision_config,  # pyright: ignore[reportPrivateUsage]
+    parse_precision,
+    precision_text,
+    verify_precision_config,
 )
 from xquant.dialects.stablehlo.syntax import (
     array_values,
@@ -111,7 +111,7 @@ class DotOp(IRDLOperation):
         properties: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
             parse_keyword_value(parser, "precision")
-            properties["precision_config"] = _parse_precision(parser)
+            properties["precision_config"] = parse_precision(parser)
         return parse_functional_op_tail(cls, parser, [lhs, rhs], properties)
 
     def print(self, printer: Printer) -> None:
@@ -121,12 +121,12 @@ class DotOp(IRDLOperation):
         printer.print_operand(self.rhs)
         if self.precision_config is not None and len(self.precision_config):
             printer.print_string(
-                f", precision = {_precision_text(self.precision_config)}"
+                f", precision = {precision_text(self.precision_config)}"
             )
         print_functional_op_tail(printer, self, ("precision_config",))
 
     def verify_(self) -> None:
-        _verify_precision_config(self.precision_config)
+        verify_precision_config(self.precision_config)
         lhs, rhs = q.shape_of(self.lhs.type), q.shape_of(self.rhs.type)
         if len(lhs) not in (1, 2) or len(rhs) not in (1, 2):
             raise VerifyException(

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, cast
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    ComplexType,
+    IntegerType,
+    ShapedType,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 from xdsl.traits import OpTrait
@@ -434,7 +441,7 @@ def is_promotable(
     grow, scales and zero points may differ.
     """
     from_e, to_e = element_type(from_type), element_type(to_type)
-    from_bits, to_bits = _bitwidth(from_e), _bitwidth(to_e)
+    from_bits, to_bits = bit_width(from_e), bit_width(to_e)
     if isinstance(from_e, UniformQuantizedType) or isinstance(
         to_e, UniformQuantizedType
     ):
@@ -454,8 +461,6 @@ def is_promotable(
 
 
 def _kind(t: Attribute) -> str | None:
-    from xdsl.dialects.builtin import AnyFloat, ComplexType, IntegerType
-
     if isinstance(t, IntegerType):
         return "integer"
     if isinstance(t, AnyFloat):
@@ -465,9 +470,8 @@ def _kind(t: Attribute) -> str | None:
     return None
 
 
-def _bitwidth(t: Attribute) -> int:
-    from xdsl.dialects.builtin import AnyFloat, IntegerType
-
+def bit_width(t: Attribute) -> int:
+    """The bits of one element: a quantized type's storage width, an integer's or float's width (else 0)."""
     if isinstance(t, UniformQuantizedType):
         return t.storage_width
     if isa(t, IntegerType):

@@ -57,6 +57,8 @@ from xquant.dialects.stablehlo.syntax import (
     parse_dims,
     parse_function_type,
     parse_optional_attributes,
+    parse_optional_operand_list,
+    print_functional_op_tail,
     split_properties,
 )
 
@@ -75,13 +77,7 @@ class ReturnOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        operands = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand,
-                parser.parse_unresolved_operand,
-            )
-            or []
-        )
+        operands = parse_optional_operand_list(parser)
         attributes = parse_optional_attributes(parser)
         types: list[Attribute] = []
         if operands:
@@ -270,13 +266,7 @@ class ReduceOp(IRDLOperation):
         printer.print_string(
             f" across dimensions = {format_dims(self.reduced_dimensions)}"
         )
-        extra = {k: v for k, v in self.properties.items() if k != "dimensions"}
-        extra.update(self.attributes)
-        if extra:
-            printer.print_string(" ")
-            printer.print_attr_dict(extra)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self, ("dimensions",))
         if compact:
             return
         _print_reducer(printer, self.body, len(self.inputs))

@@ -238,7 +238,7 @@ class ConcatenateOp(IRDLOperation):
         operands = parse_operands_before_keyword(parser)
         dimension = IntegerAttr(parse_keyword_integer(parser, "dim"), i64)
         return parse_functional_op_tail(
-            cls, parser, operands, {"dimension": dimension}, 1
+            cls, parser, operands, None, 1, fixed={"dimension": dimension}
         )
 
     def print(self, printer: Printer) -> None:
@@ -316,7 +316,9 @@ class SliceOp(IRDLOperation):
             "limit_indices": i64_array(limits),
             "strides": i64_array(strides),
         }
-        return parse_functional_op_tail(cls, parser, [operand], properties, 1)
+        return parse_functional_op_tail(
+            cls, parser, [operand], None, 1, fixed=properties
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

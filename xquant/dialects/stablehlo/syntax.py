@@ -25,6 +25,8 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
+from xquant.dialects.stablehlo.attributes import parse_int_list
+
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """`%a, %b, ...` (at least one)."""
@@ -72,18 +74,21 @@ def parse_function_type(
 OpT = TypeVar("OpT", bound=IRDLOperation)
 
 
-def _parse_op_tail(
+def parse_op_tail(
     cls: type[OpT],
     parser: Parser,
     operands: Sequence[UnresolvedOperand],
     properties: dict[str, Attribute] | None,
     parse_types: Callable[[], tuple[Sequence[Attribute], Sequence[Attribute]]],
+    *,
+    fixed: dict[str, Attribute] | None = None,
 ) -> OpT:
     """`{attr-dict} : <types>` after an op's operands, and the op.
 
     `parse_types` reads what follows the colon as (operand types, result
     types). `properties` are those the op's own syntax already read;
-    properties written in the attribute dictionary take precedence.
+    properties written in the attribute dictionary take precedence over
+    them, but not over `fixed` ones (the op's syntax always sets those).
     """
     extra, attributes = split_properties(cls, parse_optional_attributes(parser))
     parser.parse_punctuation(":")
@@ -92,7 +97,7 @@ def _parse_op_tail(
     return cls.create(
         operands=resolved,
         result_types=list(result_types),
-        properties={**(properties or {}), **extra},
+        properties={**(properties or {}), **extra, **(fixed or {})},
         attributes=attributes,
     )
 
@@ -111,7 +116,7 @@ def parse_same_type_op_tail(
         )
         return operand_types, [result_type]
 
-    return _parse_op_tail(cls, parser, operands, properties, parse_types)
+    return parse_op_tail(cls, parser, operands, properties, parse_types)
 
 
 def parse_functional_op_tail(
@@ -120,18 +125,21 @@ def parse_functional_op_tail(
     operands: Sequence[UnresolvedOperand],
     properties: dict[str, Attribute] | None = None,
     result_count: int | None = None,
+    *,
+    fixed: dict[str, Attribute] | None = None,
 ) -> OpT:
     """`{attr-dict} : (T1, ...) -> R` after an op's operands, and the op.
 
     The `functional-type(operands, results)` tail of most StableHLO pretty
     forms; `result_count` (None: any number) is checked on the function type.
+    `properties` and `fixed` are as for `parse_op_tail`.
     """
 
     def parse_types() -> tuple[Sequence[Attribute], Sequence[Attribute]]:
         function_type = parse_function_type(parser, len(operands), result_count)
         return function_type.inputs.data, function_type.outputs.data
 
-    return _parse_op_tail(cls, parser, operands, properties, parse_types)
+    return parse_op_tail(cls, parser, operands, properties, parse_types, fixed=fixed)
 
 
 def print_functional_op_tail(
@@ -259,9 +267,7 @@ def array_values(attr: DenseArrayBase | None) -> tuple[int, ...]:
 def parse_dims(parser: Parser, keyword: str) -> list[int]:
     """`keyword = [0, 1]`."""
     parse_keyword_value(parser, keyword)
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-    )
+    return parse_int_list(parser)
 
 
 def format_dims(values: Sequence[int]) -> str:
