@@ -72,11 +72,33 @@ class Diagnostic:
         else:
             text = f"{self.location}: {self.severity.value}: {self.message}\n"
             if self.source_line is not None:
-                caret = "^" + "~" * max(0, self.underline - 1)
-                text += (
-                    f"{self.source_line}\n{' ' * (self.location.column - 1)}{caret}\n"
-                )
+                line, column = _window(self.source_line, self.location.column - 1)
+                underline = self.underline
+                if line is not self.source_line:  # cut: keep the marks inside
+                    underline = min(underline, len(line) - column)
+                caret = "^" + "~" * max(0, underline - 1)
+                text += f"{line}\n{' ' * column}{caret}\n"
         return text + "".join(note.render() for note in self.notes)
+
+
+WINDOW = 100
+"""Characters of a long source line shown on either side of the caret."""
+
+
+def _window(line: str, column: int) -> tuple[str, int]:
+    """`line` cut to `WINDOW` characters either side of `column` (0-based), with
+    `...` where it was cut, and the caret's column in the cut line.
+
+    A parse error in a multi-megabyte dense literal would otherwise echo the
+    whole line; lines that fit are shown whole, as MLIR shows them.
+    """
+    if len(line) <= 2 * WINDOW + 7:
+        return line, column
+    start = max(0, column - WINDOW)
+    end = min(len(line), column + WINDOW + 1)
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line) else ""
+    return head + line[start:end] + tail, column - start + len(head)
 
 
 def diagnostic_at(

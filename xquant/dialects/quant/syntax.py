@@ -414,6 +414,7 @@ _SCALE = rb"-?[0-9]++\.[0-9]*+(?:[eE][-+]?[0-9]++)?+"
 _ZERO_POINT = rb"-?[0-9]{1,15}+"  # exact through a double
 _PARAM = _SCALE + rb"(?::" + _ZERO_POINT + rb")?+"
 _PARAMS = re.compile(_PARAM + rb"(?:," + _PARAM + rb")*+")
+_NO_ZERO_POINT = re.compile(_SCALE + rb"(?=,|$)")
 _PARAM_BODY = re.compile(r"[-+0-9.eE:,{}\s]*+")
 _ROUNDING_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64}
 
@@ -466,11 +467,11 @@ def _fast_param_list(
     if colons == 0:
         scales = np.fromstring(elements, dtype=np.float64, sep=",")
         zero_points = np.zeros(count, dtype=np.int64)
-    elif colons == count:
+    else:
+        if colons != count:  # some zero points left out: they are 0
+            elements = _NO_ZERO_POINT.sub(rb"\g<0>:0", elements)
         both = np.fromstring(elements.replace(b":", b","), dtype=np.float64, sep=",")
         scales, zero_points = both[0::2], both[1::2].astype(np.int64)
-    else:
-        return None
     low, high = scale_range(expressed)
     if len(scales) != count or not ((scales >= low) & (scales <= high)).all():
         return None
