@@ -30,6 +30,25 @@ Quantize (OCP 6.3), per block, with `amax = max |v|`:
     is an f32 normal, and smaller results are far below half of every
     format's smallest subnormal, so one RNE rounding to the element is exact.
 
+NVFP4 (NVIDIA's FP4, not an OCP MX format; `algorithm = "nvfp4"`)
+    f4E2M1FN elements, blocks of 16 along the last axis, f8E4M3FN block
+    scales, an optional f32 per-tensor scale `g` (two-level scaling:
+    `x ~ element * block_scale * g`). Every step is one f32 operation,
+    exactly as torchao 0.18's `nvfp4_quantize` (the golden reference):
+        amax = max |x| per block (NaN if the block has a NaN)
+        s    = amax / 6                         (then `s / g` with `g`)
+        s    = min(max(s, 2^-6), 448)           (NaN stays NaN)
+        scale = rne_e4m3(s)                     (all-zero block: 2^-6 = 0x08;
+                                                 never subnormal, never above 448)
+        r    = 1 / f32(scale)                   (with `g`: (1 / g) / f32(scale))
+        element = rne_e2m1(clamp(x * r, -6, 6)) (a reciprocal multiply, not a
+                                                 division: the last bit can differ)
+    NaN in a block gives scale 0x7F (NaN) and elements +0; Inf gives scale
+    448 (0x7E) and the Inf element saturates to +-6.
+    Dequantize: `decode(element) * (g * f32(scale))` in f32 (torchao's
+    `get_hp_scales` order), or `decode(element) * f32(scale)` without `g`.
+    `nvfp4_tensor_scale(amax) = amax / (448 * 6)` in f32.
+
 Dequantize
     `v = decode(element) * scale` computed in f32 (exact for every power-of-two
     scale unless it overflows f32), NaN for a NaN scale, then rounded once to
@@ -61,6 +80,7 @@ from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 
 __all__ = [
     "NAN_SCALE_BYTE",
+    "NVFP4_BLOCK",
     "Algorithm",
     "ElementFormat",
     "MxValue",
@@ -74,7 +94,9 @@ __all__ = [
     "elements_from_codes",
     "is_e8m0_scale_type",
     "join_storage",
+    "nvfp4_tensor_scale",
     "quantize",
+    "quantize_nvfp4",
     "scale_bytes",
     "scale_from_bytes",
     "split_storage",
@@ -89,6 +111,15 @@ MAX_SHARED_EXP = 127
 MXINT8_FRACTION_BITS = 6
 """MXINT8 elements carry an implicit scale of 2^-6."""
 
+NVFP4_BLOCK = 16
+"""NVFP4 blocks: 16 elements along the last axis."""
+NVFP4_ELEMENT_MAX = 6.0
+"""The largest f4E2M1FN magnitude."""
+NVFP4_SCALE_MIN = 2.0**-6
+"""The smallest normal f8E4M3FN: block scales are clamped up to it (torchao's E4M3_EPS)."""
+NVFP4_SCALE_MAX = 448.0
+"""The largest f8E4M3FN: block scales are clamped down to it."""
+
 
 class Algorithm(Enum):
     """How a block's shared exponent is chosen from its largest magnitude."""
@@ -97,6 +128,8 @@ class Algorithm(Enum):
     """OCP MX v1.0 section 6.3: floor(log2 amax) - emax; the block max may saturate."""
     RCEIL = "rceil"
     """ceil(log2(amax / max_normal)): the smallest scale at which the block max does not saturate."""
+    NVFP4 = "nvfp4"
+    """NVIDIA's NVFP4: f8E4M3FN block scale rne(amax / 6), blocks of 16, optional f32 tensor scale."""
 
 
 @dataclass(frozen=True)
@@ -336,17 +369,58 @@ def quantize(
         return bytes_, encode_elements(scaled, fmt)
 
 
+def nvfp4_tensor_scale(amax: Any) -> np.float32:
+    """The NVFP4 per-tensor scale `amax / (448 * 6)` in f32 (torchao's `per_tensor_amax_to_scale`)."""
+    return np.float32(amax) / np.float32(NVFP4_SCALE_MAX * NVFP4_ELEMENT_MAX)
+
+
+def quantize_nvfp4(
+    x: np.ndarray, scale_shape: Sequence[int], tensor_scale: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """NVFP4 quantize (see the module docstring): (f8E4M3FN block scales, f4E2M1FN elements)."""
+    x32 = np.asarray(x).astype(np.float32)
+    view, _, axes = _blocked_view(x32.shape, scale_shape)
+    with np.errstate(all="ignore"):
+        blocked = np.abs(x32.reshape(view))
+        amax = (
+            np.max(blocked, axis=axes).reshape(tuple(scale_shape))
+            if blocked.size
+            else np.zeros(tuple(scale_shape), np.float32)
+        )
+        block_scale = amax / np.float32(NVFP4_ELEMENT_MAX)
+        g = None if tensor_scale is None else np.float32(tensor_scale)
+        if g is not None:
+            block_scale = block_scale / g
+        # np.maximum/np.minimum propagate NaN, as torch.clamp does.
+        block_scale = np.minimum(
+            np.maximum(block_scale, np.float32(NVFP4_SCALE_MIN)),
+            np.float32(NVFP4_SCALE_MAX),
+        )
+        scale = block_scale.astype(ml_dtypes.float8_e4m3fn)
+        one = np.float32(1)
+        numerator = one if g is None else one / g
+        reciprocal = (numerator / scale.astype(np.float32)).astype(np.float32)
+        scaled = x32 * broadcast_blocks(reciprocal, x32.shape)
+        scaled = np.where(np.isnan(scaled), np.float32(0), scaled)
+    fmt = element_format(builtin.f4E2M1FN)
+    return scale, encode_elements(scaled, fmt)
+
+
 def dequantize(
     scale: np.ndarray,
     scale_type: Attribute,
     data: np.ndarray,
     element_type: Attribute,
     result_dtype: Any = np.float32,
+    tensor_scale: Any = None,
 ) -> np.ndarray:
-    """`decode(element) * scale` in f32, rounded once to `result_dtype`."""
+    """`decode(element) * scale` in f32 (`decode(element) * (tensor_scale * scale)` with a tensor
+    scale), rounded once to `result_dtype`."""
     fmt = element_format(element_type)
     multipliers = decode_scale(scale, scale_type)
     with np.errstate(all="ignore"):
+        if tensor_scale is not None:
+            multipliers = np.float32(tensor_scale) * multipliers
         values = decode_elements(data, fmt) * broadcast_blocks(
             multipliers, np.shape(data)
         )
