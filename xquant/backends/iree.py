@@ -217,6 +217,8 @@ def print_for_iree(module: ModuleOp) -> str:
 _DIAGNOSTIC = re.compile(
     r"^<stdin>:(\d+):(\d+): (error|warning|note|remark): (.*)$", re.MULTILINE
 )
+_TRAILING_LOC = re.compile(r" loc\((?:callsite|fused|\"<stdin>\").*\)$")
+"""The location IREE appends to an op it prints inside a message (we show the line instead)."""
 _CRASHED_PASS = re.compile(r"::(\w+Pass)::runOnOperation")
 
 
@@ -230,7 +232,7 @@ def _compile_error(text: str, stderr: str, exit_code: int | None) -> IreeCompile
         source = lines[line - 1] if 0 < line <= len(lines) else None
         diagnostic = Diagnostic(
             severity,
-            match[4],
+            _TRAILING_LOC.sub("", match[4]),
             SourceLocation(INPUT_NAME, line, column),
             source,
         )

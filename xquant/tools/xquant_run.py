@@ -1,6 +1,7 @@
 """`xquant-run`: interpret a function of an MLIR file on numpy values.
 
     xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file] [--checks-only]
+               [--backend interpreter|iree]
 
 Each VALUE is a `.npy` file or an MLIR literal (`dense<[1.0, 2.0]> : tensor<2xf32>`,
 `3 : i32`). The pipeline (xdsl-opt `-p` syntax) is applied first; each result is
@@ -15,6 +16,10 @@ reports every check it executes (`check.*` ops, `custom_call @check.*`):
 mismatching element and both values on stderr for a failure, and exit code 1
 if any check failed. Results are printed too (after a `// @fn` line when the
 module has several functions) unless `--checks-only` is given.
+
+`--backend iree` lowers the module to linalg/arith/tensor and runs it
+compiled by IREE for the host CPU (`xquant.backends.iree`); IREE's own
+errors are located in the lowered IR it was given (`<iree-input>:line:col`).
 """
 
 from __future__ import annotations
@@ -72,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
         "--split-input-file",
         action="store_true",
         help="run each '// -----' separated chunk on its own",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("interpreter", "iree"),
+        default="interpreter",
+        help="interpret (default), or compile with IREE for the host CPU and run natively",
     )
     p.add_argument(
         "--checks-only",
@@ -138,6 +149,7 @@ def _run_chunk(
     function: str | None,
     args: list[Any],
     checks_only: bool = False,
+    backend: str = "interpreter",
 ) -> list[str]:
     from xdsl.dialects import func
     from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -179,6 +191,8 @@ def _run_chunk(
             op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks
         ]
         if functions and all(not f.function_type.inputs.data for f in functions):
+            if backend == "iree":
+                return _run_all_iree(module, located, functions, name)
             return _run_all(module, located, functions, name, checks_only)
     function = "main" if function is None else function
     try:
@@ -202,6 +216,11 @@ def _run_chunk(
         raise ToolError(format_error(located.span_of(fn), str(err), name)) from err
     from xquant.interpreter.runner import run
 
+    if backend == "iree":
+        results = _run_iree(module, located, function, values, name)
+        return [
+            format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)
+        ]
     try:
         results = run(module, function, *values)
     except OpDiagnostic as err:  # an interpreter error names its op: locate it
@@ -216,6 +235,56 @@ def _run_chunk(
             f"{name}: error: interpretation failed: {type(err).__name__}: {first}\n"
         ) from err
     return [format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)]
+
+
+def _prepare_iree(module: Any, located: Any, name: str) -> Any:
+    """`module` lowered (in place, so ops keep their positions) and compiled by IREE."""
+    from xquant.backends.iree import IreeCompileError, IreeError, prepare
+
+    try:
+        return prepare(module, in_place=True)
+    except OpDiagnostic as err:  # an op no lowering took, or a pass error
+        message = getattr(err, "message", None) or str(err).splitlines()[0]
+        raise ToolError(format_error(located.span_of(err.op), message, name)) from err
+    except IreeCompileError as err:
+        if err.diagnostic.location is None:  # a crash: no location to show
+            raise ToolError(
+                f"{name}: error: IREE cannot compile the lowered module: {err.message}\n"
+            ) from err
+        raise ToolError(
+            f"{name}: error: IREE cannot compile the lowered module\n"
+            + err.diagnostic.render()
+        ) from err
+    except IreeError as err:
+        raise ToolError(f"{name}: error: {err}\n") from err
+
+
+def _run_iree(
+    module: Any, located: Any, function: str, values: list[Any], name: str
+) -> tuple[Any, ...]:
+    from xquant.backends.iree import IreeError
+
+    prepared = _prepare_iree(module, located, name)
+    try:
+        return prepared.call(function, *values)
+    except IreeError as err:
+        raise ToolError(f"{name}: error: {err}\n") from err
+
+
+def _run_all_iree(
+    module: Any, located: Any, functions: list[Any], name: str
+) -> list[str]:
+    """Run every (argument-less) function compiled by IREE; check ops are not lowered."""
+    from xquant.interpreter.runner import format_value
+
+    lines: list[str] = []
+    outputs = {f.sym_name.data: f.function_type.outputs.data for f in functions}
+    for fn_name, types in outputs.items():
+        results = _run_iree(module, located, fn_name, [], name)
+        if len(outputs) > 1:
+            lines.append(f"// @{fn_name}")
+        lines.extend(format_value(v, t) for v, t in zip(results, types))
+    return lines
 
 
 def _run_all(
@@ -305,7 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(SPLIT_MARKER)
         try:
             lines = _run_chunk(
-                chunk, name, ns.pipeline, ns.function, args, ns.checks_only
+                chunk, name, ns.pipeline, ns.function, args, ns.checks_only, ns.backend
             )
         except ChecksFailed as err:
             for line in err.lines:
