@@ -1117,47 +1117,43 @@ func.func @gather_clamped_constant(%x: tensor<6x4xi1>) -> tensor<2x3xi1> {
 // Left as they are.
 
 // Ops with no lowering here: iota, a gather with unsigned start indices, a convolution
-// on i1 (no ring to accumulate in), custom_call, integer remainder, a TOTALORDER compare.
+// on i1 (no ring to accumulate in), custom_call, integer power.
 // CHECK-LABEL: func.func @not_lowered
 // CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
 // CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%x, %i)
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.convolution(%img, %k)
 // CHECK-NEXT:    %[[CC:.*]] = stablehlo.custom_call @foo(%x)
-// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.remainder %[[IOTA]], %[[IOTA]] : tensor<4xi32>
-// CHECK-NEXT:    %[[T:.*]] = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-// CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]], %[[T]]
-func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %f: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>) {
+// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.power %[[IOTA]], %[[IOTA]] : tensor<4xi32>
+// CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]]
+func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>) {
   %0 = stablehlo.iota dim = 0 : tensor<4xi32>
   %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xui32>) -> tensor<2x3xf32>
   %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<3x3x1x2xi1>) -> tensor<1x4x4x2xi1>
   %3 = stablehlo.custom_call @foo(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  %4 = stablehlo.remainder %0, %0 : tensor<4xi32>
-  %5 = stablehlo.compare  LT, %f, %f,  TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  return %1, %2, %3, %4, %5 : tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi1>
+  %4 = stablehlo.power %0, %0 : tensor<4xi32>
+  return %1, %2, %3, %4 : tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>
 }
 
-// Quantized, unsigned and dynamically shaped operands are left for other passes.
+// Quantized and unsigned operands are left for other passes.
 // CHECK-LABEL: func.func @not_lowered_types
 // CHECK-NEXT:    %[[Q:.*]] = stablehlo.add %q, %q : tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>
 // CHECK-NEXT:    %[[U:.*]] = stablehlo.add %u, %u : tensor<4xui8>
-// CHECK-NEXT:    %[[D:.*]] = stablehlo.add %d, %d : tensor<?xf32>
-// CHECK-NEXT:    func.return %[[Q]], %[[U]], %[[D]]
-func.func @not_lowered_types(%q: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, %u: tensor<4xui8>, %d: tensor<?xf32>) -> (tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4xui8>, tensor<?xf32>) {
+// CHECK-NEXT:    func.return %[[Q]], %[[U]]
+func.func @not_lowered_types(%q: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, %u: tensor<4xui8>) -> (tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4xui8>) {
   %0 = stablehlo.add %q, %q : tensor<4x!quant.uniform<i8:f32, 0.5:-3>>
   %1 = stablehlo.add %u, %u : tensor<4xui8>
-  %2 = stablehlo.add %d, %d : tensor<?xf32>
-  return %0, %1, %2 : tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4xui8>, tensor<?xf32>
+  return %0, %1 : tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, tensor<4xui8>
 }
 
 // A reduce whose body has an op with no scalar lowering stays, body included.
 // CHECK-LABEL: func.func @reduce_unsupported_body
 // CHECK-NEXT:    %{{.*}} = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xi32>, tensor<i32>) -> tensor<i32>
 // CHECK-NEXT:     reducer(%x: tensor<i32>, %y: tensor<i32>)  {
-// CHECK-NEXT:      %{{.*}} = stablehlo.remainder %x, %y : tensor<i32>
+// CHECK-NEXT:      %{{.*}} = stablehlo.power %x, %y : tensor<i32>
 func.func @reduce_unsupported_body(%a: tensor<4xi32>, %z: tensor<i32>) -> tensor<i32> {
   %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xi32>, tensor<i32>) -> tensor<i32>
    reducer(%x: tensor<i32>, %y: tensor<i32>)  {
-    %d = stablehlo.remainder %x, %y : tensor<i32>
+    %d = stablehlo.power %x, %y : tensor<i32>
     stablehlo.return %d : tensor<i32>
   }
   return %0 : tensor<i32>

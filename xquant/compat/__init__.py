@@ -27,6 +27,7 @@ from xquant.compat import (
     dialect_mnemonics,
     float_overflow_to_inf,
     func_declaration_attrs,
+    linalg_canonicalize,
     linalg_generic_result_parens,
     linalg_input_casts,
     linalg_missing_ops,
@@ -75,6 +76,7 @@ def install() -> None:
     linalg_shaped_operands.install()
     linalg_input_casts.install()
     linalg_generic_result_parens.install()
+    linalg_canonicalize.install()
     quant_in_builtin_containers.install()
     arith_casts.install()
     arith_remf.install()

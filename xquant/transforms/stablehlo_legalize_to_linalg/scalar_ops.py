@@ -301,6 +301,7 @@ def _emit_complex(
         return body.add(COMPLEX_UNARY[name](operands[0]))
     if name == "stablehlo.logistic" and isinstance(result, ComplexType):
         part = result.element_type
+        exp = body.add(complex.ExpOp(body.add(complex.NegOp(operands[0]))))
         one = body.add(
             complex.CreateOp(
                 scalar_constant(hoist, 1.0, part),
@@ -308,7 +309,6 @@ def _emit_complex(
                 result,
             )
         )
-        exp = body.add(complex.ExpOp(body.add(complex.NegOp(operands[0]))))
         return body.add(complex.DivOp(one, body.add(complex.AddOp(exp, one))))
     if name == "stablehlo.complex" and isinstance(result, ComplexType):
         return body.add(complex.CreateOp(operands[0], operands[1], result))
