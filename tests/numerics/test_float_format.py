@@ -275,3 +275,73 @@ def test_against_mlir_opt() -> None:
 
     assert checked >= 300
     assert not failures, "\n".join(failures[:40])
+
+
+# ----- whole arrays: format_floats is format_float on every element -----
+
+
+def _agree(values: np.ndarray, float_type: Attribute | None) -> None:
+    from xquant.numerics.float_format import format_floats
+
+    fast = format_floats(values, float_type)
+    with np.errstate(invalid="ignore"):  # NaN payloads
+        doubles = values.astype(np.float64).tolist()
+    slow = [format_float(v, float_type) for v in doubles]
+    wrong = [(v, f, s) for v, f, s in zip(values.tolist(), fast, slow) if f != s]
+    assert not wrong, wrong[:10]
+
+
+def test_format_floats_every_f16() -> None:
+    """All 65536 bit patterns, NaNs and infinities included."""
+    _agree(np.arange(1 << 16, dtype=np.uint16).view(np.float16), builtin.f16)
+
+
+def test_format_floats_random_f32_bits() -> None:
+    rng = np.random.default_rng(17)
+    bits = rng.integers(0, 1 << 32, 30000, dtype=np.uint64).astype(np.uint32)
+    _agree(bits.view(np.float32), builtin.f32)
+
+
+def test_format_floats_random_f64_bits() -> None:
+    rng = np.random.default_rng(19)
+    _agree(rng.integers(0, 1 << 63, 30000, dtype=np.uint64).view(np.float64), None)
+
+
+def test_format_floats_decimal_shapes() -> None:
+    """Short decimals (ties and carries for the guard digits), integers, powers of ten."""
+    rng = np.random.default_rng(23)
+    count = 6000
+    values = np.concatenate(
+        [
+            rng.integers(1, 10**6, count) * 10.0 ** rng.integers(-12, 12, count),
+            rng.integers(1, 99999, count) / 2.0 ** rng.integers(0, 40, count),
+            10.0 ** np.arange(-30, 30),
+            -(10.0 ** np.arange(-30, 30)),
+            np.array([0.0, -0.0, 0.5, 1.5, 2.5, 1234565.0, 9999995.0, 999999.5]),
+        ]
+    )
+    for float_type in (None, builtin.f32, builtin.f16, builtin.bf16):
+        _agree(values, float_type)
+
+
+@pytest.mark.parametrize(
+    ("value", "float_type", "text"),
+    [
+        (1.0, builtin.f32, "1.000000e+00"),
+        (-2.5, builtin.f64, "-2.500000e+00"),
+        (1.0e100, None, "1.000000e+100"),
+        (0.1, builtin.f32, "1.000000e-01"),
+        (0.7, None, "0.69999999999999996"),
+        (1.0e-5, builtin.f32, "9.99999974E-6"),
+        (16777217.0, builtin.f32, "0x4B800000"),
+        (float("nan"), builtin.f16, "0x7E00"),
+        (float("-inf"), builtin.f64, "0xFFF0000000000000"),
+    ],
+)
+def test_format_floats_upstream_spellings(
+    value: float, float_type: Attribute | None, text: str
+) -> None:
+    """mlir-opt 22.1.8's spellings: `e+00` forms, APFloat's natural form, hex."""
+    from xquant.numerics.float_format import format_floats
+
+    assert format_floats(np.full(20, value), float_type) == [text] * 20

@@ -191,7 +191,8 @@ def round_double(value: float, sem: FloatSemantics) -> float:
     if math.isnan(value) or math.isinf(value):
         return value
     if sem in (IEEE_SINGLE, IEEE_HALF):
-        return float(np.array(value).astype(_DTYPES[sem.name]).astype(np.float64))
+        with np.errstate(over="ignore"):  # beyond the largest finite: inf
+            return float(np.array(value).astype(_DTYPES[sem.name]).astype(np.float64))
     rounded = _round_to_semantics(Fraction(abs(value)), sem)
     magnitude = math.inf if rounded is None else float(rounded)
     return math.copysign(magnitude, value)
@@ -475,7 +476,8 @@ def format_floats(values: np.ndarray, float_type: Attribute | None = None) -> li
         texts = [format_float(v, float_type) for v in unique.tolist()]
     else:
         # Distinct bit patterns: -0.0 and 0.0, and NaN payloads, stay apart.
-        typed = flat.astype(dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # to inf / NaN
+            typed = flat.astype(dtype)
         bits = typed.view(_UINT[dtype.itemsize])
         unique_bits, inverse = np.unique(bits, return_inverse=True)
         unique = unique_bits.view(dtype)
@@ -494,7 +496,8 @@ def _format_typed(
     unique: np.ndarray, sem: FloatSemantics, dtype: np.dtype
 ) -> list[str]:
     """`_format_representable` of each of `unique` (values of `dtype`), vectorized."""
-    doubles = unique.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # NaN payloads
+        doubles = unique.astype(np.float64)
     finite = np.isfinite(doubles)
     nonzero = finite & (doubles != 0)
     texts: list[str | None] = [None] * len(doubles)
