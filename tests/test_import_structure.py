@@ -121,6 +121,7 @@ LAYERS = (
     "xquant.asm",
     "xquant.transforms",
     "xquant.interpreter",
+    "xquant.backends",
 )
 
 # Upward imports that exist today, to be moved down (shared helpers that live

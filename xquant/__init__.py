@@ -103,7 +103,12 @@ def run(
     if backend == "iree":
         from xquant.backends.iree import run as _run_iree
 
-        return _run_iree(module_or_text, function_name, *args)
+        module = (
+            parse_module(module_or_text)
+            if isinstance(module_or_text, str)
+            else module_or_text
+        )
+        return _run_iree(module, function_name, *args)
     if backend != "interpreter":
         from xdsl.utils.exceptions import DiagnosticException
 

@@ -169,7 +169,12 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     `pipeline` (xdsl-opt `-p` syntax) replaces `lowering_for(module)`. Raises `IreeUnsupportedOpError` at the
     first op outside `IREE_DIALECTS` (a check op, an unlowered StableHLO op).
     """
-    from xquant import apply_passes
+    from xquant.context import make_context
+    from xquant.transforms.pipeline import apply_pipeline
+
+    def apply_passes(module: ModuleOp, pipeline: str) -> None:
+        apply_pipeline(make_context(), module, pipeline)
+        module.verify()
 
     _erase_uncalled_declarations(module)
     if pipeline := pipeline or lowering_for(module):
@@ -207,9 +212,13 @@ def _erase_uncalled_declarations(module: ModuleOp) -> None:
 
 def print_for_iree(module: ModuleOp) -> str:
     """The module as IREE's parser reads it (mlir-opt's text; xquant prints that)."""
-    from xquant import print_module
+    from io import StringIO
 
-    return print_module(module)
+    from xquant.compat.printer import XQuantPrinter
+
+    stream = StringIO()
+    XQuantPrinter(stream=stream).print_op(module)
+    return stream.getvalue()
 
 
 # ----- 3. compiling -----
@@ -404,15 +413,7 @@ def _signatures(module: ModuleOp) -> dict[str, FunctionType]:
 
 
 def run(
-    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+    module: ModuleOp, function_name: str = "main", *args: Any
 ) -> tuple[np.ndarray, ...]:
-    """Compile `module_or_text` with IREE (cached) and run `function_name` on numpy values."""
-    from xquant import parse_module
-
-    _require()
-    module = (
-        parse_module(module_or_text)
-        if isinstance(module_or_text, str)
-        else module_or_text
-    )
+    """Compile (a copy of) `module` with IREE (cached) and run `function_name` on numpy values."""
     return prepare(module).call(function_name, *args)
