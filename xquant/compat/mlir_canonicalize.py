@@ -21,19 +21,38 @@ xDSL's (arith, tensor), so the patterns are registered on those op classes here
    `arith.maxsi`/`minsi`/`maxui`/`minui` (MLIR's `SelectToMinMax`-style arith
    canonicalization; exact on integers), e.g. a reducer's
    `select(cmpi sge, %out, %in), %out, %in` prints as `arith.maxsi %out, %in`.
+
+4. An element-wise `arith` integer or float binary op (`addi`, `subi`, `muli`,
+   `andi`, `ori`, `xori`, `addf`, `subf`, `mulf`, `divf`) of two dense tensor
+   constants folds to a constant (MLIR: `constFoldBinaryOp`); xDSL folds
+   scalars only. Integers wrap at their width; floats are computed in their
+   own type, correctly rounded (numpy computes f16 and bf16 through f32,
+   which has enough precision for one rounding). Upstream's
+   `Dialect/Quant/canonicalize.mlir` expects `dense<5> + dense<5>` to print
+   as `dense<10>`.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from typing import Any
 from weakref import WeakSet
 
+import ml_dtypes
+import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
+    TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
@@ -46,6 +65,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait, IsolatedFromAbove
 from xdsl.utils.hints import isa
 
 __all__ = [
+    "FoldDenseBinaryConstants",
     "FoldExtractOfConstant",
     "HoistAndUniqueConstant",
     "SelectOfCompareToMinMax",
@@ -174,6 +194,81 @@ class SelectOfCompareToMinMax(RewritePattern):
             rewriter.replace(op, swapped.create(operands=[a, b], result_types=[a.type]))
 
 
+_INTEGER_FOLDS: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: operator.add,
+    arith.SubiOp: operator.sub,
+    arith.MuliOp: operator.mul,
+    arith.AndIOp: operator.and_,
+    arith.OrIOp: operator.or_,
+    arith.XOrIOp: operator.xor,
+}
+_FLOAT_FOLDS: dict[type[Operation], Callable[[Any, Any], Any]] = {
+    arith.AddfOp: np.add,
+    arith.SubfOp: np.subtract,
+    arith.MulfOp: np.multiply,
+    arith.DivfOp: np.divide,
+}
+_FLOAT_DTYPES: dict[type[Attribute], Any] = {
+    Float16Type: np.float16,
+    BFloat16Type: ml_dtypes.bfloat16,
+    Float32Type: np.float32,
+    Float64Type: np.float64,
+}
+
+
+def _dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(
+        owner.value, DenseIntOrFPElementsAttr
+    ):
+        return owner.value
+    return None
+
+
+def _wrap(value: int, width: int) -> int:
+    """`value` as a signed `width`-bit integer (two's complement wrap-around)."""
+    half = 1 << (width - 1)
+    return ((value + half) % (1 << width)) - half
+
+
+class FoldDenseBinaryConstants(RewritePattern):
+    """An element-wise binary `arith` op of two dense constants -> one constant."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if len(op.operands) != 2 or len(op.results) != 1:
+            return
+        lhs, rhs = (_dense_constant(v) for v in op.operands)
+        result_type = op.results[0].type
+        if lhs is None or rhs is None or not isinstance(result_type, TensorType):
+            return
+        element = result_type.element_type
+        folded: DenseIntOrFPElementsAttr
+        if (fold := _INTEGER_FOLDS.get(type(op))) is not None:
+            if not isinstance(element, IntegerType) or element.width.data < 2:
+                return
+            width = element.width.data
+            values = [
+                _wrap(fold(a, b), width)
+                for a, b in zip(lhs.get_values(), rhs.get_values(), strict=True)
+            ]
+            folded = DenseIntOrFPElementsAttr.from_list(result_type, values)  # pyright: ignore[reportArgumentType]
+        elif (fold := _FLOAT_FOLDS.get(type(op))) is not None:
+            dtype = _FLOAT_DTYPES.get(type(element))
+            if dtype is None:
+                return
+            a = np.asarray(lhs.get_values(), dtype=np.float64).astype(dtype)
+            b = np.asarray(rhs.get_values(), dtype=np.float64).astype(dtype)
+            with np.errstate(all="ignore"):
+                values = fold(a, b).astype(dtype)
+            folded = DenseIntOrFPElementsAttr.from_list(
+                result_type,  # pyright: ignore[reportArgumentType]
+                [float(v) for v in values.astype(np.float64)],
+            )
+        else:
+            return
+        rewriter.replace(op, arith.ConstantOp(folded))
+
+
 class _Patterns(HasCanonicalizationPatternsTrait):
     """Base of the traits below: one per op class, with that op's patterns."""
 
@@ -196,12 +291,17 @@ class _SelectPatterns(_Patterns):
     patterns = (SelectOfCompareToMinMax(),)
 
 
+class _BinaryPatterns(_Patterns):
+    patterns = (FoldDenseBinaryConstants(),)
+
+
 def install() -> None:
     """Register the patterns on xDSL's op classes (idempotent)."""
     for op_class, trait in (
         (tensor.ExtractOp, _ExtractPatterns),
         (arith.ConstantOp, _ConstantPatterns),
         (arith.SelectOp, _SelectPatterns),
+        *((op, _BinaryPatterns) for op in (*_INTEGER_FOLDS, *_FLOAT_FOLDS)),
     ):
         if not any(isinstance(t, trait) for t in op_class.traits):
             op_class.traits.add_trait(trait())
