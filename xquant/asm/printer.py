@@ -571,6 +571,11 @@ class MLIRPrinter(Printer):
     # Op name -> a name for each of its results, printed one by one.
     result_group_hints: ClassVar[dict[str, Sequence[str]]] = {
         "shape.split_at": ("head", "tail"),
+        # StableHLO's multi-result ops: ODS names each result group (OpDefinitionsGen's
+        # genOpAsmInterface), so MLIR prints `%grad_operand, %grad_scale, ...`.
+        "stablehlo.batch_norm_grad": ("grad_operand", "grad_scale", "grad_offset"),
+        "stablehlo.batch_norm_training": ("output", "batch_mean", "batch_var"),
+        "stablehlo.rng_bit_generator": ("output_state", "output"),
     }
     # Op name -> names of its regions' entry block arguments (`getAsmBlockArgumentNames`).
     block_argument_hints: ClassVar[
