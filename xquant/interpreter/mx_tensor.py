@@ -76,14 +76,20 @@ def elements_of(value: mx.MxValue, mx_type: MxTensorType) -> np.ndarray:
 
 
 def quantize_value(
-    x: np.ndarray, mx_type: MxTensorType, algorithm: mx.Algorithm
+    x: np.ndarray,
+    mx_type: MxTensorType,
+    algorithm: mx.Algorithm,
+    tensor_scale: Any = None,
 ) -> mx.MxValue:
-    """`mx_tensor.quantize` of `x` to `mx_type`."""
+    """`mx_tensor.quantize` of `x` to `mx_type` (`tensor_scale`: the NVFP4 per-tensor scale)."""
     fmt = mx.element_format(mx_type.compute_type)
-    bytes_, elements = mx.quantize(
-        x, mx_type.scale_shape, mx_type.compute_type, algorithm
-    )
-    scale = mx.scale_from_bytes(bytes_, mx_type.scale_type)
+    if algorithm is mx.Algorithm.NVFP4:
+        scale, elements = mx.quantize_nvfp4(x, mx_type.scale_shape, tensor_scale)
+    else:
+        bytes_, elements = mx.quantize(
+            x, mx_type.scale_shape, mx_type.compute_type, algorithm
+        )
+        scale = mx.scale_from_bytes(bytes_, mx_type.scale_type)
     if not mx_type.is_split:
         return mx.MxValue(scale, (elements,))
     parts = mx.split_storage(mx.element_codes(elements, fmt), mx_type.storage_types)
@@ -91,16 +97,28 @@ def quantize_value(
 
 
 def dequantize_value(
-    value: mx.MxValue, mx_type: MxTensorType, result_dtype: Any = np.float32
+    value: mx.MxValue,
+    mx_type: MxTensorType,
+    result_dtype: Any = np.float32,
+    tensor_scale: Any = None,
 ) -> np.ndarray:
-    """`mx_tensor.dequantize`: `decode(element) * scale` in f32, rounded once to `result_dtype`."""
+    """`mx_tensor.dequantize`: `decode(element) * scale` in f32 (`* (tensor_scale * scale)` with an
+    NVFP4 per-tensor scale), rounded once to `result_dtype`."""
     return mx.dequantize(
         value.scale,
         mx_type.scale_type,
         elements_of(value, mx_type),
         mx_type.compute_type,
         result_dtype,
+        tensor_scale,
     )
+
+
+def _tensor_scale(args: Sequence[Any]) -> np.float32 | None:
+    """The optional rank-0 `tensor<f32>` per-tensor scale operand as a scalar."""
+    if not args:
+        return None
+    return np.float32(np.asarray(args[0]).reshape(()))
 
 
 def _mx_type(attr: Attribute) -> MxTensorType:
@@ -270,7 +288,10 @@ class MxTensorFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return (
             quantize_value(
-                np.asarray(args[0]), _mx_type(op.result.type), op.algorithm_kind
+                np.asarray(args[0]),
+                _mx_type(op.result.type),
+                op.algorithm_kind,
+                _tensor_scale(args[1:]),
             ),
         )
 
@@ -281,7 +302,12 @@ class MxTensorFunctions(InterpreterFunctions):
         result_type = op.result.type
         assert isinstance(result_type, TensorType)
         return (
-            dequantize_value(args[0], _mx_type(op.input.type), dtype_of(result_type)),
+            dequantize_value(
+                args[0],
+                _mx_type(op.input.type),
+                dtype_of(result_type),
+                _tensor_scale(args[1:]),
+            ),
         )
 
     @impl(ExtractSliceOp)

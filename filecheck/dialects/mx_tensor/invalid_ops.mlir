@@ -72,7 +72,7 @@ func.func @f(%x: tensor<128xf32>) {
 
 // -----
 func.func @f(%x: tensor<128xf32>) {
-  // expected-error@+1 {{'mx_tensor.quantize' op algorithm must be "floor" or "rceil", got "ceil"}}
+  // expected-error@+1 {{'mx_tensor.quantize' op algorithm must be "floor", "rceil" or "nvfp4", got "ceil"}}
   %m = mx_tensor.quantize %x {algorithm = "ceil"} : tensor<128xf32> -> !mx_tensor.tensor<<4xf8E8M0FNU>, <128xf8E4M3FN>>
   func.return
 }
@@ -214,5 +214,69 @@ func.func @f(%m: !mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>>, %t: !
 func.func @f(%m: !mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>>) {
   // expected-error@+1 {{The number of dynamic positions passed as values (0) does not match the number of dynamic position markers (1) in the offset arguments.}}
   %t = "mx_tensor.extract_slice"(%m) <{static_offsets = array<i64: 0, -9223372036854775808>, static_sizes = array<i64: 32, 32>, static_strides = array<i64: 1, 1>, operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (!mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>>) -> !mx_tensor.tensor<<1x1xf8E8M0FNU>, <32x32xf8E4M3FN>>
+  func.return
+}
+
+// -----
+// NVFP4: f8E4M3FN block scales, f4E2M1FN elements, blocks of 16 along the last dimension.
+func.func @f(%x: tensor<2x32xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 block scales are f8E4M3FN, got f8E8M0FNU}}
+  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<2x32xf32> -> !mx_tensor.tensor<<2x2xf8E8M0FNU>, <2x32xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<2x32xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 elements are f4E2M1FN, got f8E4M3FN}}
+  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<2x32xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x32xf8E4M3FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<2x64xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along the last dimension ([1, 16]), got [1, 32]}}
+  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<2x64xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x64xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<32x16xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along the last dimension ([1, 16]), got [16, 1]}}
+  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<32x16xf32> -> !mx_tensor.tensor<<2x16xf8E4M3FN>, <32x16xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<2x32xf32>, %g: tensor<f32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op a tensor_scale operand needs algorithm = "nvfp4"}}
+  %m = mx_tensor.quantize %x, %g : tensor<2x32xf32>, tensor<f32> -> !mx_tensor.tensor<<2x1xf8E8M0FNU>, <2x32xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<2x32xf32>, %g: tensor<1xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op tensor_scale must be tensor<f32>, got tensor<1xf32>}}
+  %m = mx_tensor.quantize %x, %g {algorithm = "nvfp4"} : tensor<2x32xf32>, tensor<1xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x32xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%x: tensor<2x32xf32>, %g: tensor<f32>) {
+  // expected-error@+1 {{expected 2 operand type(s), got 1}}
+  %m = mx_tensor.quantize %x, %g {algorithm = "nvfp4"} : tensor<2x32xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x32xf4E2M1FN>>
+  func.return
+}
+
+// -----
+func.func @f(%m: !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x32xf4E2M1FN>>, %g: tensor<f16>) {
+  // expected-error@+1 {{'mx_tensor.dequantize' op tensor_scale must be tensor<f32>, got tensor<f16>}}
+  %y = mx_tensor.dequantize %m, %g : !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x32xf4E2M1FN>>, tensor<f16> -> tensor<2x32xf32>
+  func.return
+}
+
+// -----
+func.func @f(%m: !mx_tensor.tensor<<2x1xf8E8M0FNU>, <2x32xf4E2M1FN>>, %g: tensor<f32>) {
+  // expected-error@+1 {{'mx_tensor.dequantize' op tensor_scale is the NVFP4 per-tensor scale; the block scales must be f8E4M3FN, got f8E8M0FNU}}
+  %y = mx_tensor.dequantize %m, %g : !mx_tensor.tensor<<2x1xf8E8M0FNU>, <2x32xf4E2M1FN>>, tensor<f32> -> tensor<2x32xf32>
   func.return
 }

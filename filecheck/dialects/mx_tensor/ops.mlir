@@ -28,3 +28,17 @@ func.func @ops(%scale: tensor<4x4xf8E8M0FNU>, %data: tensor<1024x1024xf8E4M3FN>,
   %r = mx_tensor.insert_slice %t2 into %q[0, 256] [256, 512] [1, 1] : !mx_tensor.tensor<<1x2xf8E8M0FNU>, <256x512xf8E4M3FN>> into !mx_tensor.tensor<<4x4xf8E8M0FNU>, <1024x1024xf8E4M3FN>>
   func.return
 }
+
+// NVFP4: f8E4M3FN block scales over 16 f4E2M1FN elements, with and without the per-tensor scale.
+// CHECK-LABEL: func.func @nvfp4
+// CHECK:      %q = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<8x64xf32> -> !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>
+// CHECK-NEXT: %q2 = mx_tensor.quantize %x, %g {block_factor = [1, 16], scale_type = f8E4M3FN, compute_type = f4E2M1FN, algorithm = "nvfp4"} : tensor<8x64xf32>, tensor<f32> -> !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>
+// CHECK-NEXT: %y = mx_tensor.dequantize %q : !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>> -> tensor<8x64xf32>
+// CHECK-NEXT: %y2 = mx_tensor.dequantize %q2, %g : !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>, tensor<f32> -> tensor<8x64xbf16>
+func.func @nvfp4(%x: tensor<8x64xf32>, %g: tensor<f32>) {
+  %q = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<8x64xf32> -> !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>
+  %q2 = mx_tensor.quantize %x, %g {algorithm = "nvfp4", compute_type = f4E2M1FN, block_factor = [1, 16], scale_type = f8E4M3FN} : tensor<8x64xf32>, tensor<f32> -> !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>
+  %y = mx_tensor.dequantize %q : !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>> -> tensor<8x64xf32>
+  %y2 = mx_tensor.dequantize %q2, %g : !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>, tensor<f32> -> tensor<8x64xbf16>
+  func.return
+}

@@ -14,6 +14,8 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -32,6 +34,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_attr_def,
+    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -46,7 +49,7 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects.mx_tensor.slicing import check_offsets, plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType, type_width
-from xquant.numerics.mx import Algorithm, is_e8m0_scale_type
+from xquant.numerics.mx import NVFP4_BLOCK, Algorithm, is_e8m0_scale_type
 
 __all__ = [
     "ConstructOp",
@@ -98,6 +101,19 @@ def _check_storage_types(
             f"storage widths {' + '.join(map(str, widths))} = {sum(widths)} do not add up to the "
             f"{type_width(compute)} bits of {compute}",
         )
+
+
+def _check_tensor_scale(op: Operation, tensor_scale: SSAValue | None) -> None:
+    """The NVFP4 per-tensor scale operand is a `tensor<f32>` (rank 0)."""
+    if tensor_scale is None:
+        return
+    scale_type = tensor_scale.type
+    if (
+        not isa(scale_type, TensorType)
+        or scale_type.get_shape() != ()
+        or str(scale_type.get_element_type()) != "f32"
+    ):
+        raise _error(op, f"tensor_scale must be tensor<f32>, got {scale_type}")
 
 
 def _parse_mx_type(parser: Parser) -> MxTensorType:
@@ -263,18 +279,22 @@ class DeconstructOp(IRDLOperation):
 
 @irdl_op_definition
 class QuantizeOp(IRDLOperation):
-    """Quantize a float tensor to an MX tensor (OCP MX v1.0 section 6.3).
+    """Quantize a float tensor to an MX tensor (OCP MX v1.0 section 6.3, or NVFP4).
 
     Attributes `block_factor`, `scale_type`, `compute_type` and
     `storage_types` restate the result type and must agree with it;
     `algorithm` is `"floor"` (the spec, default) or `"rceil"` (the scale is
-    rounded up so the block maximum never saturates). The scale type must be
-    E8M0 (f8E8M0FNU, or an 8-bit integer holding the byte).
+    rounded up so the block maximum never saturates), both with E8M0 scales
+    (f8E8M0FNU, or an 8-bit integer holding the byte); or `"nvfp4"`:
+    f8E4M3FN block scales over blocks of 16 along the last dimension,
+    f4E2M1FN elements, and an optional per-tensor scale operand
+    (`%x, %g {algorithm = "nvfp4"} : tensor<...xf32>, tensor<f32> -> ...`).
     """
 
     name = "mx_tensor.quantize"
 
     input = operand_def(TensorType)
+    tensor_scale = opt_operand_def(TensorType)
     block_factor = opt_attr_def(ArrayAttr[IntegerAttr])
     scale_type = opt_attr_def(Attribute)
     compute_type = opt_attr_def(Attribute)
@@ -289,6 +309,7 @@ class QuantizeOp(IRDLOperation):
         input: SSAValue | Operation,
         result_type: MxTensorType,
         algorithm: str = "floor",
+        tensor_scale: SSAValue | Operation | None = None,
     ):
         attributes: dict[str, Attribute] = {
             "block_factor": ArrayAttr(
@@ -302,25 +323,37 @@ class QuantizeOp(IRDLOperation):
         if algorithm != Algorithm.FLOOR.value:
             attributes["algorithm"] = StringAttr(algorithm)
         super().__init__(
-            operands=[input], result_types=[result_type], attributes=attributes
+            operands=[input, [] if tensor_scale is None else [tensor_scale]],
+            result_types=[result_type],
+            attributes=attributes,
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        """`%x {attributes} : tensor<...> -> !mx_tensor.tensor<...>`."""
-        pos = parser.pos
-        unresolved = parser.parse_unresolved_operand()
+        """`%x[, %g] {attributes} : tensor<...>[, tensor<f32>] -> !mx_tensor.tensor<...>`."""
+        unresolved = [parser.parse_unresolved_operand()]
+        if parser.parse_optional_punctuation(",") is not None:
+            unresolved.append(parser.parse_unresolved_operand())
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        input_type = parser.parse_type()
+        pos = parser.pos
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            types.append(parser.parse_type())
+        if len(types) != len(unresolved):
+            parser.raise_error(
+                f"expected {len(unresolved)} operand type(s), got {len(types)}",
+                pos,
+                parser.pos,
+            )
         parser.parse_punctuation("->")
         result_type = _parse_mx_type(parser)
+        operands = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
         op = cls.create(
-            operands=[parser.resolve_operand(unresolved, input_type)],
+            operands=operands,
             result_types=[result_type],
         )
         op.attributes |= attributes
-        del pos
         return op
 
     NOTE_ORDER: ClassVar[tuple[str, ...]] = (
@@ -336,6 +369,9 @@ class QuantizeOp(IRDLOperation):
         whatever order they were parsed in; `block_factor` as a plain list (`[256, 256]`)."""
         printer.print_string(" ")
         printer.print_ssa_value(self.input)
+        if self.tensor_scale is not None:
+            printer.print_string(", ")
+            printer.print_ssa_value(self.tensor_scale)
         if self.attributes:
             names = [n for n in self.NOTE_ORDER if n in self.attributes]
             names += sorted(n for n in self.attributes if n not in self.NOTE_ORDER)
@@ -349,6 +385,9 @@ class QuantizeOp(IRDLOperation):
             printer.print_string("}")
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
+        if self.tensor_scale is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.tensor_scale.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -385,19 +424,42 @@ class QuantizeOp(IRDLOperation):
                 self, f"input shape {list(input_type.get_shape())} does not match the data shape "
                 f"{list(mx_type.get_shape())} of the result"
             )  # fmt: skip
-        if not is_e8m0_scale_type(mx_type.scale_type):
-            raise _error(
-                self, f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
-                f"integer, got {mx_type.scale_type}"
-            )  # fmt: skip
         if self.algorithm is not None and self.algorithm.data not in [
             a.value for a in Algorithm
         ]:
             raise _error(
                 self,
-                f'algorithm must be "floor" or "rceil", got "{self.algorithm.data}"',
+                f'algorithm must be "floor", "rceil" or "nvfp4", got "{self.algorithm.data}"',
             )
+        if self.algorithm_kind is Algorithm.NVFP4:
+            self._check_nvfp4(mx_type)
+        elif self.tensor_scale is not None:
+            raise _error(self, 'a tensor_scale operand needs algorithm = "nvfp4"')
+        elif not is_e8m0_scale_type(mx_type.scale_type):
+            raise _error(
+                self, f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
+                f"integer, got {mx_type.scale_type}"
+            )  # fmt: skip
+        _check_tensor_scale(self, self.tensor_scale)
         self._check_restated(mx_type)
+
+    def _check_nvfp4(self, mx_type: MxTensorType) -> None:
+        """NVFP4: f8E4M3FN scales, f4E2M1FN elements, blocks of 16 along the last dimension."""
+        if not isinstance(mx_type.scale_type, Float8E4M3FNType):
+            raise _error(
+                self, f"nvfp4 block scales are f8E4M3FN, got {mx_type.scale_type}"
+            )
+        if not isinstance(mx_type.compute_type, Float4E2M1FNType):
+            raise _error(
+                self, f"nvfp4 elements are f4E2M1FN, got {mx_type.compute_type}"
+            )
+        blocks = list(mx_type.block_shape)
+        expected = [1] * (len(blocks) - 1) + [NVFP4_BLOCK]
+        if blocks != expected:
+            raise _error(
+                self,
+                f"nvfp4 blocks are {NVFP4_BLOCK} elements along the last dimension ({expected}), got {blocks}",
+            )
 
     def _check_restated(self, mx_type: MxTensorType) -> None:
         if self.block_factor is not None:
@@ -443,18 +505,33 @@ class DequantizeOp(IRDLOperation):
     """`decode(element) * scale` as a float tensor (computed in f32, rounded once to the result type).
 
     `%y = mx_tensor.dequantize %m : !mx_tensor.tensor<...> -> tensor<...xf32>`; the
-    result is f32, f16 or bf16 with the data shape.
+    result is f32, f16 or bf16 with the data shape. An NVFP4 tensor (f8E4M3FN
+    block scales) may come with its per-tensor scale:
+    `mx_tensor.dequantize %m, %g : !mx_tensor.tensor<...>, tensor<f32> -> ...`
+    computes `decode(element) * (g * scale)`.
     """
 
     name = "mx_tensor.dequantize"
 
     input = operand_def(MxTensorType)
+    tensor_scale = opt_operand_def(TensorType)
     result = result_def(TensorType)
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    assembly_format = (
+        "$input (`,` $tensor_scale^)? attr-dict `:` type($input) "
+        "(`,` type($tensor_scale)^)? `->` type($result)"
+    )
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue | Operation, result_type: TensorType[Attribute]):
-        super().__init__(operands=[input], result_types=[result_type])
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        result_type: TensorType[Attribute],
+        tensor_scale: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[input, [] if tensor_scale is None else [tensor_scale]],
+            result_types=[result_type],
+        )
 
     def verify_(self) -> None:
         mx_type, result_type = self.input.type, self.result.type
@@ -468,6 +545,14 @@ class DequantizeOp(IRDLOperation):
             raise _error(
                 self, f"result shape {list(result_type.get_shape())} does not match the data shape "
                 f"{list(mx_type.get_shape())}"
+            )  # fmt: skip
+        if self.tensor_scale is None:
+            return
+        _check_tensor_scale(self, self.tensor_scale)
+        if not isinstance(mx_type.scale_type, Float8E4M3FNType):
+            raise _error(
+                self, f"tensor_scale is the NVFP4 per-tensor scale; the block scales must be f8E4M3FN, "
+                f"got {mx_type.scale_type}"
             )  # fmt: skip
 
 
