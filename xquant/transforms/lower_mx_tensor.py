@@ -70,7 +70,7 @@ from xquant.dialects.mx_tensor.ops import (
 )
 from xquant.dialects.mx_tensor.slicing import plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
-from xquant.numerics.mx import element_format
+from xquant.numerics.mx import Algorithm, element_format
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.mx_ir import (
     I8,
@@ -82,6 +82,7 @@ from xquant.transforms.mx_ir import (
     emit_encode,
     emit_exponent,
     emit_join,
+    emit_nvfp4_scale,
     emit_scale_element,
 )
 from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
@@ -161,15 +162,23 @@ class LowerDequantize(RewritePattern):
         scale = _signless_scale(ops, scale)
         rank = mx_type.get_num_dims()
         out_element = result_type.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        has_tensor_scale = op.tensor_scale is not None
 
         def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
-            value = emit_decode(b, consts, args[0], args[1 : 1 + len(data)], mx_type)
+            tensor_scale = args[1 + len(data)] if has_tensor_scale else None
+            value = emit_decode(
+                b, consts, args[0], args[1 : 1 + len(data)], mx_type, tensor_scale
+            )
             if out_element != value.type:
                 value = b.add(arith.TruncFOp(value, out_element))  # pyright: ignore[reportArgumentType]
             return [value]
 
+        inputs = [scale, *data]
         maps = [block_map(mx_type)] + [AffineMap.identity(rank)] * len(data)
-        (result,) = build_generic(ops, [scale, *data], maps, [result_type], body)
+        if op.tensor_scale is not None:
+            inputs.append(op.tensor_scale)
+            maps.append(AffineMap(rank, 0, ()))
+        (result,) = build_generic(ops, inputs, maps, [result_type], body)
         _replace(rewriter, op, ops, [result])
 
 
@@ -193,14 +202,21 @@ class LowerQuantize(RewritePattern):
             scale_element = I8
 
         def exponent_body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
+            if algorithm is Algorithm.NVFP4:
+                tensor_scale = args[1] if op.tensor_scale is not None else None
+                return list(emit_nvfp4_scale(b, consts, args[0], tensor_scale))
             byte, factor = emit_exponent(b, consts, args[0], fmt, algorithm)
             return [emit_scale_element(b, consts, byte, scale_element), factor]
 
-        identity = AffineMap.identity(scale_rank)
+        scale_inputs = [amax_bits]
+        scale_maps = [AffineMap.identity(scale_rank)]
+        if op.tensor_scale is not None:
+            scale_inputs.append(op.tensor_scale)
+            scale_maps.append(AffineMap(scale_rank, 0, ()))
         scale, factor = build_generic(
             ops,
-            [amax_bits],
-            [identity],
+            scale_inputs,
+            scale_maps,
             [TensorType(scale_element, scale_shape), TensorType(f32, scale_shape)],
             exponent_body,
         )

@@ -14,6 +14,10 @@ created by the caller's `OpList` outside the generic body (hoisted).
               mantissa bits exceed the element's largest mantissa
     encode:   clamp(x * 2^-e, +-max_normal), NaN -> 0, truncf (or, for
               MXINT8, roundeven(x * 2^-e * 64) clamped to +-127, fptosi)
+    nvfp4:    s = amax / 6 [/ g]; s = minimumf(maximumf(s, 2^-6), 448);
+              scale = truncf(s) to f8E4M3FN; factor = 1 / extf(scale)
+              [(1 / g) / extf(scale)]; then encode as above with the factor;
+              decode multiplies by (g * extf(scale)) with a tensor scale
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    Float8E4M3FNType,
     Float8E8M0FNUType,
     FloatAttr,
     IndexType,
@@ -44,6 +49,9 @@ from xdsl.utils.hints import isa
 from xquant.dialects.mx_tensor.types import MxTensorType, type_width
 from xquant.numerics.mx import (
     MXINT8_FRACTION_BITS,
+    NVFP4_ELEMENT_MAX,
+    NVFP4_SCALE_MAX,
+    NVFP4_SCALE_MIN,
     Algorithm,
     ElementFormat,
     element_format,
@@ -59,6 +67,7 @@ __all__ = [
     "emit_decode",
     "emit_encode",
     "emit_exponent",
+    "emit_nvfp4_scale",
 ]
 
 I8 = IntegerType(8)
@@ -145,8 +154,10 @@ def emit_decode(
     scale: SSAValue,
     data: Sequence[SSAValue],
     mx_type: MxTensorType,
+    tensor_scale: SSAValue | None = None,
 ) -> SSAValue:
-    """`decode(element) * scale` in f32 from block arguments (scale, then the data parts)."""
+    """`decode(element) * scale` in f32 from block arguments (scale, then the data parts);
+    `decode(element) * (tensor_scale * scale)` with an NVFP4 per-tensor scale."""
     element = (
         data[0] if not mx_type.is_split else emit_join(body, consts, data, mx_type)
     )
@@ -155,7 +166,10 @@ def emit_decode(
         value = body.add(arith.MulfOp(value, consts.float(2.0**-MXINT8_FRACTION_BITS)))
     else:
         value = _to_f32(body, element)
-    return body.add(arith.MulfOp(value, emit_decode_scale(body, consts, scale)))
+    multiplier = emit_decode_scale(body, consts, scale)
+    if tensor_scale is not None:
+        multiplier = body.add(arith.MulfOp(tensor_scale, multiplier))
+    return body.add(arith.MulfOp(value, multiplier))
 
 
 def emit_abs_bits(body: OpList, consts: Constants, x: SSAValue) -> SSAValue:
@@ -202,6 +216,30 @@ def emit_exponent(
     factor_bits = body.add(arith.SelectOp(is_tiny, consts.int(0x00400000), field_bits))
     factor_bits = body.add(arith.SelectOp(special, consts.int(0x7FC00000), factor_bits))
     return byte, _int_to_f32_bits(body, consts, factor_bits)
+
+
+def emit_nvfp4_scale(
+    body: OpList,
+    consts: Constants,
+    amax_bits: SSAValue,
+    tensor_scale: SSAValue | None,
+) -> tuple[SSAValue, SSAValue]:
+    """(the f8E4M3FN block scale, the f32 factor elements are multiplied by) from a block's |x| max bits.
+
+    One f32 op per step of `xquant.numerics.mx.quantize_nvfp4`; maximumf/minimumf
+    keep a NaN amax NaN, as the reference's clamp does."""
+    amax = _int_to_f32_bits(body, consts, amax_bits)
+    block_scale = body.add(arith.DivfOp(amax, consts.float(NVFP4_ELEMENT_MAX)))
+    if tensor_scale is not None:
+        block_scale = body.add(arith.DivfOp(block_scale, tensor_scale))
+    block_scale = body.add(arith.MaximumfOp(block_scale, consts.float(NVFP4_SCALE_MIN)))
+    block_scale = body.add(arith.MinimumfOp(block_scale, consts.float(NVFP4_SCALE_MAX)))
+    scale = body.add(arith.TruncFOp(block_scale, Float8E4M3FNType()))
+    numerator = consts.float(1.0)
+    if tensor_scale is not None:
+        numerator = body.add(arith.DivfOp(numerator, tensor_scale))
+    factor = body.add(arith.DivfOp(numerator, _to_f32(body, scale)))
+    return scale, factor
 
 
 def emit_scale_element(
