@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType
 from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Position
@@ -42,16 +43,39 @@ def _unpack_i1(data: bytes, count: int) -> list[int] | None:
         return [data[0] & 1] * count
     if len(data) != (count + 7) // 8:
         return None
-    return [(data[i // 8] >> (i % 8)) & 1 for i in range(count)]
+    bits = np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")
+    return bits[:count].tolist()
+
+
+def _plain_blob(parser: AttrParser) -> tuple[str, Position] | None:
+    """`<"0x...">`'s string and where its quote is, with the parser past the
+    string, when the string has no escapes; else None (nothing consumed).
+
+    The `<` is skipped without lexing what follows: megabytes of hex digits
+    would otherwise go through the lexer's string regex, which takes seconds
+    on them."""
+    content, less = parser.lexer.input.content, parser.pos
+    if not isinstance(content, str):
+        return None
+    quote = content.find('"', less)
+    close = content.find('"', quote + 1)
+    text = content[quote + 1 : close]
+    if close < 0 or "\\" in text or "\n" in text:
+        return None
+    parser._resume_from(close + 1)  # pyright: ignore[reportPrivateUsage]
+    return text, quote
 
 
 def _parse_dense(parser: AttrParser, type: Any = None) -> DenseIntOrFPElementsAttr:
-    rest = parser.lexer.input.content[parser.pos :]
-    if not rest.startswith("<") or not rest[1:].lstrip().startswith('"0x'):
+    head = parser.lexer.input.content[parser.pos : parser.pos + 64]
+    if not head.startswith("<") or not head[1:].lstrip().startswith('"0x'):
         return _xdsl_parse_dense(parser, type)
-    parser.parse_punctuation("<", " in dense attribute")
-    start = parser.pos
-    hex_string = parser.parse_str_literal()
+    if (blob := _plain_blob(parser)) is not None:
+        hex_string, start = blob
+    else:
+        parser.parse_punctuation("<", " in dense attribute")
+        start = parser.pos
+        hex_string = parser.parse_str_literal()
     end = start + len(hex_string) + 2  # the quotes; a hex string has no escapes
     parser.parse_punctuation(">", " in dense attribute")
     if type is None:

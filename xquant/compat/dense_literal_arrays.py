@@ -122,6 +122,8 @@ def _fast(parser: AttrParser, type: Any) -> DenseIntOrFPElementsAttr | None:
     start = parser.pos
     if not isinstance(content, str) or content[start : start + 1] != "<":
         return None
+    if content[start + 1 : start + 64].lstrip()[:1] != "[":
+        return None  # a splat or a hex blob
     end = content.find(">", start)
     if end < 0:
         return None
