@@ -15,7 +15,6 @@ a failed check names the first mismatching element and both values.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
@@ -34,10 +33,21 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+
+from xquant.dialects.stablehlo.quantization import element_type, quantized, type_text
+from xquant.dialects.stablehlo.syntax import (
+    parse_keyword_integer,
+    parse_keyword_value,
+    parse_op_tail,
+    parse_optional_attributes,
+    print_extra_attributes,
+    print_operands,
+    split_properties,
+)
 
 DEFAULT_TOLERANCE = 1e-4
 """Absolute tolerance of `expect_almost_eq[_const]` and of `@check.eq` on floats."""
@@ -51,43 +61,25 @@ CUSTOM_CALL_CHECKS = (
 """The `custom_call @check.*` targets the interpreter runs; each compares (actual, expected)."""
 
 
-def _type_text(t: Attribute) -> str:
-    from xquant.dialects.stablehlo.quantization import type_text
-
-    return type_text(t)
-
-
 def _parse_tolerance(parser: Parser, properties: dict[str, Attribute]) -> None:
     if parser.parse_optional_punctuation(",") is None:
         return
-    parser.parse_keyword("tolerance")
-    parser.parse_punctuation("=")
+    parse_keyword_value(parser, "tolerance")
     properties["tolerance"] = FloatAttr(float(parser.parse_number()), f64)
 
 
-def _attributes(
-    parser: Parser, properties: dict[str, Attribute], names: set[str]
-) -> dict[str, Attribute]:
-    attributes = dict(parser.parse_optional_attr_dict())
-    for name in names:
-        if name in attributes:
-            properties[name] = attributes.pop(name)
-    return attributes
-
-
-def _print_properties(printer: Printer, op: IRDLOperation, skip: set[str]) -> None:
-    entries = {k: v for k, v in op.properties.items() if k not in skip}
-    entries.update(op.attributes)
-    if entries:
-        printer.print_string(" ")
-        printer.print_attr_dict(entries)
+def _parse_operand_pair(parser: Parser) -> list[UnresolvedOperand]:
+    """`%actual, %expected`."""
+    actual = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    return [actual, parser.parse_unresolved_operand()]
 
 
 def _verify_same_type(lhs: Attribute, rhs: Attribute) -> None:
     if lhs != rhs:
         raise VerifyException(
-            f"requires all operands to have the same type, got {_type_text(lhs)} "
-            f"and {_type_text(rhs)}"
+            f"requires all operands to have the same type, got {type_text(lhs)} "
+            f"and {type_text(rhs)}"
         )
 
 
@@ -106,8 +98,6 @@ def verify_custom_call_check(target: str, operand_types: Sequence[Attribute]) ->
         raise VerifyException(
             f"custom_call @{target} expects 2 operands (actual, expected), got {len(operand_types)}"
         )
-    from xquant.dialects.stablehlo.quantization import element_type, quantized
-
     lhs, rhs = operand_types
 
     def value_type(t: Attribute) -> Attribute:
@@ -122,7 +112,7 @@ def verify_custom_call_check(target: str, operand_types: Sequence[Attribute]) ->
     ):
         raise VerifyException(
             f"custom_call @{target} requires operands of the same shape and element type, got "
-            f"{_type_text(lhs)} and {_type_text(rhs)}"
+            f"{type_text(lhs)} and {type_text(rhs)}"
         )
 
 
@@ -132,29 +122,22 @@ class CheckBinaryOp(IRDLOperation):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
 
-    PROPERTY_NAMES: ClassVar[set[str]] = set()
-
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
+        operands = _parse_operand_pair(parser)
         properties: dict[str, Attribute] = {}
         _parse_tolerance(parser, properties)
-        attributes = _attributes(parser, properties, cls.PROPERTY_NAMES)
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        operands = parser.resolve_operands(
-            [lhs, rhs], [value_type, value_type], parser.pos
-        )
-        return cls.create(
-            operands=operands, properties=properties, attributes=attributes
-        )
+
+        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+            value_type = parser.parse_type()
+            return [value_type, value_type], []
+
+        return parse_op_tail(cls, parser, operands, properties, parse_types)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        _print_properties(printer, self, set())
+        print_operands(printer, self.operands)
+        print_extra_attributes(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.lhs.type)
 
@@ -168,8 +151,6 @@ class CheckConstOp(IRDLOperation):
     lhs = operand_def(TensorType)
     value = prop_def(DenseIntOrFPElementsAttr)
 
-    PROPERTY_NAMES: ClassVar[set[str]] = {"value"}
-
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         lhs = parser.parse_unresolved_operand()
@@ -180,7 +161,8 @@ class CheckConstOp(IRDLOperation):
             parser.raise_error("expected a dense elements literal", start, parser.pos)
         properties: dict[str, Attribute] = {"value": value}
         _parse_tolerance(parser, properties)
-        attributes = _attributes(parser, properties, cls.PROPERTY_NAMES)
+        extra, attributes = split_properties(cls, parse_optional_attributes(parser))
+        properties.update(extra)
         (operand,) = parser.resolve_operands([lhs], [value.type], parser.pos)
         return cls.create(
             operands=[operand], properties=properties, attributes=attributes
@@ -191,7 +173,7 @@ class CheckConstOp(IRDLOperation):
         printer.print_operand(self.lhs)
         printer.print_string(", ")
         printer.print_attribute(self.value)
-        _print_properties(printer, self, {"value"})
+        print_extra_attributes(printer, self, ("value",))
 
     def verify_(self) -> None:
         _verify_same_type(self.lhs.type, self.value.type)
@@ -217,7 +199,6 @@ class ExpectAlmostEqOp(CheckBinaryOp):
 
     name = "check.expect_almost_eq"
     tolerance = opt_prop_def(FloatAttr)
-    PROPERTY_NAMES: ClassVar[set[str]] = {"tolerance"}
 
 
 @irdl_op_definition
@@ -226,7 +207,6 @@ class ExpectAlmostEqConstOp(CheckConstOp):
 
     name = "check.expect_almost_eq_const"
     tolerance = opt_prop_def(FloatAttr)
-    PROPERTY_NAMES: ClassVar[set[str]] = {"value", "tolerance"}
 
 
 @irdl_op_definition
@@ -242,35 +222,25 @@ class ExpectCloseOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        actual = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        expected = parser.parse_unresolved_operand()
+        operands = _parse_operand_pair(parser)
         properties: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("max_ulp_difference")
-            parser.parse_punctuation("=")
             properties["max_ulp_difference"] = IntegerAttr(
-                parser.parse_integer(allow_boolean=False), i64
+                parse_keyword_integer(parser, "max_ulp_difference"), i64
             )
-        attributes = _attributes(
-            parser, properties, {"min_ulp_difference", "max_ulp_difference"}
-        )
-        parser.parse_punctuation(":")
-        actual_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        expected_type = parser.parse_type()
-        operands = parser.resolve_operands(
-            [actual, expected], [actual_type, expected_type], parser.pos
-        )
-        return cls.create(
-            operands=operands, properties=properties, attributes=attributes
-        )
+
+        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+            actual_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            return [actual_type, parser.parse_type()], []
+
+        return parse_op_tail(cls, parser, operands, properties, parse_types)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
+        print_operands(printer, self.operands)
         printer.print_string(f", max_ulp_difference = {self.max_ulps}")
-        _print_properties(printer, self, {"max_ulp_difference"})
+        print_extra_attributes(printer, self, ("max_ulp_difference",))
         printer.print_string(" : ")
         printer.print_list(self.operand_types, printer.print_attribute)
 

@@ -38,10 +38,9 @@ from xdsl.utils.exceptions import VerifyException
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     i64_array,
-    parse_function_type,
-    print_extra_attributes,
+    parse_functional_op_tail,
+    print_functional_op_tail,
     print_operands,
-    split_properties,
 )
 
 
@@ -114,26 +113,12 @@ class BroadcastBinaryOp(IRDLOperation):
         lhs = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         rhs = parser.parse_unresolved_operand()
-        attributes = dict(parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        function_type = parse_function_type(parser, 2)
-        operands = parser.resolve_operands(
-            [lhs, rhs], function_type.inputs.data, parser.pos
-        )
-        properties, attributes = split_properties(cls, attributes)
-        return cls.create(
-            operands=operands,
-            result_types=list(function_type.outputs.data),
-            properties=properties,
-            attributes=attributes,
-        )
+        return parse_functional_op_tail(cls, parser, [lhs, rhs], None, 1)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        print_functional_op_tail(printer, self)
 
     def verify_(self) -> None:
         lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type

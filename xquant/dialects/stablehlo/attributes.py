@@ -204,8 +204,49 @@ class DotDimensionNumbersAttr(ParametrizedAttribute):
         _print_struct(printer, [(f, ints(getattr(self, f))) for f in self._FIELDS])
 
 
+class IndexedDimensionNumbers(ParametrizedAttribute):
+    """Base of `#stablehlo.gather` and `#stablehlo.scatter`: dimension lists, then `index_vector_dim`.
+
+    Subclasses declare one `ArrayAttr[IntAttr]` parameter per `_LISTS` name,
+    in that order, and an `IntAttr` index_vector_dim last. The text is
+    `<list = [..], ..., index_vector_dim = N>`, leaving out empty lists and a
+    zero `index_vector_dim`.
+    """
+
+    _LISTS: ClassVar[tuple[str, ...]] = ()
+
+    def lists(self) -> dict[str, tuple[int, ...]]:
+        """The list fields by their syntax names."""
+        params = cast(tuple[ArrayAttr[IntAttr], ...], self.parameters[:-1])
+        return {f: ints(p) for f, p in zip(self._LISTS, params, strict=True)}
+
+    @property
+    def index_vector_dim(self) -> int:
+        return cast(IntAttr, self.parameters[-1]).data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        fields: dict[str, Callable[[], list[int] | int]] = {
+            f: lambda: parse_int_list(parser) for f in cls._LISTS
+        }
+        fields["index_vector_dim"] = lambda: parser.parse_integer(allow_boolean=False)
+        values = _parse_struct(parser, fields, cls.name)
+        # The list fields parse to lists, `index_vector_dim` to an int.
+        lists: list[Attribute] = [
+            int_array(cast(list[int], values.get(f, []))) for f in cls._LISTS
+        ]
+        return [*lists, IntAttr(cast(int, values.get("index_vector_dim", 0)))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        entries: list[tuple[str, Sequence[int] | int | None]] = list(
+            self.lists().items()
+        )
+        entries.append(("index_vector_dim", self.index_vector_dim or None))
+        _print_struct(printer, entries)
+
+
 @irdl_attr_definition
-class GatherDimensionNumbersAttr(ParametrizedAttribute):
+class GatherDimensionNumbersAttr(IndexedDimensionNumbers):
     """`#stablehlo.gather<...>`: how start indices and slices map to the result of a gather."""
 
     name = "stablehlo.gather"
@@ -263,33 +304,9 @@ class GatherDimensionNumbersAttr(ParametrizedAttribute):
     def start_index_map(self) -> tuple[int, ...]:
         return ints(self.start_index_map_attr)
 
-    @property
-    def index_vector_dim(self) -> int:
-        return self.index_vector_dim_attr.data
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        fields: dict[str, Callable[[], list[int] | int]] = {
-            f: lambda: parse_int_list(parser) for f in cls._LISTS
-        }
-        fields["index_vector_dim"] = lambda: parser.parse_integer(allow_boolean=False)
-        values = _parse_struct(parser, fields, cls.name)
-        # The list fields parse to lists, `index_vector_dim` to an int.
-        lists: list[Attribute] = [
-            int_array(cast(list[int], values.get(f, []))) for f in cls._LISTS
-        ]
-        return [*lists, IntAttr(cast(int, values.get("index_vector_dim", 0)))]
-
-    def print_parameters(self, printer: Printer) -> None:
-        entries: list[tuple[str, Sequence[int] | int | None]] = [
-            (f, getattr(self, f)) for f in self._LISTS
-        ]
-        entries.append(("index_vector_dim", self.index_vector_dim or None))
-        _print_struct(printer, entries)
-
 
 @irdl_attr_definition
-class ScatterDimensionNumbersAttr(ParametrizedAttribute):
+class ScatterDimensionNumbersAttr(IndexedDimensionNumbers):
     """`#stablehlo.scatter<...>`: how scatter indices and update windows map into the operand."""
 
     name = "stablehlo.scatter"
@@ -308,40 +325,6 @@ class ScatterDimensionNumbersAttr(ParametrizedAttribute):
         "scatter_indices_batching_dims",
         "scatter_dims_to_operand_dims",
     )
-
-    def lists(self) -> dict[str, tuple[int, ...]]:
-        """The list fields by their syntax names."""
-        params = (
-            self.update_window_dims_attr,
-            self.inserted_window_dims_attr,
-            self.input_batching_dims_attr,
-            self.scatter_indices_batching_dims_attr,
-            self.scatter_dims_to_operand_dims_attr,
-        )
-        return {f: ints(p) for f, p in zip(self._LISTS, params)}
-
-    @property
-    def index_vector_dim(self) -> int:
-        return self.index_vector_dim_attr.data
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
-        fields: dict[str, Callable[[], list[int] | int]] = {
-            f: lambda: parse_int_list(parser) for f in cls._LISTS
-        }
-        fields["index_vector_dim"] = lambda: parser.parse_integer(allow_boolean=False)
-        values = _parse_struct(parser, fields, cls.name)
-        lists: list[Attribute] = [
-            int_array(cast(list[int], values.get(f, []))) for f in cls._LISTS
-        ]
-        return [*lists, IntAttr(cast(int, values.get("index_vector_dim", 0)))]
-
-    def print_parameters(self, printer: Printer) -> None:
-        entries: list[tuple[str, Sequence[int] | int | None]] = list(
-            self.lists().items()
-        )
-        entries.append(("index_vector_dim", self.index_vector_dim or None))
-        _print_struct(printer, entries)
 
 
 @irdl_attr_definition

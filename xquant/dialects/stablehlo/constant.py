@@ -37,7 +37,9 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from xquant.dialects.check import verify_custom_call_check
+# `check` imports this package's quantization helpers: import the module, not
+# its function, so that either may be imported first.
+from xquant.dialects import check
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.syntax import (
     parse_functional_op_tail,
@@ -165,7 +167,7 @@ class CustomCallOp(IRDLOperation):
     def verify_(self) -> None:
         target = self.call_target_name.data
         if target.startswith("check."):
-            verify_custom_call_check(target, self.operand_types)
+            check.verify_custom_call_check(target, self.operand_types)
 
 
 CONSTANT_OPS: list[type[IRDLOperation]] = [ConstantOp, CustomCallOp]
