@@ -234,15 +234,15 @@ func.func @f(%x: tensor<2x32xf32>) {
 
 // -----
 func.func @f(%x: tensor<2x64xf32>) {
-  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along the last dimension ([1, 16]), got [1, 32]}}
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along one dimension (the contraction axis) and 1 along the others, got [1, 32]}}
   %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<2x64xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <2x64xf4E2M1FN>>
   func.return
 }
 
 // -----
-func.func @f(%x: tensor<32x16xf32>) {
-  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along the last dimension ([1, 16]), got [16, 1]}}
-  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<32x16xf32> -> !mx_tensor.tensor<<2x16xf8E4M3FN>, <32x16xf4E2M1FN>>
+func.func @f(%x: tensor<32x32xf32>) {
+  // expected-error@+1 {{'mx_tensor.quantize' op nvfp4 blocks are 16 elements along one dimension (the contraction axis) and 1 along the others, got [16, 16]}}
+  %m = mx_tensor.quantize %x {algorithm = "nvfp4"} : tensor<32x32xf32> -> !mx_tensor.tensor<<2x2xf8E4M3FN>, <32x32xf4E2M1FN>>
   func.return
 }
 

@@ -153,3 +153,49 @@ func.func @main(%s: tensor<32x4xf8E4M3FN>, %d: tensor<32x64xf4E2M1FN>) -> tensor
     for source in (text, module):
         (got,) = xquant.run(source, "main", scale, elements)
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[3] / "examples" / "nvfp4_matmul.mlir"
+).read_text()
+
+
+@pytest.mark.parametrize(
+    "pipeline", [None, "mx-tensor-generalize", "lower-mx-tensor"], ids=str
+)
+def test_matmul_example_matches_torchao_dequantized_operands(
+    pipeline: str | None,
+) -> None:
+    """A = random rows (blocks along K = dim 1), B = magnitudes transposed (blocks along K = dim 0):
+    f32 accumulation in loop order of torchao's quantized operands, times g_a * g_b."""
+    ka, kb = NAMES.index("random/amax"), NAMES.index("magnitudes/amax")
+    a, ga, *_ = _case(ka)
+    bt, gb, *_ = _case(kb)
+    assert ga is not None and gb is not None
+    # The example's shapes: A 8x64, B 64x16 (two transposed 8x64 cases side by side).
+    b = np.concatenate([bt.T, bt[::-1].T], axis=1)
+    # B has the amax of its case, so the golden g_b is its per-tensor scale.
+    module = xquant.parse_module(EXAMPLE)
+    if pipeline is not None:
+        xquant.apply_passes(module, pipeline)
+        assert "linalg.matmul" not in str(module)
+    (got,) = xquant.run(
+        module, "main", a, b, np.array(ga, np.float32), np.array(gb, np.float32)
+    )
+    # The matmul decodes element * block scale (torchao's scaled_mm); g_a * g_b comes after, as in
+    # torchao's NVFP4 matmul. Operands from the golden codes and scale bytes:
+    a_blocks = _block_only(ka)
+    b_blocks = np.concatenate([_block_only(kb).T, _block_only(kb)[::-1].T], axis=1)
+    acc = np.zeros((8, 16), np.float32)
+    for k in range(64):
+        acc = acc + a_blocks[:, k : k + 1] * b_blocks[k : k + 1, :]
+    want = acc * (np.float32(ga) * np.float32(gb))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _block_only(k: int) -> np.ndarray:
+    """decode(element) * f32(block scale) from the golden codes and scale bytes (no tensor scale)."""
+    _, _, scale, codes, _ = _case(k)
+    elements = codes.view(ml_dtypes.float4_e2m1fn).astype(np.float32)
+    scales = scale.view(ml_dtypes.float8_e4m3fn).astype(np.float32)
+    return elements * np.repeat(scales, 16, axis=1)

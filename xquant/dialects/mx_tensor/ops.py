@@ -286,8 +286,9 @@ class QuantizeOp(IRDLOperation):
     `algorithm` is `"floor"` (the spec, default) or `"rceil"` (the scale is
     rounded up so the block maximum never saturates), both with E8M0 scales
     (f8E8M0FNU, or an 8-bit integer holding the byte); or `"nvfp4"`:
-    f8E4M3FN block scales over blocks of 16 along the last dimension,
-    f4E2M1FN elements, and an optional per-tensor scale operand
+    f8E4M3FN block scales over blocks of 16 along one dimension (the
+    contraction axis: the last of an activation `MxK`, the first of a weight
+    `KxN`), f4E2M1FN elements, and an optional per-tensor scale operand
     (`%x, %g {algorithm = "nvfp4"} : tensor<...xf32>, tensor<f32> -> ...`).
     """
 
@@ -444,7 +445,7 @@ class QuantizeOp(IRDLOperation):
         self._check_restated(mx_type)
 
     def _check_nvfp4(self, mx_type: MxTensorType) -> None:
-        """NVFP4: f8E4M3FN scales, f4E2M1FN elements, blocks of 16 along the last dimension."""
+        """NVFP4: f8E4M3FN scales, f4E2M1FN elements, blocks of 16 along one dimension."""
         if not isinstance(mx_type.scale_type, Float8E4M3FNType):
             raise _error(
                 self, f"nvfp4 block scales are f8E4M3FN, got {mx_type.scale_type}"
@@ -454,11 +455,11 @@ class QuantizeOp(IRDLOperation):
                 self, f"nvfp4 elements are f4E2M1FN, got {mx_type.compute_type}"
             )
         blocks = list(mx_type.block_shape)
-        expected = [1] * (len(blocks) - 1) + [NVFP4_BLOCK]
-        if blocks != expected:
+        if sorted(blocks) != [1] * (len(blocks) - 1) + [NVFP4_BLOCK]:
             raise _error(
                 self,
-                f"nvfp4 blocks are {NVFP4_BLOCK} elements along the last dimension ({expected}), got {blocks}",
+                f"nvfp4 blocks are {NVFP4_BLOCK} elements along one dimension (the contraction axis) "
+                f"and 1 along the others, got {blocks}",
             )
 
     def _check_restated(self, mx_type: MxTensorType) -> None:
