@@ -75,13 +75,21 @@ def apply_passes(
 
 
 def print_module(module: ModuleOp, *, generic: bool = False) -> str:
-    """`module` as text, with MLIR's sorted attribute dictionaries (`XQuantPrinter`)."""
+    """`module` as text, with MLIR's sorted attribute dictionaries (`XQuantPrinter`).
+
+    Blobs that `dense_resource` attributes name (parsed, or bound by
+    `bind_weights`) follow in a `{-# dialect_resources ... #-}` section.
+    """
     from io import StringIO
+
+    from xdsl.dialects.builtin import Builtin
 
     from xquant.compat.printer import XQuantPrinter
 
     stream = StringIO()
-    XQuantPrinter(stream=stream, print_generic_format=generic).print_op(module)
+    printer = XQuantPrinter(stream=stream, print_generic_format=generic)
+    printer.print_op(module)
+    printer.print_metadata([Builtin])
     return stream.getvalue()
 
 

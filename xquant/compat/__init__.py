@@ -24,6 +24,7 @@ from xquant.compat import (
     dense_hex_blobs,
     dense_hex_float_elements,
     dense_literal_arrays,
+    dense_resource_handles,
     dialect_mnemonics,
     float_overflow_to_inf,
     func_declaration_attrs,
@@ -78,6 +79,7 @@ def install() -> None:
     linalg_generic_result_parens.install()
     linalg_canonicalize.install()
     quant_in_builtin_containers.install()
+    dense_resource_handles.install()
     arith_casts.install()
     arith_remf.install()
     dialect_mnemonics.install()

@@ -14,7 +14,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FloatAttr,
+    IntegerAttr,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -38,6 +43,7 @@ from xquant.interpreter.common import (
     unsigned_view,
     wrap,
 )
+from xquant.interpreter.resources import resource_value
 from xquant.numerics.dtypes import integer_range, integers_to_float
 
 __all__ = ["ArithFunctions", "attribute_value", "dense_value"]
@@ -80,6 +86,8 @@ def attribute_value(attr: Attribute, typ: Attribute) -> Any:
     """The interpreter value of a constant attribute of type `typ`."""
     if isa(attr, DenseIntOrFPElementsAttr):
         return dense_value(attr)
+    if isinstance(attr, DenseResourceAttr):
+        return resource_value(attr)
     dt = dtype_of(typ)
     if isinstance(attr, IntegerAttr):
         v = attr.value.data

@@ -1,0 +1,186 @@
+"""`dense_resource` blobs: decoding them into interpreter values, and storing new ones.
+
+A `dense_resource<name> : tensor<...>` attribute names a blob in the file's
+`{-# dialect_resources: { builtin: { name: "0x..." } } #-}` section. xDSL keeps
+those hex strings in the `builtin` dialect's `OpAsmDialectInterface` (one store
+per process). MLIR's blob layout: a 4-byte little-endian alignment word, then
+the elements, little-endian, each in whole bytes (`ceil(width / 8)`): `i1` and
+every sub-byte type (i4, f6/f4 MX floats) take one byte per element. MLIR
+writes a sub-byte integer zero-extended in its byte (`dense<[-2]> : tensor<1xi4>`
+is `0x0E` under `--mlir-print-elementsattrs-with-hex-if-larger`); reading keeps
+only the low `width` bits, so a sign-extended byte (`0xFE`) reads the same.
+
+Bad blobs (missing, truncated, odd hex, wrong size) raise `ResourceError`, an
+`InterpretationError` the interpreter locates at the op that reads the constant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+from xdsl.dialects.builtin import Builtin, DenseResourceAttr, IndexType, IntegerType
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import InterpretationError
+
+from xquant.interpreter.common import dtype_of, element_type, int_info, wrap
+from xquant.numerics.dtypes import cast_float
+
+__all__ = [
+    "ResourceError",
+    "blob_bytes",
+    "encode_blob",
+    "resource_store",
+    "resource_value",
+    "store_resource",
+]
+
+_ALIGNMENT_BYTES = 4
+
+
+class ResourceError(InterpretationError):
+    """A `dense_resource` blob that is missing or does not hold its type's elements."""
+
+
+def resource_store() -> OpAsmDialectInterface:
+    """The process-wide store of `builtin` resource blobs (xDSL's)."""
+    store = Builtin.get_interface(OpAsmDialectInterface)
+    if store is None:  # pragma: no cover - xDSL 0.74's builtin always has it
+        raise ResourceError("the builtin dialect keeps no resource blobs")
+    return store
+
+
+def _element_bits(el: Attribute) -> int:
+    if isinstance(el, IndexType):
+        return 64
+    if isinstance(el, IntegerType):
+        return el.width.data
+    bits = getattr(el, "bitwidth", None)
+    if isinstance(bits, int):
+        return bits
+    return dtype_of(el).itemsize * 8
+
+
+def _element_bytes(el: Attribute) -> int:
+    return (_element_bits(el) + 7) // 8
+
+
+def blob_bytes(name: str) -> bytes:
+    """The data bytes of resource `name` (after its alignment word)."""
+    text = resource_store().lookup(name)
+    if text is None:
+        raise ResourceError(f"no resource blob named '{name}'")
+    if not text:
+        raise ResourceError(
+            f"resource '{name}' has no blob in the file's dialect_resources section"
+        )
+    digits = len(text) - 2
+    if digits % 2:
+        raise ResourceError(
+            f"resource '{name}' has an odd number of hex digits ({digits})"
+        )
+    try:
+        raw = bytes.fromhex(text[2:])
+    except ValueError:
+        raise ResourceError(f"resource '{name}' is not a hex blob") from None
+    if len(raw) < _ALIGNMENT_BYTES:
+        raise ResourceError(
+            f"resource '{name}' is truncated: {len(raw)} bytes, "
+            f"shorter than its {_ALIGNMENT_BYTES}-byte alignment word"
+        )
+    alignment = int.from_bytes(raw[:_ALIGNMENT_BYTES], "little")
+    if alignment == 0 or alignment & (alignment - 1):
+        raise ResourceError(
+            f"resource '{name}' has alignment {alignment}, not a power of two"
+        )
+    return raw[_ALIGNMENT_BYTES:]
+
+
+_CACHE: dict[tuple[str, Attribute], tuple[str, np.ndarray]] = {}
+
+
+def resource_value(attr: DenseResourceAttr) -> np.ndarray:
+    """The read-only array a `dense_resource` attribute holds, decoded once per blob."""
+    name = attr.resource_handle.data
+    typ = attr.type
+    text = resource_store().lookup(name)
+    cached = _CACHE.get((name, typ))
+    if cached is not None and text is not None and cached[0] is text:
+        return cached[1]
+    value = _decode(name, blob_bytes(name), typ)
+    value.flags.writeable = False
+    assert text is not None
+    _CACHE[(name, typ)] = (text, value)
+    return value
+
+
+def _decode(name: str, data: bytes, typ: Attribute) -> np.ndarray:
+    shape = tuple(typ.get_shape())  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+    count = int(np.prod(shape, dtype=np.int64))
+    el = element_type(typ)
+    dt = dtype_of(el)
+    size = _element_bytes(el)
+    if len(data) != count * size:
+        raise ResourceError(
+            f"resource '{name}' holds {len(data)} bytes, but {typ} needs "
+            f"{count * size} ({count} elements of {size} bytes)"
+        )
+    bits = _element_bits(el)
+    if isinstance(el, IntegerType | IndexType):
+        info = int_info(el)
+        if bits == 1:
+            return (np.frombuffer(data, np.uint8) != 0).reshape(shape)
+        if size == dt.itemsize:
+            raw = np.frombuffer(data, dtype=np.dtype(f"<i{size}")).astype(dt)
+        else:  # i12, i24...: pad every element to its holder's width
+            padded = np.zeros((count, dt.itemsize), np.uint8)
+            padded[:, :size] = np.frombuffer(data, np.uint8).reshape(count, size)
+            raw = padded.view(np.dtype(f"<i{dt.itemsize}")).reshape(count)
+        return np.array(wrap(raw, info), copy=True).reshape(shape)
+    if size != dt.itemsize:
+        raise ResourceError(f"resource '{name}': no blob layout for {el}")
+    if bits < 8:  # MX f6/f4: the value is the byte's low bits
+        raw = np.frombuffer(data, np.uint8) & np.uint8((1 << bits) - 1)
+        return raw.view(dt).reshape(shape)
+    return np.frombuffer(data, dtype=dt.newbyteorder("<")).astype(dt).reshape(shape)
+
+
+def encode_blob(array: Any, typ: Attribute) -> str:
+    """`array` as MLIR's hex blob for a `dense_resource` of tensor type `typ`.
+
+    Integers keep their low `width` bits (zero-extended in the byte, as MLIR
+    writes them); floats are rounded to the element type once (nearest-even).
+    """
+    el = element_type(typ)
+    dt = dtype_of(el)
+    bits = _element_bits(el)
+    size = _element_bytes(el)
+    arr = np.asarray(array)
+    if isinstance(el, IntegerType | IndexType):
+        holder = np.dtype(f"<u{max(size, 1)}") if size in (1, 2, 4, 8) else None
+        as_int = arr.astype(np.int64, copy=False)
+        if bits < 64:
+            as_int = as_int & np.int64((1 << bits) - 1)
+        if holder is not None:
+            data = as_int.astype(holder).tobytes()
+        else:
+            data = (
+                as_int.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :size].tobytes()
+            )
+    else:
+        data = (
+            np.asarray(cast_float(arr, dt), dtype=dt)
+            .astype(dt.newbyteorder("<"), copy=False)
+            .tobytes()
+        )
+    alignment = 1 << max(0, (size - 1).bit_length())
+    return "0x" + (alignment.to_bytes(_ALIGNMENT_BYTES, "little") + data).hex().upper()
+
+
+def store_resource(name: str, array: Any, typ: Attribute) -> DenseResourceAttr:
+    """Store `array` as a new blob (renamed `name_0`... if taken) and return its attribute."""
+    store = resource_store()
+    key = store.declare_resource(name)
+    store.parse_resource(key, encode_blob(array, typ))
+    return DenseResourceAttr.from_params(key, typ)  # pyright: ignore[reportArgumentType]
