@@ -3,8 +3,10 @@
     xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file] [--checks-only]
                [--backend interpreter|iree]
 
-Each VALUE is a `.npy` file or an MLIR literal (`dense<[1.0, 2.0]> : tensor<2xf32>`,
-`3 : i32`). The pipeline (xdsl-opt `-p` syntax) is applied first; each result is
+Each VALUE is a `.npy` file, a `.npz` file (several arguments: arrays named
+`arg0`, `arg1`... or `arr_0`, `arr_1`... (`numpy.savez`) in that numeric order,
+other names in the file's order), or an MLIR literal
+(`dense<[1.0, 2.0]> : tensor<2xf32>`, `3 : i32`). The pipeline (xdsl-opt `-p` syntax) is applied first; each result is
 printed as an MLIR literal on its own line. Bad input ends with a located
 `file:line:col: error: message` (or `error: message`) on stderr and exit code 1,
 never a traceback.
@@ -71,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
         "--arg",
         action="append",
         default=[],
-        help="an argument: a .npy file or an MLIR dense literal",
+        help="an argument: a .npy file, a .npz file (one array per argument: arg0, arg1... or numpy.savez's arr_0, arr_1... in numeric order, other names in file order) or an MLIR dense literal",
     )
     p.add_argument(
         "--split-input-file",
@@ -117,6 +119,39 @@ def _chunks(text: str, split: bool) -> list[str]:
         current.append(line)
     chunks.append("\n" * start_line + "".join(current))
     return chunks
+
+
+def _npz_order(names: list[str]) -> list[str]:
+    """`arg0, arg1...` / `arr_0, arr_1...` in numeric order; other names as stored."""
+    import re
+
+    for prefix in ("arg", "arr_"):
+        numbers = [re.fullmatch(prefix + r"(\d+)", n) for n in names]
+        if names and all(numbers):
+            order = sorted(range(len(names)), key=lambda i: int(numbers[i][1]))  # pyright: ignore[reportOptionalSubscript]
+            ordered = [names[i] for i in order]
+            if ordered != [f"{prefix}{i}" for i in range(len(names))]:
+                raise ToolError(
+                    f"error: --arg .npz names {', '.join(ordered)}: "
+                    f"expected {prefix}0 to {prefix}{len(names) - 1}\n"
+                )
+            return ordered
+    return names
+
+
+def _load_args(value: str) -> list[Any]:
+    """The arguments one `--arg` gives: one, or one per array of a `.npz` file."""
+    import zipfile
+
+    import numpy as np
+
+    if not value.endswith(".npz"):
+        return [_load_arg(value)]
+    try:
+        with np.load(value, allow_pickle=False) as archive:
+            return [archive[n] for n in _npz_order(list(archive.files))]
+    except (OSError, ValueError, zipfile.BadZipFile) as err:
+        raise ToolError(f"error: cannot load --arg {value!r}: {err}\n") from err
 
 
 def _load_arg(value: str) -> Any:
@@ -365,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     status = 0
     try:
-        args = [_load_arg(a) for a in ns.arg]
+        args = [v for a in ns.arg for v in _load_args(a)]
     except ToolError as err:
         sys.stderr.write(str(err))
         return 1
