@@ -75,3 +75,24 @@ func.func @min(%a: !mx_tensor.tensor<<1x4xf8E8M0FNU>, <8x64xbf16>>, %b: tensor<8
   %0 = linalg.min ins(%a, %b : !mx_tensor.tensor<<1x4xf8E8M0FNU>, <8x64xbf16>>, tensor<8x64xbf16>) outs(%b : tensor<8x64xbf16>) attrs = {accumulator_type = f32} -> tensor<8x64xbf16>
   func.return %0 : tensor<8x64xbf16>
 }
+
+// -----
+// NVFP4 x NVFP4 matmul: both operands decoded as extf(element) * extf(f8E4M3FN block scale),
+// the blocks of 16 along K (d2) on both sides.
+// CHECK-LABEL: func.func @matmul_nvfp4
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, (d2 floordiv 16))>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> ((d2 floordiv 16), d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-NEXT:  ^bb0(%[[SA:.*]]: f8E4M3FN, %[[EA:.*]]: f4E2M1FN, %[[SB:.*]]: f8E4M3FN, %[[EB:.*]]: f4E2M1FN, %[[ACC:.*]]: f32):
+// CHECK-NEXT:    %[[EAF:.*]] = arith.extf %[[EA]] : f4E2M1FN to f32
+// CHECK-NEXT:    %[[SAF:.*]] = arith.extf %[[SA]] : f8E4M3FN to f32
+// CHECK-NEXT:    %[[A:.*]] = arith.mulf %[[EAF]], %[[SAF]] : f32
+// CHECK-NEXT:    %[[EBF:.*]] = arith.extf %[[EB]] : f4E2M1FN to f32
+// CHECK-NEXT:    %[[SBF:.*]] = arith.extf %[[SB]] : f8E4M3FN to f32
+// CHECK-NEXT:    %[[B:.*]] = arith.mulf %[[EBF]], %[[SBF]] : f32
+// CHECK-NEXT:    %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:    linalg.yield %[[R]] : f32
+// CHECK-NOT:   linalg.matmul
+func.func @matmul_nvfp4(%a: !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>, %b: !mx_tensor.tensor<<4x16xf8E4M3FN>, <64x16xf4E2M1FN>>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : !mx_tensor.tensor<<8x4xf8E4M3FN>, <8x64xf4E2M1FN>>, !mx_tensor.tensor<<4x16xf8E4M3FN>, <64x16xf4E2M1FN>>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
+}
