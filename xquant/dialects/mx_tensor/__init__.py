@@ -8,6 +8,8 @@ float scale is a plain multiplier. Split storage holds the element bit
 patterns as integer tensors, most significant bits first (fp6 = i2 high +
 i4 low). Quantize follows OCP MX v1.0 section 6.3 (`algorithm = "floor"`)
 or rounds the scale up (`"rceil"`); dequantize is `decode(element) * scale`.
+NVIDIA's NVFP4 is the same type with f8E4M3FN scales over 16 f4E2M1FN
+elements (`algorithm = "nvfp4"`, an optional f32 per-tensor scale operand).
 The exact rules are in `xquant.numerics.mx`; the type in `types.py`, the ops
 in `ops.py`, which slices are expressible in `slicing.py`.
 """
