@@ -421,3 +421,57 @@ def test_element_format_table() -> None:
         mx.element_format(f8E8M0FNU)
     with pytest.raises(ValueError, match="MXINT8 is i8"):
         mx.element_format(IntegerType(4))
+
+
+# ---------------------------------------------------------------------------------------
+# NVFP4: the edge cases of the recipe, with hand-computed expectations (the bulk of the
+# checks is the torchao golden vectors in tests/dialects/mx_tensor/test_nvfp4.py)
+
+
+def _nvfp4_block(values: list[float], g: float | None = None):
+    x = np.zeros((1, 16), np.float32)
+    x[0, : len(values)] = values
+    scale, elements = mx.quantize_nvfp4(x, (1, 1), g)
+    return int(scale.view(np.uint8)[0, 0]), elements.astype(np.float32)[0]
+
+
+def test_nvfp4_all_zero_block_gets_the_smallest_normal_e4m3_scale() -> None:
+    byte, elements = _nvfp4_block([])
+    assert byte == 0x08  # 2^-6: exponent field 1, mantissa 0
+    assert not elements.any()
+
+
+def test_nvfp4_amax_exactly_six_times_an_e4m3_value() -> None:
+    byte, elements = _nvfp4_block([7.5, -3.75, 1.25])  # amax 7.5 = 6 * 1.25
+    assert byte == 0x3A  # 1.25 = 2^0 * (1 + 2/8): field 7, mantissa 2
+    np.testing.assert_array_equal(elements[:3], [6.0, -3.0, 1.0])
+
+
+def test_nvfp4_scale_saturates_at_448_and_tiny_scales_clamp_up() -> None:
+    byte, elements = _nvfp4_block([6 * 448 * 2, 6 * 448])
+    assert byte == 0x7E
+    np.testing.assert_array_equal(elements[:2], [6.0, 6.0])
+    byte, _ = _nvfp4_block([6 * 2.0**-8])  # amax / 6 = 2^-8 would be an E4M3 subnormal
+    assert byte == 0x08
+
+
+def test_nvfp4_nan_and_inf_blocks() -> None:
+    byte, elements = _nvfp4_block([1.0, np.nan, 3.0])
+    assert byte == 0x7F
+    assert not elements.view(np.uint32).any()  # +0 everywhere
+    byte, elements = _nvfp4_block([-np.inf, 3.0])
+    assert byte == 0x7E
+    assert elements[0] == -6.0 and elements[1] == 0.0  # 3 / 448 rounds to 0
+
+
+def test_nvfp4_tensor_scale_and_two_level_dequantize() -> None:
+    g = mx.nvfp4_tensor_scale(2688.0)
+    assert g == np.float32(1.0)
+    g = np.float32(0.5)
+    byte, elements = _nvfp4_block([6.0, 1.5], float(g))  # 6 / 6 / 0.5 = 2
+    assert byte == 0x40  # 2.0: field 8
+    np.testing.assert_array_equal(elements[:2], [6.0, 1.5])
+    scale = np.array([[0x40]], np.uint8).view(ml_dtypes.float8_e4m3fn)
+    data = np.array([[6.0] + [0.0] * 15], np.float32).astype(ml_dtypes.float4_e2m1fn)
+    values = mx.dequantize(scale, f8E4M3FN, data, f4E2M1FN, np.float32, g)
+    assert values[0, 0] == 6.0  # 6 * (0.5 * 2)
