@@ -4,6 +4,9 @@ Public API (nothing heavy is imported until used):
 - `parse_module(text)`: parse with every xquant dialect loaded, then verify.
 - `apply_passes(module, "pass-a,pass-b{opt=v}")`: run a pass pipeline in place.
 - `print_module(module)`: the module's text, attribute dictionaries sorted as in MLIR.
+- `bind_weights(module, {"w": array})`: bind numpy arrays as `dense_resource` blobs
+  (function arguments `%w` become constants; existing `dense_resource<w>` get new data),
+  so big weights are never printed or parsed as literals.
 - `run(module_or_text, function_name, *numpy_args, backend="interpreter")`: run a function on
   numpy arrays (interpreted, or compiled by IREE with `backend="iree"`).
 
@@ -16,11 +19,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import numpy as np
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
 
-__all__ = ["apply_passes", "make_context", "parse_module", "print_module", "run"]
+__all__ = [
+    "apply_passes",
+    "bind_weights",
+    "make_context",
+    "parse_module",
+    "print_module",
+    "run",
+]
 
 
 def make_context() -> Context:
@@ -91,6 +103,28 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     printer.print_op(module)
     printer.print_metadata([Builtin])
     return stream.getvalue()
+
+
+def bind_weights(module: ModuleOp, weights: Mapping[str, Any]) -> ModuleOp:
+    """Bind numpy arrays to `module` as `dense_resource` blobs, in place; returns `module`.
+
+    A name that is a function argument (`%w`) becomes an `arith.constant
+    dense_resource<w>` at the function's entry and leaves its signature; a name
+    that is the handle of a `dense_resource<w>` already in the module gets the
+    array as its blob. Arrays are stored once, in the tensor's element type
+    (floats rounded to nearest-even); `run` decodes them without a copy per run
+    and `print_module` writes them in the `{-# dialect_resources #-}` section.
+    An unknown name or a shape mismatch is a `DiagnosticException`.
+
+        module = parse_module(text)  # func.func @main(%x: ..., %w: tensor<64x32xf32>)
+        bind_weights(module, {"w": weight})
+        (y,) = run(module, "main", x)
+    """
+    from xquant.compat import install
+    from xquant.interpreter.resources import bind_weights as _bind
+
+    install()
+    return _bind(module, weights)
 
 
 def run(

@@ -376,6 +376,9 @@ class ArithFunctions(InterpreterFunctions):
     ) -> PythonValues:
         # Kept across runs while the op lives: values are immutable (read-only arrays,
         # numpy scalars), and a rewritten attribute is a new object, which misses.
+        if isinstance(op.value, DenseResourceAttr):
+            # Decoded and cached per blob: `bind_weights` may replace a blob in place.
+            return (resource_value(op.value),)
         cached = _CONSTANTS.get(op)
         if cached is not None and cached[0] is op.value and cached[1] is op.result.type:
             return (cached[2],)

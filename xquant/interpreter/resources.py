@@ -16,19 +16,30 @@ Bad blobs (missing, truncated, odd hex, wrong size) raise `ResourceError`, an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
-from xdsl.dialects.builtin import Builtin, DenseResourceAttr, IndexType, IntegerType
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    Builtin,
+    DenseResourceAttr,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 from xquant.interpreter.common import dtype_of, element_type, int_info, wrap
 from xquant.numerics.dtypes import cast_float
 
 __all__ = [
     "ResourceError",
+    "bind_weights",
     "blob_bytes",
     "encode_blob",
     "resource_store",
@@ -184,3 +195,91 @@ def store_resource(name: str, array: Any, typ: Attribute) -> DenseResourceAttr:
     key = store.declare_resource(name)
     store.parse_resource(key, encode_blob(array, typ))
     return DenseResourceAttr.from_params(key, typ)  # pyright: ignore[reportArgumentType]
+
+
+def _checked_array(name: str, array: Any, typ: Attribute) -> np.ndarray:
+    if not isinstance(typ, TensorType) or any(d < 0 for d in typ.get_shape()):
+        raise DiagnosticException(
+            f"weight '{name}': {typ} is not a statically shaped tensor"
+        )
+    arr = np.asarray(array)
+    shape = tuple(typ.get_shape())
+    if arr.shape != shape:
+        raise DiagnosticException(
+            f"weight '{name}' has shape {arr.shape}, but {typ} needs {shape}"
+        )
+    try:
+        dtype_of(typ)
+    except ValueError as err:
+        raise DiagnosticException(f"weight '{name}': {err}") from None
+    return arr
+
+
+def _bind_argument(fn: func.FuncOp, index: int, attr: DenseResourceAttr) -> None:
+    """Replace argument `index` of `fn` by a constant holding `attr`."""
+    block = fn.body.block
+    arg = block.args[index]
+    const = arith.ConstantOp(attr, arg.type)
+    const.result.name_hint = arg.name_hint
+    if block.first_op is None:
+        block.add_op(const)
+    else:
+        block.insert_op_before(const, block.first_op)
+    arg.replace_all_uses_with(const.result)
+    block.erase_arg(arg)
+    inputs = list(fn.function_type.inputs.data)
+    del inputs[index]
+    fn.function_type = func.FunctionType.from_lists(
+        inputs, list(fn.function_type.outputs.data)
+    )
+    if fn.arg_attrs is not None:
+        kept = list(fn.arg_attrs.data)
+        del kept[index]
+        fn.arg_attrs = ArrayAttr(kept)
+
+
+def bind_weights(module: ModuleOp, weights: Mapping[str, Any]) -> ModuleOp:
+    """Bind numpy arrays to `module` as `dense_resource` blobs, in place; returns `module`.
+
+    Each name is either a function argument (`%w` in `func.func @f(%w: ...)`, in
+    every function that has one), which becomes an `arith.constant
+    dense_resource<w>` at the function's entry and leaves the signature, or the
+    handle of a `dense_resource<w>` attribute already in the module, whose blob
+    is replaced. The array must have the tensor's shape; it is stored once in
+    the element type (floats rounded to nearest-even, integers keep their low
+    bits), never printed as a literal. Raises DiagnosticException for an unknown
+    name, a shape mismatch or a type without a blob layout.
+    """
+    remaining = dict(weights)
+    bound: set[str] = set()
+    for op in list(module.walk()):
+        if not isinstance(op, func.FuncOp) or not op.body.blocks:
+            continue
+        for index in reversed(range(len(op.body.block.args))):
+            name = op.body.block.args[index].name_hint
+            if name is None or name not in remaining:
+                continue
+            typ = op.body.block.args[index].type
+            arr = _checked_array(name, remaining[name], typ)
+            _bind_argument(op, index, store_resource(name, arr, typ))
+            bound.add(name)
+    store = resource_store()
+    for op in module.walk():
+        for attr in (*op.properties.values(), *op.attributes.values()):
+            if not isinstance(attr, DenseResourceAttr):
+                continue
+            name = attr.resource_handle.data
+            if name not in remaining or name in bound:
+                continue
+            arr = _checked_array(name, remaining[name], attr.type)
+            if store.lookup(name) is None:
+                store.declare_resource(name)
+            store.parse_resource(name, encode_blob(arr, attr.type))
+            bound.add(name)
+    missing = sorted(set(remaining) - bound)
+    if missing:
+        raise DiagnosticException(
+            "no function argument or dense_resource named "
+            + ", ".join(f"'{n}'" for n in missing)
+        )
+    return module
