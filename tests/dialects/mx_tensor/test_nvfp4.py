@@ -199,3 +199,45 @@ def _block_only(k: int) -> np.ndarray:
     elements = codes.view(ml_dtypes.float4_e2m1fn).astype(np.float32)
     scales = scale.view(ml_dtypes.float8_e4m3fn).astype(np.float32)
     return elements * np.repeat(scales, 16, axis=1)
+
+
+@pytest.mark.parametrize("g", [0.0, np.inf, np.nan, 1e-30, 3e38, -0.5], ids=str)
+def test_degenerate_tensor_scales_follow_the_f32_ops_in_both_paths(g: float) -> None:
+    """Outside torchao's domain the result is whatever the f32 ops give; both paths agree."""
+    x, *_ = _case(NAMES.index("special/none"))
+    text = _module(x.shape[0], True)
+    args = [x, np.array(g, np.float32)]
+    with np.errstate(all="ignore"):
+        scale, elements = mx.quantize_nvfp4(x, (x.shape[0], 4), np.float32(g))
+    expected = xquant.run(text, "main", *args)
+    np.testing.assert_array_equal(expected[0].view(np.uint8), scale.view(np.uint8))
+    np.testing.assert_array_equal(
+        expected[1].view(np.uint8) & 0xF, elements.view(np.uint8)
+    )
+    module = xquant.parse_module(text)
+    xquant.apply_passes(module, "lower-mx-tensor")
+    got = xquant.run(module, "main", *args)
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(
+            np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8)
+        )
+
+
+def test_bf16_input_is_widened_exactly() -> None:
+    x, *_ = _case(NAMES.index("random/none"))
+    xb = x.astype(ml_dtypes.bfloat16)
+    rows = x.shape[0]
+    text = _module(rows, False).replace(
+        f"tensor<{rows}x64xf32> ", f"tensor<{rows}x64xbf16> "
+    )
+    text = text.replace(f"%x: tensor<{rows}x64xf32>", f"%x: tensor<{rows}x64xbf16>")
+    assert text.count("x64xbf16") == 2
+    scale, elements = mx.quantize_nvfp4(xb.astype(np.float32), (x.shape[0], 4))
+    module = xquant.parse_module(text)
+    xquant.apply_passes(module, "lower-mx-tensor")
+    for source in (text, module):
+        got_scale, got_codes, _ = xquant.run(source, "main", xb)
+        np.testing.assert_array_equal(got_scale.view(np.uint8), scale.view(np.uint8))
+        np.testing.assert_array_equal(
+            got_codes.view(np.uint8) & 0xF, elements.view(np.uint8)
+        )
