@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,23 @@ def _holder(t: Attribute) -> np.dtype[Any] | None:
         return dtype_of(t)
     except (ValueError, TypeError):
         return None
+
+
+def _attribute_value_impl(
+    attr_type: type[Attribute],
+) -> Callable[[InterpreterFunctions, Interpreter, Attribute, Attribute], Any]:
+    """An `impl_attr` for `attr_type` (one function object per type: `impl_attr` marks the function)."""
+
+    @impl_attr(attr_type)
+    def value(
+        self: InterpreterFunctions,
+        interpreter: Interpreter,
+        attr: Attribute,
+        attr_type: Attribute,
+    ) -> Any:
+        return attribute_value(attr, attr_type)
+
+    return value
 
 
 @register_impls
@@ -57,41 +75,13 @@ class BuiltinFunctions(InterpreterFunctions):
                 results.append(value)
         return tuple(results)
 
-    @impl_attr(builtin.TensorType)
-    def tensor_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
-
-    @impl_attr(builtin.Float16Type)
-    def f16_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
-
-    @impl_attr(builtin.Float32Type)
-    def f32_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
-
-    @impl_attr(builtin.Float64Type)
-    def f64_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
-
-    @impl_attr(builtin.IntegerType)
-    def int_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
-
-    @impl_attr(builtin.IndexType)
-    def index_attr_value(
-        self, interpreter: Interpreter, attr: Attribute, attr_type: Attribute
-    ) -> Any:
-        return attribute_value(attr, attr_type)
+    # Constants of these types become numpy values through `attribute_value`.
+    tensor_attr_value = _attribute_value_impl(builtin.TensorType)
+    f16_attr_value = _attribute_value_impl(builtin.Float16Type)
+    f32_attr_value = _attribute_value_impl(builtin.Float32Type)
+    f64_attr_value = _attribute_value_impl(builtin.Float64Type)
+    int_attr_value = _attribute_value_impl(builtin.IntegerType)
+    index_attr_value = _attribute_value_impl(builtin.IndexType)
 
 
 FUNCTIONS: list[InterpreterFunctions] = [BuiltinFunctions()]

@@ -93,6 +93,24 @@ def _slices(
     )
 
 
+def _slice_bounds(
+    op: tensor.ExtractSliceOp | tensor.InsertSliceOp,
+    dynamic: PythonValues,
+    shape: tuple[int, ...],
+) -> tuple[list[int], list[int], list[int]]:
+    """(offsets, sizes, strides) of a slice op, its dynamic values filled in; each slice must fit `shape`."""
+    n_off, n_size = len(op.offsets), len(op.sizes)
+    offsets = mixed_values(_static(op.static_offsets), dynamic[:n_off])
+    sizes = mixed_values(_static(op.static_sizes), dynamic[n_off : n_off + n_size])
+    strides = mixed_values(_static(op.static_strides), dynamic[n_off + n_size :])
+    for d, (o, n, st) in enumerate(zip(offsets, sizes, strides)):
+        if o < 0 or n < 0 or (n > 0 and o + (n - 1) * st >= shape[d]):
+            raise InterpretationError(
+                f"{op.name}: slice offset {o} size {n} stride {st} out of bounds for dim {d} of size {shape[d]}"
+            )
+    return offsets, sizes, strides
+
+
 @register_impls
 class TensorFunctions(InterpreterFunctions):
     @impl(tensor.EmptyOp)
@@ -219,16 +237,7 @@ class TensorFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tensor.ExtractSliceOp, args: PythonValues
     ) -> PythonValues:
         src = np.asarray(args[0])
-        n_off, n_size = len(op.offsets), len(op.sizes)
-        dyn = args[1:]
-        offsets = mixed_values(_static(op.static_offsets), dyn[:n_off])
-        sizes = mixed_values(_static(op.static_sizes), dyn[n_off : n_off + n_size])
-        strides = mixed_values(_static(op.static_strides), dyn[n_off + n_size :])
-        for d, (o, n, st) in enumerate(zip(offsets, sizes, strides)):
-            if o < 0 or n < 0 or (n > 0 and o + (n - 1) * st >= src.shape[d]):
-                raise InterpretationError(
-                    f"tensor.extract_slice: slice offset {o} size {n} stride {st} out of bounds for dim {d} of size {src.shape[d]}"
-                )
+        offsets, sizes, strides = _slice_bounds(op, args[1:], src.shape)
         value = src[_slices(offsets, sizes, strides)]
         return (_reduce_rank(value, sizes, op.result.type),)
 
@@ -237,16 +246,7 @@ class TensorFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tensor.InsertSliceOp, args: PythonValues
     ) -> PythonValues:
         source, dest = np.asarray(args[0]), np.asarray(args[1])
-        n_off, n_size = len(op.offsets), len(op.sizes)
-        dyn = args[2:]
-        offsets = mixed_values(_static(op.static_offsets), dyn[:n_off])
-        sizes = mixed_values(_static(op.static_sizes), dyn[n_off : n_off + n_size])
-        strides = mixed_values(_static(op.static_strides), dyn[n_off + n_size :])
-        for d, (o, n, st) in enumerate(zip(offsets, sizes, strides)):
-            if o < 0 or n < 0 or (n > 0 and o + (n - 1) * st >= dest.shape[d]):
-                raise InterpretationError(
-                    f"tensor.insert_slice: slice offset {o} size {n} stride {st} out of bounds for dim {d} of size {dest.shape[d]}"
-                )
+        offsets, sizes, strides = _slice_bounds(op, args[2:], dest.shape)
         out = np.array(dest, copy=True)
         out[_slices(offsets, sizes, strides)] = source.reshape(sizes)
         return (out,)

@@ -17,7 +17,7 @@ uses (`upstream_placement=True`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
@@ -84,6 +84,31 @@ def _converted(
     return [new if (new := convert(t)) is not None else t for t in types]
 
 
+def _retype_values(
+    values: Sequence[SSAValue],
+    convert: TypeConversion,
+    materialize: Materialize,
+    rewriter: Rewriter,
+    insert_point: Callable[[], InsertPoint],
+) -> None:
+    """Give each convertible value its converted type; its uses read a cast back to the old type.
+
+    `insert_point` is asked again for each cast (each goes to the current
+    start of the block, or right after the op, as MLIR places them).
+    """
+    for value in list(values):
+        new_type = convert(value.type)
+        if new_type is None:
+            continue
+        old_type = value.type
+        new_value = rewriter.replace_value_with_new_type(value, new_type)
+        cast = materialize(new_value, old_type)
+        Rewriter.insert_op(cast, insert_point())
+        new_value.replace_uses_with_if(
+            cast.results[0], lambda use: use.operation is not cast
+        )
+
+
 def _convert_func(
     op: func.FuncOp,
     convert: TypeConversion,
@@ -97,17 +122,9 @@ def _convert_func(
         return
     entry = op.body.blocks.first
     assert entry is not None
-    for arg in list(entry.args):
-        new_type = convert(arg.type)
-        if new_type is None:
-            continue
-        old_type = arg.type
-        new_arg = rewriter.replace_value_with_new_type(arg, new_type)
-        cast = materialize(new_arg, old_type)
-        Rewriter.insert_op(cast, InsertPoint.at_start(entry))
-        new_arg.replace_uses_with_if(
-            cast.results[0], lambda use: use.operation is not cast
-        )
+    _retype_values(
+        entry.args, convert, materialize, rewriter, lambda: InsertPoint.at_start(entry)
+    )
 
 
 def _convert_operands(
@@ -128,14 +145,6 @@ def _convert_call(
     rewriter: Rewriter,
 ) -> None:
     _convert_operands(op, convert, casts)
-    for result in list(op.results):
-        new_type = convert(result.type)
-        if new_type is None:
-            continue
-        old_type = result.type
-        new_result = rewriter.replace_value_with_new_type(result, new_type)
-        cast = materialize(new_result, old_type)
-        Rewriter.insert_op(cast, InsertPoint.after(op))
-        new_result.replace_uses_with_if(
-            cast.results[0], lambda use: use.operation is not cast
-        )
+    _retype_values(
+        op.results, convert, materialize, rewriter, lambda: InsertPoint.after(op)
+    )

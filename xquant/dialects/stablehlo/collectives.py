@@ -73,7 +73,10 @@ def _verify_replica_groups(groups: DenseIntOrFPElementsAttr | None) -> None:
 
 
 class _CollectiveOp(IRDLOperation):
-    """Operand checks shared by the tensor collectives."""
+    """Base of the tensor collectives: the optional channel, traits and operand checks."""
+
+    channel_handle = opt_prop_def(ChannelHandleAttr)
+    traits = traits_def(q.QuantizedTensorTypes())
 
     PER_AXIS: ClassVar[bool] = False
 
@@ -92,10 +95,8 @@ class AllGatherOp(_CollectiveOp):
     operands_ = var_operand_def(TensorType)
     all_gather_dim = prop_def(IntegerAttr)
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     use_global_device_ids = opt_prop_def(UnitAttr)
     results_ = var_result_def(TensorType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
     def verify_(self) -> None:
         self.verify_quantization()
@@ -116,9 +117,7 @@ class AllToAllOp(_CollectiveOp):
     concat_dimension = prop_def(IntegerAttr)
     split_count = prop_def(IntegerAttr)
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     results_ = var_result_def(TensorType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
     def verify_(self) -> None:
         self.verify_quantization()
@@ -145,11 +144,9 @@ class AllReduceOp(_CollectiveOp):
 
     operands_ = var_operand_def(TensorType)
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     use_global_device_ids = opt_prop_def(UnitAttr)
     computation = region_def("single_block")
     results_ = var_result_def(TensorType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
     def verify_(self) -> None:
         self.verify_quantization()
@@ -172,11 +169,9 @@ class ReduceScatterOp(_CollectiveOp):
     operand = operand_def(TensorType)
     scatter_dimension = prop_def(IntegerAttr)
     replica_groups = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     use_global_device_ids = opt_prop_def(UnitAttr)
     computation = region_def("single_block")
     result = result_def(TensorType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
     def verify_(self) -> None:
         self.verify_quantization()
@@ -200,9 +195,7 @@ class CollectivePermuteOp(_CollectiveOp):
 
     operand = operand_def(TensorType)
     source_target_pairs = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleAttr)
     result = result_def(TensorType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
     def verify_(self) -> None:
         self.verify_quantization()
@@ -221,71 +214,68 @@ class CollectivePermuteOp(_CollectiveOp):
             )
 
 
+class _TokenWriteOp(IRDLOperation):
+    """Base of send and outfeed: write `inputs` after `token`, return a token."""
+
+    inputs = var_operand_def()
+    token = operand_def(TokenType)
+    result = result_def(TokenType)
+    traits = traits_def(q.QuantizedTensorTypes())
+
+
+class _TokenReadOp(IRDLOperation):
+    """Base of recv and infeed: read values after `token`; the last result is a token."""
+
+    token = operand_def(TokenType)
+    results_ = var_result_def()
+    traits = traits_def(q.QuantizedTensorTypes())
+
+    def verify_(self) -> None:
+        if not self.results or not isinstance(self.results[-1].type, TokenType):
+            raise VerifyException(
+                "last element of result types is expected to be of token type"
+            )
+
+
 @irdl_op_definition
-class SendOp(IRDLOperation):
+class SendOp(_TokenWriteOp):
     """Send `inputs` on a channel, after `token`."""
 
     name = "stablehlo.send"
 
-    inputs = var_operand_def()
-    token = operand_def(TokenType)
     channel_handle = prop_def(ChannelHandleAttr)
     is_host_transfer = opt_prop_def(BoolAttr)
     source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
-    result = result_def(TokenType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
 
 @irdl_op_definition
-class RecvOp(IRDLOperation):
-    """Receive values on a channel, after `token`; the last result is a token."""
+class RecvOp(_TokenReadOp):
+    """Receive values on a channel, after `token`."""
 
     name = "stablehlo.recv"
 
-    token = operand_def(TokenType)
     channel_handle = prop_def(ChannelHandleAttr)
     is_host_transfer = opt_prop_def(BoolAttr)
     source_target_pairs = opt_prop_def(DenseIntOrFPElementsAttr)
-    results_ = var_result_def()
-    traits = traits_def(q.QuantizedTensorTypes())
-
-    def verify_(self) -> None:
-        if not self.results or not isinstance(self.results[-1].type, TokenType):
-            raise VerifyException(
-                "last element of result types is expected to be of token type"
-            )
 
 
 @irdl_op_definition
-class OutfeedOp(IRDLOperation):
+class OutfeedOp(_TokenWriteOp):
     """Write `inputs` to the outfeed, after `token`."""
 
     name = "stablehlo.outfeed"
 
-    inputs = var_operand_def()
-    token = operand_def(TokenType)
     outfeed_config = opt_prop_def(StringAttr)
-    result = result_def(TokenType)
-    traits = traits_def(q.QuantizedTensorTypes())
 
 
 @irdl_op_definition
-class InfeedOp(IRDLOperation):
-    """Read values from the infeed, after `token`; the last result is a token."""
+class InfeedOp(_TokenReadOp):
+    """Read values from the infeed, after `token`."""
 
     name = "stablehlo.infeed"
 
-    token = operand_def(TokenType)
     infeed_config = opt_prop_def(StringAttr)
     layout = opt_prop_def(Attribute)
-    results_ = var_result_def()
-    traits = traits_def(q.QuantizedTensorTypes())
-
-    def verify_(self) -> None:
-        if not self.results or not isinstance(self.results[-1].type, TokenType):
-            raise VerifyException(
-                "last element of result types is expected to be of token type"
-            )
 
 
 @irdl_op_definition
