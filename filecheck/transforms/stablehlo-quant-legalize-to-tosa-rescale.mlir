@@ -155,10 +155,13 @@ func.func @add_i16(%arg0 : tensor<4x!quant.uniform<i16:f32, 0.025>>, %arg1 : ten
 
 // -----
 
-// Left alone: upstream's divide uses the multiply scale after a truncating i32 divide.
+// divide, as upstream: the multiply scale after a truncating i32 divide
+// (`safe=true` leaves it alone: stablehlo-quant-legalize-to-tosa-rescale-safe.mlir).
 // CHECK-LABEL: func.func @div
-// CHECK-NOT:   tosa.
-// CHECK:       stablehlo.divide %arg0, %arg1 : (tensor<2x2x!quant.uniform<i8:f32, 2.500000e-02:-1>>
+// CHECK-DAG:   %[[S37:.+]] = "tosa.const"() <{values = dense<37> : tensor<1xi8>}>
+// CHECK-DAG:   %[[M2:.+]] = "tosa.const"() <{values = dense<1717986918> : tensor<1xi32>}>
+// CHECK:       %[[Q:.+]] = stablehlo.divide %{{.+}}, %{{.+}} : tensor<2x2xi32>
+// CHECK:       tosa.rescale %[[Q]], %[[M2]], %[[S37]]
 func.func @div(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.5e-01:-3>> {
   %0 = stablehlo.divide %arg0, %arg1 : (tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, tensor<2x2x!quant.uniform<i8:f32, 0.075:-2>>) -> tensor<2x2x!quant.uniform<i8:f32, 1.5e-01:-3>>
   return %0 : tensor<2x2x!quant.uniform<i8:f32, 1.5e-01:-3>>
@@ -166,8 +169,7 @@ func.func @div(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>, %arg1 : ten
 
 // -----
 
-// Left alone: per-axis types (as upstream), and i16 compare, whose 2^15 operand rescale
-// (shift 15) would break RESCALE's REQUIRE on |q| < 2^14.
+// Left alone: per-axis types (as upstream).
 // CHECK-LABEL: func.func @per_axis
 // CHECK-NOT:   tosa.
 // CHECK:       stablehlo.add %arg0, %arg0
@@ -175,9 +177,15 @@ func.func @per_axis(%arg0 : tensor<2x!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>>) 
   %0 = stablehlo.add %arg0, %arg0 : tensor<2x!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>>
   return %0 : tensor<2x!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>>
 }
+
+// -----
+
+// i16 compare, as upstream: both operands to the larger scale with 15 extra bits.
 // CHECK-LABEL: func.func @compare_i16
-// CHECK-NOT:   tosa.
-// CHECK:       stablehlo.compare  LT, %arg0, %arg1
+// CHECK-DAG:   %[[S15:.+]] = "tosa.const"() <{values = dense<15> : tensor<1xi8>}>
+// CHECK:       %[[L:.+]] = tosa.rescale %arg0
+// CHECK:       %[[R:.+]] = tosa.rescale %arg1, %{{.+}}, %[[S15]]
+// CHECK:       stablehlo.compare  LT, %[[L]], %[[R]],  TOTALORDER : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
 func.func @compare_i16(%arg0 : tensor<4x!quant.uniform<i16:f32, 0.025>>, %arg1 : tensor<4x!quant.uniform<i16:f32, 0.075>>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %arg0, %arg1, TOTALORDER : (tensor<4x!quant.uniform<i16:f32, 0.025>>, tensor<4x!quant.uniform<i16:f32, 0.075>>) -> tensor<4xi1>
   return %0 : tensor<4xi1>

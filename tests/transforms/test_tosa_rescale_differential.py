@@ -33,7 +33,10 @@ from xquant import apply_passes, parse_module, run
 from xquant.interpreter.runner import run_with_checks
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 
-TO_RESCALE = "stablehlo-quant-legalize-to-tosa-rescale"
+# `safe=true`: only the lowerings that keep the numbers (the default also lowers
+# divide and unchecked ranges, as upstream).
+TO_RESCALE = "stablehlo-quant-legalize-to-tosa-rescale{safe=true}"
+UPSTREAM = "stablehlo-quant-legalize-to-tosa-rescale"
 TO_STABLEHLO = f"{TO_RESCALE},tosa-rescale-legalize-to-stablehlo"
 
 
@@ -352,3 +355,66 @@ def test_exact_ties_round_half_up_not_half_even() -> None:
     differs = original != rescaled
     np.testing.assert_array_equal(differs, magnitude % 4 == 1)
     assert int(np.abs(original.astype(np.int64) - rescaled).max()) == 1
+
+
+# ----------------------------------------------------------------------------------------
+# the default: upstream's patterns, upstream's arithmetic
+
+
+def _tosa_apply_scale_32(value: np.ndarray, multiplier: int, shift: int) -> np.ndarray:
+    """TOSA's apply_scale_32, SINGLE_ROUND: `(v * m + 2^(shift-1)) >> shift`."""
+    return (value.astype(np.int64) * multiplier + (1 << (shift - 1))) >> shift
+
+
+def test_default_divide_is_upstreams() -> None:
+    """Upstream's divide: `q - z` at scale 1 (multiplier 2^30, shift 30), a truncating i32
+    division, the quotient rescaled by the multiply scale s_lhs * s_rhs / s_result: for
+    0.025, 0.075 -> 0.15 that is multiplier 1717986918, shift 37 (upstream's CHECK lines).
+    `safe=true` leaves the op alone, the default lowers it."""
+    ql, qr, qo = _qtype(0.025, -1), _qtype(0.075, -2), _qtype(0.15, -3)
+    text = f"""
+    func.func @main(%a: tensor<256x{ql}>, %b: tensor<256x{qr}>) -> tensor<256x{qo}> {{
+      %0 = stablehlo.divide %a, %b : (tensor<256x{ql}>, tensor<256x{qr}>) -> tensor<256x{qo}>
+      func.return %0 : tensor<256x{qo}>
+    }}"""
+    assert "tosa." not in str(apply_passes(parse_module(text), TO_RESCALE))
+    lowered = apply_passes(parse_module(text), UPSTREAM)
+    assert "tosa.rescale" in str(lowered)
+    a = np.arange(-128, 128, dtype=np.int8)
+    b = np.roll(a, 7)
+    b = np.where(b == -2, np.int8(5), b)  # no division by zero
+    result = run(lowered, "main", a, b)[0]
+    quotient = np.trunc((a.astype(np.int64) + 1) / (b.astype(np.int64) + 2)).astype(
+        np.int64
+    )
+    expected = np.clip(_tosa_apply_scale_32(quotient, 1717986918, 37) - 3, -128, 127)
+    np.testing.assert_array_equal(np.asarray(result).astype(np.int64), expected)
+    # and the contract's quotient is a different number (why `safe` exists)
+    contract = run(parse_module(text), "main", a, b)[0]
+    assert np.any(np.asarray(contract) != np.asarray(result))
+
+
+def test_default_lowers_what_upstream_matches() -> None:
+    """Without `safe`, the range checks are off: i16 compare (operands shifted by 2^15)
+    and i16 maximum are lowered, as upstream's pass does; per-axis types are not."""
+    q1, q2, q3 = _qtype(0.025, 0, 16), _qtype(0.075, 0, 16), _qtype(0.15, 0, 16)
+    compare = f"""
+    func.func @main(%a: tensor<4x{q1}>, %b: tensor<4x{q2}>) -> tensor<4xi1> {{
+      %0 = stablehlo.compare LT, %a, %b : (tensor<4x{q1}>, tensor<4x{q2}>) -> tensor<4xi1>
+      func.return %0 : tensor<4xi1>
+    }}"""
+    maximum = f"""
+    func.func @main(%a: tensor<4x{q1}>, %b: tensor<4x{q2}>) -> tensor<4x{q3}> {{
+      %0 = stablehlo.maximum %a, %b : (tensor<4x{q1}>, tensor<4x{q2}>) -> tensor<4x{q3}>
+      func.return %0 : tensor<4x{q3}>
+    }}"""
+    per_axis = "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>"
+    untouched = f"""
+    func.func @main(%a: tensor<2x{per_axis}>) -> tensor<2x{per_axis}> {{
+      %0 = stablehlo.add %a, %a : tensor<2x{per_axis}>
+      func.return %0 : tensor<2x{per_axis}>
+    }}"""
+    for text in (compare, maximum):
+        assert "tosa." not in str(apply_passes(parse_module(text), TO_RESCALE))
+        assert "tosa.rescale" in str(apply_passes(parse_module(text), UPSTREAM))
+    assert "tosa." not in str(apply_passes(parse_module(untouched), UPSTREAM))

@@ -23,8 +23,12 @@ storage, else 20):
 - compare: both operands to `max(s_lhs, s_rhs)` with `input_shift` bits,
   then an i32 compare (no result rescale).
 
-Where this pass deliberately does less than upstream (the op is left
-untouched; another pass or the interpreter handles it):
+By default the pass matches what upstream matches: per-tensor quantized
+types, signed storage for the arithmetic ops (compare takes any per-tensor
+type), `divide` included. Option `safe=true`
+(`stablehlo-quant-legalize-to-tosa-rescale{safe=true}`) lowers only what
+keeps the op's meaning, leaving the rest untouched for another pass or the
+interpreter:
 
 - `divide`: upstream rescales by `s_lhs * s_rhs / s_result` (the multiply
   scale; the quotient's is `s_lhs / (s_rhs * s_result)`) after a truncating
@@ -125,6 +129,16 @@ def _input_shift(qtype: UniformQuantizedType) -> int:
     return SHIFT_16_BIT if qtype.storage_width == 16 else SHIFT_8_BIT
 
 
+def upstream_rescalable(
+    qtype: UniformQuantizedType | None, signed: bool = True
+) -> bool:
+    """What upstream's patterns match: a per-tensor type (`UniformQuantizedType`),
+    with signed storage where the pattern checks `isSigned`."""
+    if qtype is None or not qtype.is_per_layer:
+        return False
+    return qtype.is_signed or not signed
+
+
 def rescalable(qtype: UniformQuantizedType | None) -> bool:
     """A per-tensor type whose storage TOSA's RESCALE takes without widening problems."""
     if qtype is None or not qtype.is_per_layer or not qtype.is_signed:
@@ -178,6 +192,8 @@ BINARY_SCALES: dict[type[ew.BinaryElementwiseOp], BinaryScales] = {
     ew.AddOp: add_sub_scales,
     ew.SubtractOp: add_sub_scales,
     ew.MultiplyOp: multiply_scales,
+    # Upstream's GetMulDivRescaleScales: the multiply scale, not the quotient's.
+    ew.DivideOp: multiply_scales,
     ew.MaximumOp: min_max_scales,
     ew.MinimumOp: min_max_scales,
 }
@@ -307,36 +323,29 @@ def _replace(
     rewriter.replace(op, [], list(results))
 
 
+@dataclass(frozen=True)
 class QuantizedBinaryToRescale(RewritePattern):
-    """add / subtract / multiply / maximum / minimum on per-tensor quantized tensors."""
+    """add / subtract / multiply / divide / maximum / minimum on per-tensor quantized tensors."""
+
+    safe: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         scales_of = BINARY_SCALES.get(type(op))  # pyright: ignore[reportArgumentType]
-        if scales_of is None:
+        if scales_of is None or (self.safe and isinstance(op, ew.DivideOp)):
             return
         assert isinstance(op, ew.BinaryElementwiseOp)
         lhs_q, rhs_q, result_q = (
             quantized(t) for t in (op.lhs.type, op.rhs.type, op.result.type)
         )
-        if not (rescalable(lhs_q) and rescalable(rhs_q) and rescalable(result_q)):
+        accepts = rescalable if self.safe else upstream_rescalable
+        if not (accepts(lhs_q) and accepts(rhs_q) and accepts(result_q)):
             return
         assert lhs_q is not None and rhs_q is not None and result_q is not None
         lhs_scale, rhs_scale, result_scale = scales_of(lhs_q, rhs_q, result_q)
-        lhs_bound = _operand_bound(lhs_q, lhs_scale)
-        rhs_bound = _operand_bound(rhs_q, rhs_scale)
-        if lhs_bound is None or rhs_bound is None:
-            return
-        if isinstance(op, (ew.AddOp, ew.SubtractOp)):
-            integer_bound = lhs_bound + rhs_bound
-        elif isinstance(op, ew.MultiplyOp):
-            integer_bound = lhs_bound * rhs_bound
-        else:
-            integer_bound = max(lhs_bound, rhs_bound)
-        if not (
-            _fits_i32(integer_bound)
-            and _fits_i32(_rescaled_bound(-integer_bound, integer_bound, result_scale))
+        if self.safe and not _safe_binary(
+            op, lhs_q, rhs_q, lhs_scale, rhs_scale, result_scale
         ):
-            return  # the i32 op could overflow, or a rescale would break a REQUIRE
+            return
         b = RescaleBuilder()
         lhs = b.to_i32(op.lhs, lhs_scale)
         rhs = b.to_i32(op.rhs, rhs_scale)
@@ -350,19 +359,50 @@ class QuantizedBinaryToRescale(RewritePattern):
         )
 
 
+def _safe_binary(
+    op: ew.BinaryElementwiseOp,
+    lhs_q: UniformQuantizedType,
+    rhs_q: UniformQuantizedType,
+    lhs_scale: float,
+    rhs_scale: float,
+    result_scale: float,
+) -> bool:
+    """Every rescale meets RESCALE's REQUIREs and the i32 op cannot overflow."""
+    lhs_bound = _operand_bound(lhs_q, lhs_scale)
+    rhs_bound = _operand_bound(rhs_q, rhs_scale)
+    if lhs_bound is None or rhs_bound is None:
+        return False
+    if isinstance(op, (ew.AddOp, ew.SubtractOp)):
+        integer_bound = lhs_bound + rhs_bound
+    elif isinstance(op, ew.MultiplyOp):
+        integer_bound = lhs_bound * rhs_bound
+    else:
+        integer_bound = max(lhs_bound, rhs_bound)
+    return _fits_i32(integer_bound) and _fits_i32(
+        _rescaled_bound(-integer_bound, integer_bound, result_scale)
+    )
+
+
+@dataclass(frozen=True)
 class QuantizedAbsToRescale(RewritePattern):
     """abs: `|q - z|` in i32, rescaled by `s_operand / s_result`."""
+
+    safe: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.AbsOp, rewriter: PatternRewriter) -> None:
         operand_q, result_q = quantized(op.operand.type), quantized(op.result.type)
-        if not (rescalable(operand_q) and rescalable(result_q)):
+        accepts = rescalable if self.safe else upstream_rescalable
+        if not (accepts(operand_q) and accepts(result_q)):
             return
         assert operand_q is not None and result_q is not None
         result_scale = operand_q.scale / result_q.scale
-        bound = _operand_bound(operand_q, 1.0)
-        if bound is None or not _fits_i32(_rescaled_bound(-bound, bound, result_scale)):
-            return
+        if self.safe:
+            bound = _operand_bound(operand_q, 1.0)
+            if bound is None or not _fits_i32(
+                _rescaled_bound(-bound, bound, result_scale)
+            ):
+                return
         b = RescaleBuilder()
         value = b.to_i32(op.operand, 1.0)
         integer = ew.AbsOp(value)
@@ -372,20 +412,29 @@ class QuantizedAbsToRescale(RewritePattern):
         )
 
 
+@dataclass(frozen=True)
 class QuantizedCompareToRescale(RewritePattern):
     """compare: both operands to `max(s_lhs, s_rhs)` with extra precision bits, then an i32 compare."""
+
+    safe: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ew.CompareOp, rewriter: PatternRewriter) -> None:
         lhs_q, rhs_q = quantized(op.lhs.type), quantized(op.rhs.type)
-        if not (rescalable(lhs_q) and rescalable(rhs_q)):
+        if self.safe:
+            if not (rescalable(lhs_q) and rescalable(rhs_q)):
+                return
+        elif not (
+            upstream_rescalable(lhs_q, signed=False)
+            and upstream_rescalable(rhs_q, signed=False)
+        ):
             return
         assert lhs_q is not None and rhs_q is not None
         max_scale = max(lhs_q.scale, rhs_q.scale)
         unit = float(1 << _input_shift(lhs_q))
         lhs_scale = lhs_q.scale / max_scale * unit
         rhs_scale = rhs_q.scale / max_scale * unit
-        if not (
+        if self.safe and not (
             _fits_i32(_operand_bound(lhs_q, lhs_scale))
             and _fits_i32(_operand_bound(rhs_q, rhs_scale))
         ):
@@ -405,18 +454,22 @@ class QuantizedCompareToRescale(RewritePattern):
 
 @dataclass(frozen=True)
 class StablehloQuantLegalizeToTosaRescalePass(ModulePass):
-    """Rewrite per-tensor quantized add/subtract/multiply/maximum/minimum/abs/compare into
-    i32 StableHLO ops between `tosa.rescale`s (upstream's pass of the same name)."""
+    """Rewrite per-tensor quantized add/subtract/multiply/divide/maximum/minimum/abs/compare
+    into i32 StableHLO ops between `tosa.rescale`s (upstream's pass of the same name).
+
+    `safe=true` lowers only what keeps the op's numbers (module docstring)."""
 
     name = "stablehlo-quant-legalize-to-tosa-rescale"
+
+    safe: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    QuantizedBinaryToRescale(),
-                    QuantizedAbsToRescale(),
-                    QuantizedCompareToRescale(),
+                    QuantizedBinaryToRescale(self.safe),
+                    QuantizedAbsToRescale(self.safe),
+                    QuantizedCompareToRescale(self.safe),
                 ]
             )
         ).rewrite_module(op)
