@@ -73,7 +73,8 @@ def stock_attempt(block: int) -> str:
     scales = np.full((n, 1), 0.05, np.float32)
     zps = np.zeros((n, 1), np.int64)
     lowered = xquant.apply_passes(
-        xquant.parse_module(module_text(n, block, scales, zps)), "lower-quant-ops"
+        xquant.parse_module(module_text(n, block, scales, zps)),
+        "lower-quant-ops{rounding=nearest-even}",
     )
     interpreter = Interpreter(lowered)
     for functions in _stock_functions():
@@ -105,7 +106,9 @@ def main() -> None:
     start = time.perf_counter()
     text = module_text(n, block, scales, zps)
     original = xquant.parse_module(text)
-    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "lower-quant-ops{rounding=nearest-even}"
+    )
     print(
         f"parse + lower ({len(text) // 1024} KiB of IR): {time.perf_counter() - start:.2f} s (once)"
     )

@@ -11,7 +11,7 @@ its inputs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -28,6 +28,7 @@ from xquant.numerics.dtypes import ML_FLOAT_DTYPES as _ML_FLOAT_KINDS
 from xquant.numerics.dtypes import cast_float, numpy_dtype
 
 __all__ = [
+    "IdentityCache",
     "IntInfo",
     "as_value",
     "cast_float",
@@ -53,17 +54,45 @@ def element_type(t: Attribute) -> Attribute:
     return t
 
 
-_DTYPE_CACHE: dict[Attribute, np.dtype[Any]] = {}
+_V = TypeVar("_V")
+
+
+class IdentityCache(Generic[_V]):
+    """Facts about attributes, keyed by the attribute object, not its value.
+
+    xDSL attributes hash their whole value on every lookup: a tensor of a
+    sub-channel quant type with 32768 scales costs ~6 ms per hash, more than
+    the op it describes. Entries keep their attribute alive, so an id is never
+    reused while cached; the cache is dropped when it grows past `limit`.
+    """
+
+    __slots__ = ("_entries", "_limit")
+
+    def __init__(self, limit: int = 1 << 14) -> None:
+        self._entries: dict[int, tuple[Attribute, _V]] = {}
+        self._limit = limit
+
+    def lookup(self, key: Attribute) -> tuple[Attribute, _V] | None:
+        """`(key, value)` when `key` itself is cached, else None."""
+        entry = self._entries.get(id(key))
+        return entry if entry is not None and entry[0] is key else None
+
+    def store(self, key: Attribute, value: _V) -> _V:
+        if len(self._entries) >= self._limit:
+            self._entries.clear()
+        self._entries[id(key)] = (key, value)
+        return value
+
+
+_DTYPE_CACHE: IdentityCache[np.dtype[Any]] = IdentityCache()
 
 
 def dtype_of(t: Attribute) -> np.dtype[Any]:
     """numpy dtype of a (shaped or scalar) type, cached."""
-    try:
-        return _DTYPE_CACHE[t]
-    except KeyError:
-        dt = numpy_dtype(element_type(t))
-        _DTYPE_CACHE[t] = dt
-        return dt
+    entry = _DTYPE_CACHE.lookup(t)
+    if entry is not None:
+        return entry[1]
+    return _DTYPE_CACHE.store(t, numpy_dtype(element_type(t)))
 
 
 def is_float_dtype(dt: np.dtype[Any]) -> bool:
@@ -87,15 +116,14 @@ class IntInfo:
     half: int
 
 
-_INT_CACHE: dict[Attribute, IntInfo] = {}
+_INT_CACHE: IdentityCache[IntInfo] = IdentityCache()
 
 
 def int_info(t: Attribute) -> IntInfo:
     """Integer facts of a (shaped or scalar) integer or index type, cached."""
-    try:
-        return _INT_CACHE[t]
-    except KeyError:
-        pass
+    entry = _INT_CACHE.lookup(t)
+    if entry is not None:
+        return entry[1]
     el = element_type(t)
     if isinstance(el, IndexType):
         width, unsigned = 64, False
@@ -109,8 +137,7 @@ def int_info(t: Attribute) -> IntInfo:
     info = IntInfo(
         width, dt, unsigned, width in _NATURAL, udt, (1 << width) - 1, 1 << (width - 1)
     )
-    _INT_CACHE[t] = info
-    return info
+    return _INT_CACHE.store(t, info)
 
 
 def as_value(x: Any, dt: np.dtype[Any]) -> Any:

@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
+from xquant.interpreter.common import IdentityCache
 from xquant.transforms.diagnostics import OpDiagnostic, source_location
 
 __all__ = ["OpInterpretationError", "XquantInterpreter", "op_error"]
@@ -67,17 +68,16 @@ def _from_exception(op: Operation, err: Exception) -> OpInterpretationError:
     return op_error(op, f"{type(err).__name__}{': ' + text if text else ''}")
 
 
-_STATIC_SHAPES: dict[Attribute, tuple[int, ...] | None] = {}
+_STATIC_SHAPES: IdentityCache[tuple[int, ...] | None] = IdentityCache()
 
 
 def _static_shape(typ: Attribute) -> tuple[int, ...] | None:
     """The shape of a ranked tensor type, None for every other type (cached)."""
-    try:
-        return _STATIC_SHAPES[typ]
-    except KeyError:
-        shape = tuple(typ.get_shape()) if isinstance(typ, TensorType) else None
-        _STATIC_SHAPES[typ] = shape
-        return shape
+    entry = _STATIC_SHAPES.lookup(typ)
+    if entry is not None:
+        return entry[1]
+    shape = tuple(typ.get_shape()) if isinstance(typ, TensorType) else None
+    return _STATIC_SHAPES.store(typ, shape)
 
 
 def _check_result_shapes(op: Operation, values: PythonValues) -> None:
