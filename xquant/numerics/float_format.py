@@ -504,22 +504,26 @@ def _format_typed(
     magnitudes = np.abs(doubles[nonzero])
     negative = np.signbit(doubles[nonzero])
     index = np.flatnonzero(nonzero)
+    natural_precision = 2 + sem.precision * 59 // 196
+    expansion = _Expansion.of(magnitudes, natural_precision + _GUARD)
 
     # 1. Six digits, `%e`-like; kept where it parses back to the same bits.
-    short = _apfloat_digits(magnitudes, 6)
-    candidates = _scientific_texts(short, negative)
-    back = np.array(candidates, dtype=np.float64) if candidates else np.zeros(0)
+    short = expansion.rounded(6)
+    back, unparsed = _six_digit_values(short)
+    back = np.where(negative, -back, back)
     same, unsure = _same_after_parse(back, doubles[nonzero], dtype)
-    unsure |= short.unsure
+    unsure |= short.unsure | unparsed
     same &= ~unsure
-    for k in np.flatnonzero(same).tolist():
-        texts[index[k]] = candidates[k]
+    kept = np.flatnonzero(same)
+    candidates = _scientific_texts(short, negative, kept)
+    for k, text in zip(kept.tolist(), candidates, strict=True):
+        texts[index[k]] = text
 
     # 2. The natural form, with as many digits as the type can need.
     rest = np.flatnonzero(~same & ~unsure)
     if len(rest):
-        digits = _apfloat_digits(magnitudes[rest], 2 + sem.precision * 59 // 196)
-        natural = _natural_texts(digits, negative[rest], 2 + sem.precision * 59 // 196)
+        digits = expansion.rounded(natural_precision)
+        natural = _natural_texts(digits, negative, natural_precision, rest)
         for k, text in zip(rest.tolist(), natural, strict=True):
             if text is not None:
                 texts[index[k]] = text
@@ -530,6 +534,9 @@ def _format_typed(
         if text is None:
             texts[k] = _format_representable(values[k], sem)
     return texts  # pyright: ignore[reportReturnType]
+
+
+_GUARD = 4  # decimal digits past the longest rounding, to tell ties and carries
 
 
 @dataclass(frozen=True)
@@ -549,95 +556,140 @@ class _Digits:
 _LOG2_5 = np.log2(np.longdouble(5))
 
 
-def _apfloat_digits(magnitudes: np.ndarray, precision: int) -> _Digits:
-    """The digits `toStringImpl` keeps for `precision`, for each positive double.
+@dataclass(frozen=True)
+class _Expansion:
+    """The first `count` decimal digits of positive doubles (`%e`, correctly
+    rounded), with what APFloat's digit truncation depends on.
 
     APFloat takes the exact decimal significand S of the value, truncates it
     to about `precision * log2(10)` bits (`AdjustToPrecision` on the APInt),
-    then rounds half up at `precision` digits. So the result is S rounded half
+    then rounds half up at `precision` digits. So its result is S rounded half
     up, except when the truncation leaves exactly `precision` digits: then it
-    is S truncated. Both come from `%e` with four guard digits, which is exact
-    unless the guard digits read 5000 (a tie, or close to one) or 0000 (a
+    is S truncated. Both come from the `%e` digits past `precision`, which
+    decide it unless they read 5000... (a tie, or close to one) or 000... (a
     possible carry) -- those are `unsure`.
     """
-    count = len(magnitudes)
-    guard = 4
-    width = precision + guard + 8
-    texts = [f"{v:.{precision + guard - 1}e}" for v in magnitudes.tolist()]
-    chars = np.array(texts, dtype=f"S{width}").view(np.uint8).reshape(count, width)
-    digit_columns = [0, *range(2, precision + guard + 1)]
-    digits = chars[:, digit_columns].astype(np.int64) - 48
-    powers = 10 ** np.arange(precision - 1, -1, -1, dtype=np.int64)
-    leading = digits[:, :precision] @ powers
-    tail = digits[:, precision:] @ (10 ** np.arange(guard - 1, -1, -1, dtype=np.int64))
-    exponent_chars = chars[:, precision + guard + 2 :].astype(np.int64)
-    present = exponent_chars != 0
-    exponent_digits = np.where(present, exponent_chars - 48, 0)
-    three = present[:, 3]
-    magnitude_exponent = np.where(
-        three,
-        exponent_digits[:, 1] * 100
-        + exponent_digits[:, 2] * 10
-        + exponent_digits[:, 3],
-        exponent_digits[:, 1] * 10 + exponent_digits[:, 2],
-    )
-    exponent = np.where(exponent_chars[:, 0] == ord("-"), -1, 1) * magnitude_exponent
 
-    # The exact significand S = m * 2^e (e >= 0) or m * 5^-e (e < 0), m odd.
-    fraction, binary_exponent = np.frexp(magnitudes)
-    m = np.ldexp(fraction, 53).astype(np.int64)
-    e = binary_exponent.astype(np.int64) - 53
-    trailing = np.frexp((m & -m).astype(np.float64))[1].astype(np.int64) - 1
-    m >>= trailing
-    e += trailing
-    m_bits = np.frexp(m.astype(np.float64))[1].astype(np.int64)
-    fives = np.maximum(-e, 0)
-    log2_s = np.log2(m.astype(np.longdouble)) + fives * _LOG2_5
-    bits = np.where(e >= 0, m_bits + e, np.floor(log2_s).astype(np.int64) + 1)
-    near_integer = (e < 0) & (np.abs(log2_s - np.round(log2_s)) < 1e-9)
-    decimal_digits = exponent + 1 + fives
-    required = (precision * 196 + 58) // 59
-    removable = np.where(bits > required, (bits - required) * 59 // 196, 0)
-    truncated = decimal_digits - removable <= precision
-    # `%e` rounded up to a power of ten: the first digit's exponent is unsure.
-    power_of_ten = (leading == 10 ** (precision - 1)) & (tail == 0)
+    digits: np.ndarray  # (n, count) int64
+    exponent: np.ndarray  # power of ten of the first digit
+    bits: np.ndarray  # bit length of S
+    decimal_digits: np.ndarray  # decimal length of S
+    unsure: np.ndarray
+    exact: np.ndarray  # the digits are all of S's
 
-    rounds_up = ~truncated & (tail > 5000)
-    leading = leading + rounds_up
-    carry = leading == 10**precision
-    leading = np.where(carry, leading // 10, leading)
-    exponent = exponent + carry
-    unsure = (
-        near_integer
-        | power_of_ten
-        | (decimal_digits - removable < precision)
-        | (~truncated & (tail == 5000))
-        | (truncated & (tail == 0))
-    )
-    return _Digits(leading, exponent, unsure)
+    @staticmethod
+    def of(magnitudes: np.ndarray, count: int) -> _Expansion:
+        number = len(magnitudes)
+        width = count + 8
+        texts = [f"{v:.{count - 1}e}" for v in magnitudes.tolist()]
+        chars = np.array(texts, dtype=f"S{width}").view(np.uint8).reshape(number, width)
+        digits = chars[:, [0, *range(2, count + 1)]].astype(np.int64) - 48
+        exponent_chars = chars[:, count + 2 :].astype(np.int64)
+        present = exponent_chars != 0
+        exponent_digits = np.where(present, exponent_chars - 48, 0)
+        magnitude_exponent = np.where(
+            present[:, 3],
+            exponent_digits[:, 1] * 100
+            + exponent_digits[:, 2] * 10
+            + exponent_digits[:, 3],
+            exponent_digits[:, 1] * 10 + exponent_digits[:, 2],
+        )
+        exponent = (
+            np.where(exponent_chars[:, 0] == ord("-"), -1, 1) * magnitude_exponent
+        )
+
+        # The exact significand S = m * 2^e (e >= 0) or m * 5^-e (e < 0), m odd.
+        fraction, binary_exponent = np.frexp(magnitudes)
+        m = np.ldexp(fraction, 53).astype(np.int64)
+        e = binary_exponent.astype(np.int64) - 53
+        trailing = np.frexp((m & -m).astype(np.float64))[1].astype(np.int64) - 1
+        m >>= trailing
+        e += trailing
+        m_bits = np.frexp(m.astype(np.float64))[1].astype(np.int64)
+        fives = np.maximum(-e, 0)
+        log2_s = np.log2(m.astype(np.longdouble)) + fives * _LOG2_5
+        bits = np.where(e >= 0, m_bits + e, np.floor(log2_s).astype(np.int64) + 1)
+        near_integer = (e < 0) & (np.abs(log2_s - np.round(log2_s)) < 1e-9)
+        # `%e` rounded up to a power of ten: the first digit's exponent is unsure.
+        power_of_ten = (digits[:, 0] == 1) & (digits[:, 1:] == 0).all(axis=1)
+        decimal_digits = exponent + 1 + fives
+        # All of S's digits are in the `%e` text (so it was not rounded):
+        # nothing is unsure about it.
+        exact = decimal_digits <= count
+        unsure = (near_integer | power_of_ten) & ~exact
+        return _Expansion(digits, exponent, bits, decimal_digits, unsure, exact)
+
+    def rounded(self, precision: int) -> _Digits:
+        """APFloat's `precision` digits (see the class docstring)."""
+        guard = self.digits.shape[1] - precision
+        powers = 10 ** np.arange(precision - 1, -1, -1, dtype=np.int64)
+        leading = self.digits[:, :precision] @ powers
+        tail = self.digits[:, precision:] @ (
+            10 ** np.arange(guard - 1, -1, -1, dtype=np.int64)
+        )
+        half = 5 * 10 ** (guard - 1)
+        required = (precision * 196 + 58) // 59
+        removable = np.where(
+            self.bits > required, (self.bits - required) * 59 // 196, 0
+        )
+        left = self.decimal_digits - removable
+        truncated = left <= precision
+        leading = leading + (~truncated & (tail >= half))
+        carry = leading == 10**precision
+        leading = np.where(carry, leading // 10, leading)
+        unsure = (
+            self.unsure
+            | ((removable > 0) & (left < precision))
+            | (~self.exact & ~truncated & (tail == half))
+            | (~self.exact & truncated & (tail == 0))
+        )
+        return _Digits(leading, self.exponent + carry, unsure)
 
 
-def _scientific_texts(digits: _Digits, negative: np.ndarray) -> list[str]:
-    """`toString(6, 0, false)`: `d.ddddd0e+XX` (the sixth decimal is always a pad 0)."""
+_EXACT_POWERS = 10.0 ** np.arange(23)  # 10^k is exact in a double up to k = 22
+
+
+def _six_digit_values(digits: _Digits) -> tuple[np.ndarray, np.ndarray]:
+    """The doubles `d.ddddd0e+XX` reads as (one correctly rounded product or
+    quotient of exact doubles), and where that shortcut does not apply."""
+    power = digits.exponent - 5
+    usable = np.abs(power) <= 22
+    scale = _EXACT_POWERS[np.where(usable, np.abs(power), 0)]
+    leading = digits.leading.astype(np.float64)
+    values = np.where(power >= 0, leading * scale, leading / scale)
+    return values, ~usable
+
+
+def _scientific_texts(
+    digits: _Digits, negative: np.ndarray, which: np.ndarray
+) -> list[str]:
+    """`toString(6, 0, false)` of the values at `which`: `d.ddddd0e+XX` (the
+    sixth decimal is always a pad 0)."""
     return [
         f"{'-' if neg else ''}{lead // 100000}.{lead % 100000:05d}0e{exp:+03d}"
         for lead, exp, neg in zip(
-            digits.leading.tolist(), digits.exponent.tolist(), negative.tolist()
+            digits.leading[which].tolist(),
+            digits.exponent[which].tolist(),
+            negative[which].tolist(),
         )
     ]
 
 
 def _natural_texts(
-    digits: _Digits, negative: np.ndarray, precision: int
+    digits: _Digits, negative: np.ndarray, precision: int, which: np.ndarray
 ) -> list[str | None]:
-    """`toString()` (max padding 3, truncated zeros); None where it has no `.`
-    (those print as hex) or where the digits are unsure."""
+    """`toString()` (max padding 3, truncated zeros) of the values at `which`;
+    None where it has no `.` (those print as hex) or where the digits are unsure.
+
+    A plain loop of string slicing: a numpy character-matrix layout of the
+    same texts measured 2-4x slower (its temporaries are values x width).
+    """
     out: list[str | None] = []
     for lead, exp, neg, unsure in zip(
-        digits.leading.tolist(),
-        digits.exponent.tolist(),
-        negative.tolist(),
-        digits.unsure.tolist(),
+        digits.leading[which].tolist(),
+        digits.exponent[which].tolist(),
+        negative[which].tolist(),
+        digits.unsure[which].tolist(),
     ):
         if unsure:
             out.append(None)
