@@ -40,9 +40,9 @@ func.func @sub_max_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
   return %1 : tensor<4xi32>
 }
 
-// On booleans, maximum is a logical or.
+// On booleans, maximum is unsigned (a logical or), as upstream.
 // CHECK-LABEL: func.func @max_i1
-// CHECK:           %[[S:.*]] = arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK:           %[[S:.*]] = arith.maxui %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      linalg.yield %[[S]] : i1
 func.func @max_i1(%a: tensor<4xi1>, %b: tensor<4xi1>) -> tensor<4xi1> {
   %0 = stablehlo.maximum %a, %b : tensor<4xi1>

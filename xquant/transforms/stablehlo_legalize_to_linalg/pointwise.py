@@ -107,7 +107,7 @@ def lower_elementwise(
     rank-0 operands of a ranked op are `tensor.extract`ed before the generic
     (`capture_scalar_inputs`) or passed with an empty map. `linalg.map`
     (`primitive`, upstream's `PointwiseToLinalgMapConverter`) always extracts
-    rank-0 operands and takes no splat scalars.
+    rank-0 operands.
     """
     result_type = op.result_types[0]
     assert isa(result_type, TensorType[Attribute])
@@ -121,7 +121,7 @@ def lower_elementwise(
     inputs: list[SSAValue] = []
     for operand in op.operands:
         operand_rank = len(shape_of(operand.type))
-        scalar = None if primitive else splat_scalar(operand, hoist)
+        scalar = splat_scalar(operand, hoist)
         if (
             scalar is None
             and operand_rank != rank
@@ -141,7 +141,20 @@ def lower_elementwise(
 
     staged = Ops([])
     if primitive:
-        (result,) = build_map(staged, inputs, out, body)
+        # linalg.map wants every input of the init's shape (upstream's `coerceTensorShape`).
+        init_type = out.type
+        assert isa(init_type, TensorType[Attribute])
+        mapped = [
+            v
+            if shape_of(v.type) == shape_of(init_type)
+            else staged.add(
+                tensor.CastOp(
+                    v, TensorType(element_type(v.type), init_type.get_shape())
+                )
+            )
+            for v in inputs
+        ]
+        (result,) = build_map(staged, mapped, out, body)
     else:
         (result,) = build_generic(
             staged, inputs, [operand_map(v.type, rank) for v in inputs], [out],

@@ -66,7 +66,7 @@ INT_BINARY: dict[str, Callable[..., Operation]] = {
 }  # fmt: skip
 BOOL_BINARY: dict[str, Callable[..., Operation]] = {
     "stablehlo.add": arith.OrIOp, "stablehlo.multiply": arith.AndIOp,
-    "stablehlo.maximum": arith.OrIOp, "stablehlo.minimum": arith.AndIOp,
+    "stablehlo.maximum": arith.MaxUIOp, "stablehlo.minimum": arith.MinUIOp,
 }  # fmt: skip
 FLOAT_UNARY: dict[str, Callable[..., Operation]] = {
     "stablehlo.negate": arith.NegfOp, "stablehlo.abs": math.AbsFOp, "stablehlo.ceil": math.CeilOp,
@@ -329,6 +329,11 @@ def emit_scalar(
     result = element_type(op.result_types[0])
     if any(isinstance(t, ComplexType) for t in (*types, result)):
         return _emit_complex(op, operands, body, hoist, result)
+    # A real number is its own real part; its imaginary part is zero.
+    if name == "stablehlo.real":
+        return operands[0]
+    if name == "stablehlo.imag":
+        return scalar_constant(hoist, 0.0, result)
     for t in (*types, result):
         check_signless(t)
         if is_quantized(t):
