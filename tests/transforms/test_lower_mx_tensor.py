@@ -9,7 +9,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import f8E8M0FNU
+from xdsl.dialects.builtin import f4E2M1FN, f8E4M3FN, f8E8M0FNU
 
 import xquant
 from tests.upstream import mlir_opt
@@ -416,3 +416,46 @@ def test_max_min_bit_identical(kind: str, case: str, signed_zeros: bool) -> None
 @pytest.mark.parametrize("kind", ["max", "min"])
 def test_max_min_lowered_verifies_upstream(kind: str, case: str) -> None:
     mlir_opt.assert_verifies_upstream(str(_lowered(_maxmin_module(kind, case))))
+
+
+# ---------------------------------------------------------------------------------------
+# NVFP4 (the torchao golden vectors are in tests/dialects/mx_tensor/test_nvfp4.py)
+
+
+def _nvfp4_module(storage: str | None, result: str, with_g: bool) -> str:
+    mx_type = _type("32x4xf8E4M3FN", "32x64", "f4E2M1FN", storage)
+    storage_attr = f", storage_types = {storage}" if storage else ""
+    g_arg, g_use, g_type = (
+        (", %g: tensor<f32>", ", %g", ", tensor<f32>") if with_g else ("", "", "")
+    )
+    return f"""
+func.func @main(%x: tensor<32x64xf32>{g_arg}) -> (tensor<32x64x{result}>, tensor<32x4xf8E4M3FN>, tensor<32x64xi4>) {{
+  %q = mx_tensor.quantize %x{g_use} {{algorithm = "nvfp4"{storage_attr}}} : tensor<32x64xf32>{g_type} -> {mx_type}
+  %y = mx_tensor.dequantize %q{g_use} : {mx_type}{g_type} -> tensor<32x64x{result}>
+  %s, %d = mx_tensor.deconstruct %q {{storage_types = [i4]}} : {mx_type}
+  func.return %y, %s, %d : tensor<32x64x{result}>, tensor<32x4xf8E4M3FN>, tensor<32x64xi4>
+}}
+"""
+
+
+@pytest.mark.parametrize("with_g", [False, True], ids=["block-only", "two-level"])
+@pytest.mark.parametrize(
+    ("storage", "result"), [(None, "f32"), ("[i1, i3]", "bf16"), ("[i2, i2]", "f16")]
+)
+def test_nvfp4_bit_identical(storage: str | None, result: str, with_g: bool) -> None:
+    text = _nvfp4_module(storage, result, with_g)
+    x = _input((32, 64), 4 + with_g)
+    g = mx.nvfp4_tensor_scale(np.max(np.abs(x[np.isfinite(x)])))
+    args = [x, np.array(g, np.float32)] if with_g else [x]
+    expected = xquant.run(text, "main", *args)
+    got = xquant.run(_lowered(text), "main", *args)
+    for a, b in zip(expected, got, strict=True):
+        _same(a, b)
+    scale, elements = mx.quantize_nvfp4(x, (32, 4), g if with_g else None)
+    _same(expected[1], scale)
+    codes = np.asarray(expected[2]).view(np.uint8) & np.uint8(0xF)
+    np.testing.assert_array_equal(codes, elements.view(np.uint8))
+    values = mx.dequantize(
+        scale, f8E4M3FN, elements, f4E2M1FN, expected[0].dtype, g if with_g else None
+    )
+    _same(expected[0], values)
