@@ -570,7 +570,7 @@ class _Expansion:
     possible carry) -- those are `unsure`.
     """
 
-    digits: np.ndarray  # (n, count) int64
+    digits: np.ndarray  # (n, count) uint8
     exponent: np.ndarray  # power of ten of the first digit
     bits: np.ndarray  # bit length of S
     decimal_digits: np.ndarray  # decimal length of S
@@ -583,7 +583,7 @@ class _Expansion:
         width = count + 8
         texts = [f"{v:.{count - 1}e}" for v in magnitudes.tolist()]
         chars = np.array(texts, dtype=f"S{width}").view(np.uint8).reshape(number, width)
-        digits = chars[:, [0, *range(2, count + 1)]].astype(np.int64) - 48
+        digits = chars[:, [0, *range(2, count + 1)]] - np.uint8(48)
         exponent_chars = chars[:, count + 2 :].astype(np.int64)
         present = exponent_chars != 0
         exponent_digits = np.where(present, exponent_chars - 48, 0)
@@ -611,7 +611,7 @@ class _Expansion:
         bits = np.where(e >= 0, m_bits + e, np.floor(log2_s).astype(np.int64) + 1)
         near_integer = (e < 0) & (np.abs(log2_s - np.round(log2_s)) < 1e-9)
         # `%e` rounded up to a power of ten: the first digit's exponent is unsure.
-        power_of_ten = (digits[:, 0] == 1) & (digits[:, 1:] == 0).all(axis=1)
+        power_of_ten = (digits[:, 0] == 1) & ~digits[:, 1:].any(axis=1)
         decimal_digits = exponent + 1 + fives
         # All of S's digits are in the `%e` text (so it was not rounded):
         # nothing is unsure about it.
@@ -622,11 +622,8 @@ class _Expansion:
     def rounded(self, precision: int) -> _Digits:
         """APFloat's `precision` digits (see the class docstring)."""
         guard = self.digits.shape[1] - precision
-        powers = 10 ** np.arange(precision - 1, -1, -1, dtype=np.int64)
-        leading = self.digits[:, :precision] @ powers
-        tail = self.digits[:, precision:] @ (
-            10 ** np.arange(guard - 1, -1, -1, dtype=np.int64)
-        )
+        leading = _decimal_value(self.digits[:, :precision])
+        tail = _decimal_value(self.digits[:, precision:])
         half = 5 * 10 ** (guard - 1)
         required = (precision * 196 + 58) // 59
         removable = np.where(
@@ -644,6 +641,16 @@ class _Expansion:
             | (~self.exact & truncated & (tail == 0))
         )
         return _Digits(leading, self.exponent + carry, unsure)
+
+
+def _decimal_value(digits: np.ndarray) -> np.ndarray:
+    """Rows of decimal digits as int64 numbers, one column at a time (a matrix
+    product would first widen the whole matrix to int64)."""
+    value = np.zeros(len(digits), dtype=np.int64)
+    for column in range(digits.shape[1]):
+        value *= 10
+        value += digits[:, column]
+    return value
 
 
 _EXACT_POWERS = 10.0 ** np.arange(23)  # 10^k is exact in a double up to k = 22

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -59,6 +59,8 @@ if TYPE_CHECKING:
         StorageQuantizedType,
         UniformQuantizedType,
     )
+
+_D = TypeVar("_D", FloatData, IntAttr)
 
 _STORAGE_RE = re.compile(r"(si|ui|i|u)([0-9]*)")
 _MAX_BUILTIN_WIDTH = (1 << 24) - 1
@@ -594,9 +596,22 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
             IntAttr(block) for _, block, _ in block_info if granularity == SUB_CHANNEL
         ),
         ArrayAttr(IntAttr(n) for n in shape),
-        ArrayAttr(FloatData(s) for s in scales),
-        ArrayAttr(IntAttr(z) for z in zero_points),
+        ArrayAttr(_plain_data(FloatData, scales)),
+        ArrayAttr(_plain_data(IntAttr, zero_points)),
     ]
+
+
+def _plain_data(cls: type[_D], values: list[Any]) -> tuple[_D, ...]:
+    """`cls(v)` for each of `values`, Python floats / ints straight from the
+    parser or numpy, built without re-running xDSL's per-object verification
+    (an isinstance check that is most of the cost for a million scales)."""
+    new, set_data = object.__new__, object.__setattr__
+    made: list[_D] = []
+    for value in values:
+        item = new(cls)
+        set_data(item, "data", value)
+        made.append(item)
+    return tuple(made)
 
 
 def _scale_zero_text(
