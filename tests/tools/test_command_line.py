@@ -134,6 +134,22 @@ def test_upstream_canonicalize_options_that_hold_anyway() -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_bare_boolean_pass_option_is_true() -> None:
+    """`--pass=flag` sets a boolean option, as MLIR's pass options do (StableHLO's
+    sparse.mlir runs `--stablehlo-legalize-to-linalg=enable-sparse-ops`)."""
+    result = run(
+        "--stablehlo-legalize-to-linalg=enable-primitive-ops capture-scalar-inputs=false",
+        "--dump-pass-pipeline",
+        stdin="",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "enable_primitive_ops=true capture_scalar_inputs=false" in result.stderr
+    # A bare option that is not a boolean still needs its value.
+    result = run("--lower-quant-ops=rounding", stdin="")
+    assert result.returncode == 1
+    assert "failed to add `lower-quant-ops` with options `rounding`" in result.stderr
+
+
 def test_help_lists_xquant_passes_first_with_options() -> None:
     result = run("--help")
     assert result.returncode == 0

@@ -17,10 +17,11 @@ with `-verify-diagnostics` the diagnostics are checked against the file's
 from __future__ import annotations
 
 import sys
+import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import StringIO
-from typing import IO
+from typing import IO, Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -62,6 +63,20 @@ _SATISFIED_UPSTREAM_OPTIONS = {
     # xDSL's greedy rewriter always iterates to a fixed point.
     "canonicalize": frozenset({"test-convergence"}),
 }
+
+
+def _bare_booleans_true(
+    pass_class: type[ModulePass], parameters: dict[str, Any]
+) -> dict[str, Any]:
+    """A boolean pass option named without a value is true, as in MLIR
+    (`--stablehlo-legalize-to-linalg=enable-sparse-ops`); xDSL wants `=true`."""
+    hints = typing.get_type_hints(pass_class)
+    return {
+        key: (True,)
+        if value == () and hints.get(key.replace("-", "_")) in (bool, bool | None)
+        else value
+        for key, value in parameters.items()
+    }
 
 
 # mlir-opt's dump headers name a pass by its C++ class; xDSL's differ for these.
@@ -236,6 +251,7 @@ class OptDriver:
             }
             try:
                 pass_class = available[spec.name]()
+                parameters = _bare_booleans_true(pass_class, parameters)
                 passes.append(
                     pass_class.from_pass_spec(type(spec)(spec.name, parameters))
                 )
