@@ -81,8 +81,13 @@ def lowering_for(module: ModuleOp) -> str:
 COMPILE_FLAGS = (
     "--iree-llvmcpu-target-cpu=host",
     "--iree-input-demote-f64-to-f32=false",
+    "--iree-opt-const-eval=false",
+    "--iree-llvmcpu-reassociate-fp-reductions=false",
 )
-"""Host CPU, and f64 kept: the quantized lowerings rescale in f64."""
+"""Host CPU; f64 kept (the quantized lowerings rescale in f64); float reductions
+in their written order (the interpreter's); no compile-time
+evaluation of constant subgraphs (it tripled compile times of the constant-fed
+conformance modules, and every value is then computed by the generated code)."""
 
 IREE_DIALECTS = frozenset(
     {"builtin", "func", "arith", "math", "tensor", "linalg", "scf", "complex"}
@@ -179,6 +184,8 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     _erase_uncalled_declarations(module)
     if pipeline := pipeline or lowering_for(module):
         apply_passes(module, pipeline)
+    _forward_optimization_barriers(module)
+    _generalize_elementwise(module)
     apply_passes(module, "widen-boundary-types")
     for op in module.walk():
         if _dialect(op) not in IREE_DIALECTS:
@@ -187,6 +194,39 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
                 f"'{op.name}' op is not lowered to linalg/arith/tensor: the IREE backend cannot compile it",
             )
     return module
+
+
+def _forward_optimization_barriers(module: ModuleOp) -> None:
+    """`stablehlo.optimization_barrier` is the identity on values (it only stops
+    XLA from moving ops across it); no lowering to linalg exists, so its
+    results become its operands."""
+    for op in list(module.walk()):
+        if op.name == "stablehlo.optimization_barrier":
+            for result, operand in zip(op.results, op.operands):
+                result.replace_all_uses_with(operand)
+            op.detach()
+            op.erase()
+
+
+def _generalize_elementwise(module: ModuleOp) -> None:
+    """Named elementwise ops (`linalg.add`, `linalg.mul`, ...) as `linalg.generic`:
+    IREE 3.13's parser no longer knows them (upstream replaced them by
+    `linalg.elementwise`); their generic form is the same computation."""
+    from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+    from xdsl.dialects.linalg.ops import GenericOp
+    from xdsl.rewriter import Rewriter
+
+    for op in list(module.walk()):
+        if isinstance(op, ElementwiseOperation):
+            generic = GenericOp(
+                op.inputs,
+                op.outputs,
+                op.body.clone(),
+                op.get_indexing_maps(),
+                op.get_iterator_types(),
+                op.results.types,
+            )
+            Rewriter.replace_op(op, generic)
 
 
 def _erase_uncalled_declarations(module: ModuleOp) -> None:
@@ -291,29 +331,39 @@ class _Boundary:
 
     dtype: np.dtype[Any]
     carrier: np.dtype[Any] | None
-    """int8 when `widen-boundary-types` widened it, else None."""
+    """The dtype `widen-boundary-types` made it cross as, or None if unchanged."""
     bits: bool
-    """The carrier holds a float's bit pattern (not a sign-extended integer)."""
+    """The carrier holds a float's bit pattern (not its value)."""
+
+
+def _element(attr: Attribute) -> np.dtype[Any]:
+    from xquant.dialects.quant.types import StorageQuantizedType
+    from xquant.numerics.dtypes import numpy_dtype, storage_dtype
+
+    element = attr.element_type if isinstance(attr, TensorType) else attr  # pyright: ignore[reportUnknownMemberType]
+    assert isinstance(element, Attribute)
+    if isinstance(
+        element, StorageQuantizedType
+    ):  # the interpreter holds storage integers
+        return storage_dtype(element.storage_type.width.data, element.is_signed)
+    return numpy_dtype(element)
 
 
 def _boundary(before: Attribute, after: Attribute) -> _Boundary:
-    from xquant.numerics.dtypes import numpy_dtype
-
-    element = before.element_type if isinstance(before, TensorType) else before  # pyright: ignore[reportUnknownMemberType]
-    assert isinstance(element, Attribute)
-    dtype = numpy_dtype(element)
+    dtype = _element(before)
     if before == after:
         return _Boundary(dtype, None, False)
-    return _Boundary(dtype, np.dtype(np.int8), dtype.kind not in "iub")
+    carrier = _element(after)
+    return _Boundary(dtype, carrier, dtype.kind not in "iub" and carrier.kind in "iu")
 
 
 def _to_carrier(value: Any, boundary: _Boundary) -> Any:
     array = np.asarray(value, dtype=boundary.dtype)
-    if boundary.carrier is None:
-        return array if array.ndim else array[()]
-    if boundary.bits:
-        return array.view(np.uint8).view(np.int8)
-    return array.astype(np.int8)
+    if boundary.carrier is not None:
+        if boundary.bits:
+            array = array.view(f"uint{array.dtype.itemsize * 8}")
+        array = array.astype(boundary.carrier)
+    return array if array.ndim else array.item()  # the runtime takes Python scalars
 
 
 def _from_carrier(value: Any, boundary: _Boundary) -> np.ndarray:
@@ -321,7 +371,8 @@ def _from_carrier(value: Any, boundary: _Boundary) -> np.ndarray:
     if boundary.carrier is None:
         return array.astype(boundary.dtype, copy=False)
     if boundary.bits:
-        return array.astype(np.int8, copy=False).view(np.uint8).view(boundary.dtype)
+        unsigned = f"uint{boundary.dtype.itemsize * 8}"
+        return array.astype(boundary.carrier).astype(unsigned).view(boundary.dtype)
     return array.astype(boundary.dtype)
 
 

@@ -19,9 +19,12 @@ and one elementwise cast per value bridges old and new types:
   reverse with a zero-extending `arith.extui` out. The caller reinterprets
   the bytes (`ml_dtypes`' `.view`).
 
-Tensors (static shapes) are cast by a `linalg.generic`; scalars by one
-arith op, so 4- and 6-bit float scalars (two ops) are left as they are.
-Dynamic-shaped and unranked tensors are left as they are too.
+Scalars cross as IREE's runtime passes them, in 32 bits: integers narrower
+than 32 bits as `i32` (sign-extended), floats of 8 bits or fewer as their
+bit pattern in an `i32`, `f16`/`bf16` as `f32` (exact both ways).
+
+Tensors (static shapes) are cast by a `linalg.generic`, scalars by arith
+ops. Dynamic-shaped and unranked tensors are left as they are.
 """
 
 from __future__ import annotations
@@ -29,17 +32,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    BFloat16Type,
+    Float16Type,
     IntegerType,
     ModuleOp,
     Signedness,
     TensorType,
+    f32,
     i8,
+    i32,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -47,10 +55,10 @@ from xdsl.passes import ModulePass
 from xquant.transforms.signatures import convert_function_boundaries
 
 
-def _narrow_int(element: Attribute) -> bool:
+def _narrow_int(element: Attribute, below: int) -> bool:
     return (
         isinstance(element, IntegerType)
-        and 1 < element.width.data < 8
+        and 1 < element.width.data < below
         and element.signedness.data != Signedness.UNSIGNED
     )
 
@@ -60,9 +68,18 @@ def _small_float(element: Attribute) -> bool:
 
 
 def carrier_element(element: Attribute) -> Attribute | None:
-    """The byte-sized element type `element` crosses a boundary as, or None if it crosses as is."""
-    if _narrow_int(element) or _small_float(element):
+    """The byte-sized type a tensor element crosses a boundary as, or None if it crosses as is."""
+    if _narrow_int(element, 8) or _small_float(element):
         return i8
+    return None
+
+
+def carrier_scalar(attr: Attribute) -> Attribute | None:
+    """The 32-bit type a scalar crosses a boundary as, or None if it crosses as is."""
+    if _narrow_int(attr, 32) or _small_float(attr):
+        return i32
+    if isinstance(attr, Float16Type | BFloat16Type):
+        return f32
     return None
 
 
@@ -72,62 +89,65 @@ def _carrier_type(attr: Attribute) -> Attribute | None:
             return None
         element = carrier_element(attr.element_type)
         return None if element is None else TensorType(element, attr.get_shape())
-    if _narrow_int(attr) or (_small_float(attr) and attr.bitwidth == 8):  # pyright: ignore[reportAttributeAccessIssue]
-        return i8
-    return None
+    return carrier_scalar(attr)
 
 
 def _scalar_casts(block: Block, value: SSAValue, to: Attribute) -> SSAValue:
     """Append to `block` the arith ops casting scalar `value` between its type and `to`."""
+
+    def add(op: Operation) -> SSAValue:
+        block.add_op(op)
+        return op.results[0]
+
     source = value.type
     if isinstance(to, IntegerType) and isinstance(source, IntegerType):
         widen = to.width.data > source.width.data
-        op = arith.ExtSIOp(value, to) if widen else arith.TruncIOp(value, to)
-        block.add_op(op)
-        return op.result
-    if isinstance(to, AnyFloat):  # i8 bits -> small float
-        width = to.bitwidth
-        if width < 8:
-            trunc = arith.TruncIOp(value, IntegerType(width))
-            block.add_op(trunc)
-            value = trunc.result
-        cast = arith.BitcastOp(value, to)
-        block.add_op(cast)
-        return cast.result
-    assert isinstance(source, AnyFloat)  # small float -> i8 bits
-    width = source.bitwidth
-    bits = arith.BitcastOp(value, IntegerType(width))
-    block.add_op(bits)
-    if width == 8:
-        return bits.result
-    ext = arith.ExtUIOp(bits.result, i8)
-    block.add_op(ext)
-    return ext.result
+        return add(arith.ExtSIOp(value, to) if widen else arith.TruncIOp(value, to))
+    if isinstance(source, AnyFloat) and isinstance(to, AnyFloat):  # f16/bf16 <-> f32
+        widen = to.bitwidth > source.bitwidth
+        return add(arith.ExtFOp(value, to) if widen else arith.TruncFOp(value, to))
+    if isinstance(to, AnyFloat):  # integer bits -> small float
+        assert isinstance(source, IntegerType)
+        if to.bitwidth < source.width.data:
+            value = add(arith.TruncIOp(value, IntegerType(to.bitwidth)))
+        return add(arith.BitcastOp(value, to))
+    assert isinstance(source, AnyFloat) and isinstance(to, IntegerType)
+    bits = add(arith.BitcastOp(value, IntegerType(source.bitwidth)))
+    if source.bitwidth == to.width.data:
+        return bits
+    return add(arith.ExtUIOp(bits, to))
 
 
 class _Materializer:
-    """Builds the cast ops; a tensor cast is a `linalg.generic` whose `tensor.empty`
-    init is put in front of it once the shared helper has inserted the generic."""
+    """Builds the cast ops. The shared helper inserts the one op returned; the
+    ops it needs first (a scalar chain, a generic's `tensor.empty`) are put in
+    front of it afterwards."""
 
     def __init__(self) -> None:
-        self.inits: list[tuple[Operation, Operation]] = []
+        self.before: list[tuple[Operation, list[Operation]]] = []
+        self.sources: list[tuple[Operation, SSAValue]] = []
 
     def __call__(self, value: SSAValue, to: Attribute) -> Operation:
         source = value.type
         if not isinstance(source, TensorType) or not isinstance(to, TensorType):
             body = Block()
             _scalar_casts(body, value, to)
-            op = body.last_op
-            assert op is not None and body.first_op is op, "scalar casts are one op"
-            op.detach()
-            return op
+            ops = list(body.ops)
+            for op in ops:
+                op.detach()
+            self.before.append((ops[-1], ops[:-1]))
+            if (
+                len(ops) > 1
+            ):  # the helper rewires uses of `value` outside the op it gets
+                self.sources.append((ops[0], value))
+            return ops[-1]
         rank = source.get_num_dims()
         body = Block(arg_types=[source.element_type, to.element_type])
         result = _scalar_casts(body, body.args[0], to.element_type)
-        body.add_op(linalg.YieldOp(result))
+        body.add_op(YieldOp(result))
         empty = tensor.EmptyOp([], to)
         identity = AffineMapAttr(AffineMap.identity(rank))
-        generic = linalg.GenericOp(
+        generic = GenericOp(
             [value],
             [empty.tensor],
             Region(body),
@@ -135,7 +155,7 @@ class _Materializer:
             [IteratorTypeAttr.parallel()] * rank,
             [to],
         )
-        self.inits.append((generic, empty))
+        self.before.append((generic, [empty]))
         return generic
 
 
@@ -148,7 +168,10 @@ class WidenBoundaryTypesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         casts = _Materializer()
         convert_function_boundaries(op, _carrier_type, casts)
-        for generic, empty in casts.inits:
-            block = generic.parent_block()
+        for op, first in casts.before:
+            block = op.parent_block()
             assert block is not None
-            block.insert_op_before(empty, generic)
+            for earlier in first:
+                block.insert_op_before(earlier, op)
+        for first_op, value in casts.sources:
+            first_op.operands[0] = value

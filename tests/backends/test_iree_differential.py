@@ -1,0 +1,289 @@
+"""The interpreter and IREE agree bit for bit on the whole corpus (NaN payloads aside).
+
+Each case runs `xquant.run(..., backend="interpreter")` and
+`xquant.run(..., backend="iree")` on the same arguments and compares every
+result by bit pattern (`cases.same_bits`). The corpus: the examples, StableHLO's
+quantized conformance modules (their checks turned into results), every
+function of the quant / StableHLO / MX lowering corpora in filecheck/transforms,
+and MX round trips of every element format.
+
+Cases IREE cannot compile or computes differently are in `KNOWN`, with the
+reason; docs/iree-backend.md lists the same ones (a test checks that). They
+are strict xfails: once IREE (or xquant) is fixed, the test says so.
+
+The whole suite skips, with one line saying why, when IREE is not installed.
+Compiled modules are cached per session by their text (`xquant.backends.iree`).
+`XQUANT_IREE_CORPUS=sample` runs every fourth conformance module and corpus
+function only (for a quick local run); the default is everything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import xquant
+from tests.backends.cases import (
+    CONFORMANCE_DIR,
+    ROOT,
+    arguments,
+    checks_to_results,
+    chunks,
+    same_bits,
+)
+from xquant.backends.iree import available
+
+REASON = available()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+SAMPLE = os.environ.get("XQUANT_IREE_CORPUS", "full") == "sample"
+DOC = ROOT / "docs" / "iree-backend.md"
+
+# case id -> why IREE does not match; each is listed in docs/iree-backend.md.
+KNOWN: dict[str, str] = {
+    "example:mx_tiling@main": "IREE limitation: iree-compile crashes (signal 11) on scf.parallel with a tensor scf.reduce",
+    "example:mx_matmul@main": "IREE limitation: arith.truncf f32 -> f4E2M1FN rounds 0.75 and 0.8 to 0.5 (APFloat: 1.0)",
+}
+
+
+def _compare(text: str, function: str, args: list[Any]) -> None:
+    expected = xquant.run(text, function, *args)
+    got = xquant.run(text, function, *args, backend="iree")
+    assert len(got) == len(expected)
+    for index, (a, b) in enumerate(zip(expected, got)):
+        difference = same_bits(a, b)
+        assert difference is None, f"result #{index}: {difference}"
+
+
+def _param(case_id: str, *values: Any) -> Any:
+    marks = (
+        [pytest.mark.xfail(reason=KNOWN[case_id], strict=True)]
+        if case_id in KNOWN
+        else []
+    )
+    return pytest.param(*values, id=case_id, marks=marks)
+
+
+# ----- the examples -----
+
+_BF16 = ml_dtypes.bfloat16
+EXAMPLES: dict[str, tuple[str, list[Any]]] = {
+    "stablehlo_quantized": (
+        "main",
+        [np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)],
+    ),
+    "subchannel": ("main", []),
+    "quant_types": (
+        "casts",
+        [
+            np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3),
+            np.linspace(-3, 3, 8).astype(np.float16).reshape(2, 4),
+        ],
+    ),
+    "mx_matmul": (
+        "main",
+        [
+            np.full((8, 64), 0.5, _BF16),
+            np.linspace(-1, 1, 64 * 16, dtype=np.float32).reshape(64, 16),
+            np.ones((8, 16), _BF16),
+        ],
+    ),
+    "mx_tiling": ("main", []),
+    "nvfp4_matmul": (
+        "main",
+        [
+            np.linspace(-3, 3, 8 * 64, dtype=np.float32).reshape(8, 64),
+            np.linspace(2, -2, 64 * 16, dtype=np.float32).reshape(64, 16),
+            np.array(0.5, np.float32),
+            np.array(0.25, np.float32),
+        ],
+    ),
+}
+
+
+def test_every_example_is_a_case() -> None:
+    assert {p.stem for p in (ROOT / "examples").glob("*.mlir")} == set(EXAMPLES)
+
+
+@pytest.mark.parametrize(
+    ("name", "function", "args"),
+    [
+        _param(f"example:{name}@{function}", name, function, args)
+        for name, (function, args) in EXAMPLES.items()
+    ],
+)
+def test_example(name: str, function: str, args: list[Any]) -> None:
+    _compare((ROOT / "examples" / f"{name}.mlir").read_text(), function, args)
+
+
+# ----- StableHLO's quantized conformance modules -----
+
+_FUNCTION = re.compile(r"func\.func\s+@([\w.$-]+)")
+
+
+def _chunk_functions(path: Path) -> list[tuple[int, str]]:
+    """(chunk index, public function) pairs of a file, found in its text."""
+    out: list[tuple[int, str]] = []
+    for k, chunk in enumerate(chunks(path.read_text())):
+        out += [(k, name) for name in _FUNCTION.findall(chunk)]
+    return out
+
+
+def _every_fourth(items: list[Any]) -> list[Any]:
+    return items[::4] if SAMPLE else items
+
+
+CONFORMANCE = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
+
+
+@pytest.mark.skipif(not CONFORMANCE, reason=f"{CONFORMANCE_DIR} is not available")
+@pytest.mark.parametrize(
+    ("path", "chunk", "function"),
+    _every_fourth(
+        [
+            _param(f"stablehlo:{path.name[:48]}#{k}@{fn}", path, k, fn)
+            for path in CONFORMANCE
+            for k, fn in _chunk_functions(path)
+        ]
+    ),
+)
+def test_stablehlo_conformance(path: Path, chunk: int, function: str) -> None:
+    module = xquant.parse_module(chunks(path.read_text())[chunk])
+    checks_to_results(module)
+    _compare(xquant.print_module(module), function, [])
+
+
+# ----- the lowering corpora -----
+
+CORPORA = [
+    "lower-quant-ops.mlir",
+    "strip-func-quant-types.mlir",
+    "normalize-quant-types.mlir",
+    "stablehlo-legalize-quant-to-math.mlir",
+    "stablehlo-legalize-to-linalg.mlir",
+    "lower-mx-tensor.mlir",
+    "mx-tensor-generalize.mlir",
+]
+
+
+def _corpus_params() -> list[Any]:
+    params: list[Any] = []
+    for name in CORPORA:
+        path = ROOT / "filecheck" / "transforms" / name
+        params += [
+            _param(f"{name.removesuffix('.mlir')}#{k}@{fn}", path, k, fn)
+            for k, fn in _chunk_functions(path)
+        ]
+    return _every_fourth(params)
+
+
+@pytest.mark.parametrize(("path", "chunk", "function"), _corpus_params())
+def test_lowering_corpus(path: Path, chunk: int, function: str) -> None:
+    text = chunks(path.read_text())[chunk]
+    try:
+        module = xquant.parse_module(text)
+    except Exception:
+        pytest.skip("an invalid-input chunk (the corpus tests its diagnostics)")
+    fn = next(
+        op
+        for op in module.walk()
+        if getattr(op, "sym_name", None) is not None and op.sym_name.data == function  # pyright: ignore[reportAttributeAccessIssue]
+    )
+    if not fn.body.blocks or fn.sym_visibility is not None:  # pyright: ignore[reportAttributeAccessIssue]
+        pytest.skip("a declaration or a private function: not an entry point")
+    if any("mx_tensor" in str(t) for t in fn.function_type.outputs.data):  # pyright: ignore[reportAttributeAccessIssue]
+        pytest.skip("returns an MX tensor: no numpy result to compare")
+    args = arguments(fn.function_type, seed=chunk)  # pyright: ignore[reportAttributeAccessIssue]
+    if args is None:
+        pytest.skip("no numpy value for one of its argument types (unranked, !shape)")
+    _compare(text, function, args)
+
+
+# ----- MX round trips and golden vectors -----
+
+MX_FORMATS = ["f8E4M3FN", "f8E5M2", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN", "i8", "bf16"]
+
+
+@pytest.mark.parametrize(
+    ("compute", "algorithm"),
+    [
+        _param(f"mx:{compute}/{algorithm}", compute, algorithm)
+        for compute in MX_FORMATS
+        for algorithm in ("floor", "rceil")
+    ],
+)
+def test_mx_round_trip(compute: str, algorithm: str) -> None:
+    from tests.transforms.test_lower_mx_tensor import (  # the same modules and inputs
+        _input,  # pyright: ignore[reportPrivateUsage]
+        _round_trip_module,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    text = _round_trip_module(compute, None, algorithm, "f8E8M0FNU", "f32")
+    _compare(text, "main", [_input((32, 64), 5)])
+
+
+# One 32-element block each; the scale byte and the decoded elements follow the
+# OCP MX spec (the same values as tests/numerics/test_mx.py derives by hand).
+MX_GOLDEN: dict[str, tuple[str, str, list[float], int, list[float]]] = {
+    "e2m1-ties": (
+        "f4E2M1FN",
+        "floor",
+        [6.0, 1.25, 2.5, 5.0, 0.25, 0.75, -1.75, 3.5],
+        127,
+        [6.0, 1.0, 2.0, 4.0, 0.0, 1.0, -2.0, 4.0],
+    ),
+    "e2m1-rceil": ("f4E2M1FN", "rceil", [7.0, 1.0], 128, [4.0, 0.5]),
+    "e4m3-957": ("f8E4M3FN", "floor", [957.0, 960.0, 1.0], 128, [448.0, 448.0, 0.5]),
+    "e4m3-subnormals": (
+        "f8E4M3FN",
+        "floor",
+        [448.0, 2.0**-9, 2.0**-10, 3 * 2.0**-10, 2.0**-7 + 2.0**-9],
+        127,
+        [448.0, 2.0**-9, 0.0, 2.0**-8, 2.0**-7 + 2.0**-9],
+    ),
+    "mxint8": (
+        "i8",
+        "floor",
+        [1.5, 0.5 / 64, 1.5 / 64, -2.5 / 64, 1.99],
+        127,
+        [1.5, 0.0, 2 / 64, -2 / 64, 127 / 64],
+    ),
+}
+
+
+def _mx_block_module(compute: str, algorithm: str) -> str:
+    mx_type = f"!mx_tensor.tensor<<1xf8E8M0FNU>, <32x{compute}>>"
+    return f"""
+func.func @main(%x: tensor<32xf32>) -> (tensor<32xf32>, tensor<1xf8E8M0FNU>) {{
+  %q = mx_tensor.quantize %x {{algorithm = "{algorithm}"}} : tensor<32xf32> -> {mx_type}
+  %y = mx_tensor.dequantize %q : {mx_type} -> tensor<32xf32>
+  %s, %d = mx_tensor.deconstruct %q {{storage_types = [i{8 if compute in ("i8", "f8E4M3FN") else 4}]}} : {mx_type}
+  func.return %y, %s : tensor<32xf32>, tensor<1xf8E8M0FNU>
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    "name", [_param(f"mx-golden:{name}", name) for name in MX_GOLDEN]
+)
+def test_mx_golden_vector(name: str) -> None:
+    compute, algorithm, values, scale_byte, decoded = MX_GOLDEN[name]
+    x = np.array(values + [0.0] * (32 - len(values)), np.float32)
+    text = _mx_block_module(compute, algorithm)
+    y, scale = xquant.run(text, "main", x, backend="iree")
+    assert int(np.asarray(scale).view(np.uint8)[0]) == scale_byte
+    exponent = scale_byte - 127
+    assert (np.asarray(y)[: len(values)] / 2.0**exponent).tolist() == decoded
+    _compare(text, "main", [x])
+
+
+def test_known_failures_are_documented() -> None:
+    doc = DOC.read_text()
+    missing = [case for case in KNOWN if f"`{case}`" not in doc]
+    assert missing == []
