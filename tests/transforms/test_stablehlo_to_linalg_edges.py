@@ -155,6 +155,54 @@ CASES: dict[str, tuple[str, tuple[Any, ...], list[Any]]] = {
         # the dilated input [1, 10, 2, 10, 3] (holes are the init), windows of two, plus the init
         [np.array([21, 22, 22, 23], np.int32)],
     ),
+    # f32 NHWC windows become linalg.pooling_nhwc_{max,sum,min}, as upstream.
+    "reduce_window_nhwc_pooling": (
+        """func.func @main(%x: tensor<1x4x4x1xf32>) -> (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %ninf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  %1 = "stablehlo.reduce_window"(%x, %zero) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %b, %a : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  %2 = "stablehlo.reduce_window"(%x, %pinf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.minimum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 1, 1, 1>, window_dilations = array<i64: 1, 2, 2, 1>} : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  func.return %0, %1, %2 : tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>
+}""",
+        (np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1),),
+        # x[i, j] = 4i + j. Strided 2x2 windows: {0,1,4,5}, {2,3,6,7},
+        # {8,9,12,13}, {10,11,14,15}; dilated ones start at (i, j) and take
+        # (i, j), (i, j+2), (i+2, j), (i+2, j+2): their minimum is 4i + j.
+        [
+            np.array([5, 7, 13, 15], np.float32).reshape(1, 2, 2, 1),
+            np.array([10, 18, 42, 50], np.float32).reshape(1, 2, 2, 1),
+            np.array([0, 1, 4, 5], np.float32).reshape(1, 2, 2, 1),
+        ],
+    ),
+    "reduce_window_ndhwc_pooling": (
+        """func.func @main(%x: tensor<1x2x2x2x1xf32>, %init: tensor<f32>) -> tensor<1x1x1x1x1xf32> {
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2, 2, 2, 1>} : (tensor<1x2x2x2x1xf32>, tensor<f32>) -> tensor<1x1x1x1x1xf32>
+  func.return %0 : tensor<1x1x1x1x1xf32>
+}""",
+        (
+            np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2, 1),
+            np.array(100, np.float32),
+        ),
+        [np.array(128, np.float32).reshape(1, 1, 1, 1, 1)],
+    ),
 }
 
 
@@ -186,7 +234,26 @@ def test_original_and_lowered_give_the_golden_values(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
+def test_primitive_ops_give_the_golden_values(name: str) -> None:
+    """`enable-primitive-ops` (linalg.map, variadic linalg.reduce) keeps the numbers."""
+    text, args, golden = CASES[name]
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text),
+        "stablehlo-legalize-to-linalg{enable-primitive-ops=true}",
+    )
+    assert not any(op.name.startswith("stablehlo.") for op in lowered.walk())
+    results = xquant.run(xquant.parse_module(str(lowered)), "main", *args)
+    for got, want in zip(results, golden, strict=True):
+        assert same_bits(got, want), (name, got, want)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
     module = xquant.parse_module(CASES[name][0])
     lowered = xquant.apply_passes(module, "stablehlo-legalize-to-linalg")
     mlir_opt.assert_verifies_upstream(str(lowered))
+    primitive = xquant.apply_passes(
+        xquant.parse_module(CASES[name][0]),
+        "stablehlo-legalize-to-linalg{enable-primitive-ops=true}",
+    )
+    mlir_opt.assert_verifies_upstream(str(primitive))

@@ -29,6 +29,7 @@ ARGS = (
 OPTIONS = {
     "": {"linalg.fill", "tensor.extract"},
     "{enable-primitive-ops=true}": {
+        "linalg.map",
         "linalg.reduce",
         "linalg.transpose",
         "linalg.broadcast",

@@ -12,6 +12,7 @@ dialect (the interpreter runs them through `xquant/interpreter/linalg.py`).
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
@@ -22,16 +23,21 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntElementsAttr,
     IntegerType,
     MemRefType,
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
+from xdsl.dialects.linalg.abstract_ops import (
+    ElementwiseOperation,
+    NamedOperation,
+    PoolingOperation,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
@@ -513,6 +519,139 @@ class ReduceOp(IRDLOperation):
         return cls(inputs, inits, dimensions, region, attributes)
 
 
-EXTRA_OPS = (DivOp, BatchMatmulOp, MapOp, ReduceOp)
+# ---------------------------------------------------------------------------------------
+# Channel-last pooling (stablehlo-legalize-to-linalg lowers reduce_window to them)
+
+
+class _ChannelLastPooling(PoolingOperation, ABC):
+    """`linalg.pooling_n[d]hwc_{sum,max,min}`: `O[n, o.., c] = O op I[n, o * s + k * d.., c]`.
+
+    The window operand only gives the window's shape; as MLIR's OpDSL definitions,
+    the body is `out op in` (`addf`/`addi`, `maximumf`/`maxsi`, `minimumf`/`minsi`).
+    """
+
+    SPATIAL: ClassVar[int] = 2
+    KIND: ClassVar[str] = "sum"
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        *,
+        strides: DenseIntElementsAttr,
+        dilations: DenseIntElementsAttr,
+    ):
+        super().__init__(
+            inputs,
+            outputs,
+            _result_types(outputs, res),
+            attributes,
+            strides=strides,
+            dilations=dilations,
+        )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        is_float = isinstance(arg_types[-1], AnyFloat)
+        combine = {
+            "sum": (arith.AddfOp, arith.AddiOp),
+            "max": (arith.MaximumfOp, arith.MaxSIOp),
+            "min": (arith.MinimumfOp, arith.MinSIOp),
+        }[cls.KIND][0 if is_float else 1]
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(combine(args[2], cast_signed(args[0], arg_types[-1])))
+
+        return hidden_region
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        spatial = self.SPATIAL
+        loops = 2 + 2 * spatial
+        dims = [AffineExpr.dimension(i) for i in range(loops)]
+        n, outs, c, window = (
+            dims[0],
+            dims[1 : 1 + spatial],
+            dims[1 + spatial],
+            dims[2 + spatial :],
+        )
+        strides = self.strides.get_values()
+        dilations = self.dilations.get_values()
+        positions = tuple(
+            o * int(s) + k * int(d)
+            for o, k, s, d in zip(outs, window, strides, dilations, strict=True)
+        )
+        return (
+            AffineMap(loops, 0, (n, *positions, c)),
+            AffineMap(loops, 0, tuple(window)),
+            AffineMap(loops, 0, (n, *outs, c)),
+        )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr(
+            (IteratorTypeAttr.parallel(),) * (2 + self.SPATIAL)
+            + (IteratorTypeAttr.reduction(),) * self.SPATIAL
+        )
+
+
+@irdl_op_definition
+class PoolingNhwcSumOp(_ChannelLastPooling):
+    name = "linalg.pooling_nhwc_sum"
+    KIND: ClassVar[str] = "sum"
+
+
+@irdl_op_definition
+class PoolingNhwcMaxOp(_ChannelLastPooling):
+    name = "linalg.pooling_nhwc_max"
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNhwcMinOp(_ChannelLastPooling):
+    name = "linalg.pooling_nhwc_min"
+    KIND: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class PoolingNdhwcSumOp(_ChannelLastPooling):
+    name = "linalg.pooling_ndhwc_sum"
+    SPATIAL: ClassVar[int] = 3
+    KIND: ClassVar[str] = "sum"
+
+
+@irdl_op_definition
+class PoolingNdhwcMaxOp(_ChannelLastPooling):
+    name = "linalg.pooling_ndhwc_max"
+    SPATIAL: ClassVar[int] = 3
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNdhwcMinOp(_ChannelLastPooling):
+    name = "linalg.pooling_ndhwc_min"
+    SPATIAL: ClassVar[int] = 3
+    KIND: ClassVar[str] = "min"
+
+
+CHANNEL_LAST_POOLING: dict[tuple[int, str], type[_ChannelLastPooling]] = {
+    (op.SPATIAL, op.KIND): op
+    for op in (
+        PoolingNhwcSumOp,
+        PoolingNhwcMaxOp,
+        PoolingNhwcMinOp,
+        PoolingNdhwcSumOp,
+        PoolingNdhwcMaxOp,
+        PoolingNdhwcMinOp,
+    )
+}
+"""(spatial dims, "sum"/"max"/"min") -> the pooling op."""
+
+
+EXTRA_OPS = (DivOp, BatchMatmulOp, MapOp, ReduceOp, *CHANNEL_LAST_POOLING.values())
 """The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect
 (`ReduceOp` in place of xDSL's single-input one)."""

@@ -222,6 +222,32 @@ def _pooling_max_spec(op: Any) -> StructuredSpec:
     return finish_spec(spec)
 
 
+def _channel_last_pooling_spec(op: Any) -> StructuredSpec:
+    """out = out op in over the window (sum, max or min; the window operand is only a shape)."""
+    spec = _base_spec(op)
+    ins, out = _operand_elems(op)
+    is_float = is_float_dtype(dtype_of(out))
+    kind = {"sum": "add", "max": "max", "min": "min"}[op.KIND]
+    combine = binary(kind, out)
+
+    def pre(x: Any, _w: Any) -> tuple[Any]:
+        return (cast_signed(x, ins[0], out),)
+
+    def body(x: Any, w: Any, o: Any) -> tuple[Any]:
+        return (combine(o, pre(x, w)[0]),)
+
+    spec.py_pre = pre
+    spec.py_body = body
+    spec.combiners = [
+        {
+            "sum": "addf" if is_float else "add",
+            "max": "maximumf" if is_float else "maxs",
+            "min": "minimumf" if is_float else "mins",
+        }[op.KIND]
+    ]
+    return finish_spec(spec)
+
+
 def _conv_spec(op: Any) -> StructuredSpec:
     """out += cast(in) * cast(filter)."""
     spec = _base_spec(op)
@@ -382,6 +408,11 @@ class LinalgFunctions(InterpreterFunctions):
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
     run_reduce_variadic = impl(linalg_extra.ReduceOp)(_structured(_reduce_spec))
     run_map = impl(linalg_extra.MapOp)(_structured(_map_spec))
+    for _pooling in linalg_extra.CHANNEL_LAST_POOLING.values():
+        locals()[f"run_{_pooling.name.removeprefix('linalg.')}"] = impl(_pooling)(
+            _structured(_channel_last_pooling_spec)
+        )
+    del _pooling
 
     @impl(linalg.BroadcastOp)
     def run_broadcast(

@@ -9,13 +9,17 @@ from typing import cast
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
     TensorType,
+    VectorType,
     f32,
+    i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -233,13 +237,122 @@ class LowerReduce(RewritePattern):
         )  # fmt: skip
 
 
+_POOLING_KINDS = {
+    "stablehlo.add": "sum",
+    "stablehlo.maximum": "max",
+    "stablehlo.minimum": "min",
+}
+
+
+def _pooling_kind(op: shlo.ReduceWindowOp, index: int) -> str | None:
+    """ "sum"/"max"/"min" when result `index` is one such op on its block arguments
+    (upstream's `ReduceWindowOp::getReductionOp`), else None."""
+    block = op.body.block
+    terminator = block.last_op
+    if terminator is None or index >= len(terminator.operands):
+        return None
+    compute = terminator.operands[index].owner
+    if not isinstance(compute, Operation) or compute.name not in _POOLING_KINDS:
+        return None
+    if len(compute.operands) != 2:
+        return None
+    args = [
+        a.index if isinstance(a, BlockArgument) and a.block is block else None
+        for a in compute.operands
+    ]
+    other = index + len(op.inputs)
+    # add, maximum and minimum are commutative: either order.
+    if (
+        sorted(a for a in args if a is not None) != sorted([index, other])
+        or None in args
+    ):
+        return None
+    return _POOLING_KINDS[compute.name]
+
+
+def _index(ops: Ops, value: int) -> SSAValue:
+    return ops.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+
+def lower_to_pooling(
+    op: shlo.ReduceWindowOp,
+) -> tuple[list[Operation], list[SSAValue]] | None:
+    """`linalg.pooling_n[d]hwc_{sum,max,min}` per result (upstream's `ReduceWindowOpConversion`).
+
+    As upstream: f32 NHWC/NDHWC inputs, window and strides 1 on the batch and
+    channel dims, no padding, no base dilation, and each result reduced by one
+    add/maximum/minimum of its block arguments. Each result gets a window-shaped
+    `tensor.empty`, a `tensor.empty` of its shape (dynamic sizes from the input:
+    `(size - window * dilation) / stride + 1` on spatial dims), the init value
+    extracted and filled in.
+    """
+    rank = len(shape_of(op.result_types[0]))
+    if rank not in (4, 5):
+        return None
+    window, strides, padding = op.window(rank)
+    base_dilations, window_dilations = op.dilations(rank)
+    if any(p != (0, 0) for p in padding) or any(d != 1 for d in base_dilations):
+        return None
+    last = rank - 1
+    if strides[0] != 1 or strides[last] != 1 or window[0] != 1 or window[last] != 1:
+        return None
+    if any(element_type(v.type) != f32 for v in op.inputs):
+        return None
+    kinds = [_pooling_kind(op, i) for i in range(len(op.results))]
+    if None in kinds:
+        return None
+    spatial = list(range(1, last))
+    vector = VectorType(i64, [rank - 2])
+    strides_attr = DenseIntOrFPElementsAttr.from_list(
+        vector, [strides[d] for d in spatial]
+    )
+    dilations_attr = DenseIntOrFPElementsAttr.from_list(
+        vector, [window_dilations[d] for d in spatial]
+    )
+    ops = Ops([])
+    results: list[SSAValue] = []
+    for value, init, result_type, kind in zip(
+        op.inputs, op.init_values, op.result_types, kinds, strict=True
+    ):
+        assert isa(result_type, TensorType[Attribute]) and kind is not None
+        window_tensor = empty(ops, TensorType(f32, [window[d] for d in spatial]))
+        sizes: list[SSAValue] = []
+        for d, size in enumerate(result_type.get_shape()):
+            if size != DYNAMIC_INDEX:
+                continue
+            dim = ops.add(tensor.DimOp(value, _index(ops, d)))
+            if d in spatial:
+                offset = _index(ops, window[d] * window_dilations[d])
+                dim = ops.add(arith.SubiOp(dim, offset))
+                dim = ops.add(arith.DivUIOp(dim, _index(ops, strides[d])))
+                dim = ops.add(arith.AddiOp(dim, _index(ops, 1)))
+            sizes.append(dim)
+        out = ops.add(tensor.EmptyOp(sizes, result_type))
+        scalar = ops.add(tensor.ExtractOp(init, [], element_type(init.type)))
+        filled = ops.add(linalg.FillOp([scalar], [out], [result_type]))
+        pooling = linalg_extra.CHANNEL_LAST_POOLING[(rank - 2, kind)](
+            [value, window_tensor],
+            [filled],
+            [result_type],
+            discardable_attributes(op),
+            strides=strides_attr,
+            dilations=dilations_attr,
+        )
+        results.append(ops.add(pooling))
+    return ops.ops, results
+
+
 class LowerReduceWindow(RewritePattern):
-    """`tensor.pad` with the init value, then a generic over (output dims, window dims)."""
+    """Upstream's pooling ops where they apply (`lower_to_pooling`), else `tensor.pad`
+    with the init value, then a generic over (output dims, window dims)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.ReduceWindowOp, rewriter: PatternRewriter
     ) -> None:
+        if (pooling := lower_to_pooling(op)) is not None:
+            rewriter.replace(op, *pooling)
+            return
         types = [
             *op.operand_types,
             *op.result_types,
