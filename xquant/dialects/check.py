@@ -8,7 +8,7 @@
 
 The tolerance of the almost-equal checks is an optional `tolerance` property
 (`{tolerance = 1.000000e-03 : f64}`; `, tolerance = 1.0e-3` also parses).
-The interpreter (`xquant.interpreter.stablehlo`) records every check it runs;
+The interpreter (`xquant.interpreter.check`) records every check it runs;
 a failed check names the first mismatching element and both values.
 """
 

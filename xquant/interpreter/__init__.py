@@ -37,6 +37,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.shape",
     "xquant.interpreter.mx_tensor",
     "xquant.interpreter.stablehlo",
+    "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.tosa",
 ]

@@ -3,7 +3,7 @@
 Each op broadcasts its operands to the result shape (numpy broadcasting; a
 `broadcast_dimensions` list places the lower-rank operand's dimensions) and
 then computes exactly as the StableHLO op it broadcasts: the same wrapping
-integer and float tables as `xquant.interpreter.stablehlo.elementwise`.
+integer and float tables as `xquant.interpreter.stablehlo_elementwise.elementwise`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from xquant.dialects import chlo
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type
 from xquant.interpreter.common import dtype_of, int_info, wrap
-from xquant.interpreter.stablehlo import (
+from xquant.interpreter.stablehlo_elementwise import (
     BOOLEAN_FUNCTIONS,
     FLOAT_FUNCTIONS,
     INTEGER_FUNCTIONS,

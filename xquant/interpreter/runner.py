@@ -344,10 +344,10 @@ def run_with_checks(
 ) -> tuple[tuple[Any, ...], list[Any]]:
     """`run`, recording every check op (`check.*`, `custom_call @check.*`) it executes.
 
-    Returns the results and the `xquant.interpreter.stablehlo.CheckResult`s in
+    Returns the results and the `xquant.interpreter.check.CheckResult`s in
     execution order; a failed check does not stop the run.
     """
-    from xquant.interpreter.stablehlo import recording_checks
+    from xquant.interpreter.check import recording_checks
 
     with recording_checks() as checks:
         results = run(module_or_text, function_name, *args)

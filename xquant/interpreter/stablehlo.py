@@ -1,4 +1,4 @@
-"""Interpreter implementations of the `stablehlo` and `check` dialects, on numpy arrays.
+"""Interpreter implementations of the `stablehlo` dialect, on numpy arrays.
 
 Values: a tensor is a numpy array (0-d for rank 0); a tensor of
 `!quant.uniform` holds its storage integers. Quantized semantics follow the
@@ -18,27 +18,21 @@ spec and the project's numeric contract (`xquant.numerics.uniform`):
   quantized types), then run the body, vectorized over whole arrays, as a
   binary tree; results keep the accumulator type.
 
-Checks (`check.*` ops and `custom_call @check.*`) compare as StableHLO's do.
-Inside `recording_checks()` every check is recorded and the run continues;
-outside, a failed check raises `CheckFailure`.
+The pieces live beside this module, one concept each: `stablehlo_values`
+(storage arrays and element-type conversions), `stablehlo_elementwise` (the
+kernel tables), `stablehlo_reductions` (bodies run on whole arrays),
+`stablehlo_kernels` (gather, dot_general, convolution, windows) and `check`
+(the check ops, and `custom_call @check.*`'s comparisons and recording).
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
-from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    IntegerType,
-    Signedness,
-)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -48,558 +42,38 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Attribute, Operation, Region
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
-from xdsl.utils.hints import isa
 
-from xquant.dialects import check
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.quantization import element_type, quantized, shape_of
+from xquant.dialects.stablehlo.quantization import quantized, shape_of
+from xquant.dialects.stablehlo.syntax import array_values
 from xquant.interpreter import stablehlo_kernels as kernels
 from xquant.interpreter.arith import dense_value
+from xquant.interpreter.check import CUSTOM_CALL_CHECKS, report_check
 from xquant.interpreter.common import (
-    cast_float,
     dtype_of,
-    int_info,
     is_float_dtype,
-    wrap,
 )
-from xquant.interpreter.errors import OpInterpretationError
 from xquant.interpreter.quant import reinterpret
-from xquant.numerics import uniform
-from xquant.numerics.dtypes import integer_range, storage_dtype
-
-# ----------------------------------------------------------------------------------------
-# values and conversions
-
-
-def holder_dtype(t: Attribute) -> np.dtype[Any]:
-    """The numpy dtype holding values of (a tensor of) `t`: storage integers for quantized types."""
-    if (q := quantized(t)) is not None:
-        return storage_dtype(q.storage_width, q.is_signed)
-    return dtype_of(t)
-
-
-def as_array(value: Any, t: Attribute) -> np.ndarray:
-    """`value` as a numpy array of the holder dtype of `t` (0-d stays 0-d)."""
-    array = np.asarray(value)
-    dtype = holder_dtype(t)
-    return array if array.dtype == dtype else array.astype(dtype)
-
-
-def to_float(value: np.ndarray, t: Attribute) -> np.ndarray:
-    """Dequantize if `t` is quantized, else return the value unchanged."""
-    if (q := quantized(t)) is not None:
-        return uniform.dequantize(np.asarray(value), q)
-    return np.asarray(value)
-
-
-def from_float(value: np.ndarray, t: Attribute) -> np.ndarray:
-    """Quantize into `t` if it is quantized, else cast to its element dtype."""
-    if (q := quantized(t)) is not None:
-        return uniform.quantize(np.asarray(value), q)
-    return convert_values(np.asarray(value), t)
-
-
-def convert_values(value: np.ndarray, t: Attribute) -> np.ndarray:
-    """`stablehlo.convert` into the (non-quantized) element type of `t`.
-
-    Floats to integers truncate toward zero and saturate, NaN becomes 0; to
-    `i1`, non-zero is true; integers wrap to narrow widths.
-    """
-    dtype = dtype_of(t)
-    value = np.asarray(value)
-    if dtype.kind == "b":
-        return value != 0
-    if dtype.kind in "iu" and is_float_dtype(value.dtype):
-        if value.size and _fits(value, element_type(t)):
-            return value.astype(dtype)  # truncates toward zero; nothing to saturate
-        info = np.iinfo(dtype)
-        element = element_type(t)
-        width = element.width.data if isa(element, IntegerType) else dtype.itemsize * 8
-        low, high = (
-            (info.min, info.max)
-            if width == dtype.itemsize * 8
-            else integer_range(width, dtype.kind == "i")
-        )
-        with np.errstate(invalid="ignore"):
-            wide = np.trunc(np.nan_to_num(value.astype(np.float64), nan=0.0))
-        # high + 1 is a power of two, exact in float64 (high itself may not be: 2^63 - 1).
-        too_big = wide >= float(high + 1)
-        result = np.maximum(np.where(too_big, 0.0, wide), float(low)).astype(dtype)
-        return np.where(too_big, dtype.type(high), result)
-    if dtype.kind in "iu":
-        return wrap(
-            value.astype(np.int64) if value.dtype.kind == "b" else value,
-            int_info(element_type(t)),
-        )
-    with np.errstate(
-        all="ignore"
-    ):  # one rounding (ml_dtypes' own casts go through f32)
-        return cast_float(value, dtype)
-
-
-def _fits(value: np.ndarray, element: Attribute) -> bool:
-    """Every value is finite and inside the integer type's range (NaN fails the comparisons)."""
-    if not isa(element, IntegerType):
-        return False
-    unsigned = element.signedness.data == Signedness.UNSIGNED
-    low, high = integer_range(element.width.data, not unsigned)
-    # Python float vs int compares exactly (numpy would round `high` to the float type).
-    return float(value.min()) >= low and float(value.max()) <= high
-
-
-def convert_to(
-    value: np.ndarray, from_type: Attribute, to_type: Attribute
-) -> np.ndarray:
-    """The spec's `to_destination_type`: requantize between quantized types, else convert."""
-    from_q, to_q = quantized(from_type), quantized(to_type)
-    if element_type(from_type) == element_type(to_type):
-        return np.asarray(value)
-    if from_q is not None and to_q is not None:
-        return uniform.requantize(np.asarray(value), from_q, to_q)
-    if from_q is not None:
-        return convert_values(uniform.dequantize(np.asarray(value), from_q), to_type)
-    if to_q is not None:
-        return uniform.quantize(
-            np.asarray(value).astype(uniform.expressed_dtype(to_q)), to_q
-        )
-    return convert_values(np.asarray(value), to_type)
-
-
-# ----------------------------------------------------------------------------------------
-# element-wise arithmetic
-
-
-def _round_afz(x: np.ndarray) -> np.ndarray:
-    magnitude = np.abs(x)
-    whole = np.floor(magnitude)
-    rounded = whole + (magnitude - whole >= 0.5)
-    return np.copysign(rounded, x).astype(x.dtype)
-
-
-def _int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Integer division truncating toward zero; x / 0 is -1 and MIN / -1 is MIN (as XLA)."""
-    safe = np.where(b == 0, 1, b)
-    quotient = np.abs(a.astype(np.int64)) // np.abs(safe.astype(np.int64))
-    quotient = np.where((a < 0) != (safe < 0), -quotient, quotient)
-    return np.where(b == 0, -1, quotient)
-
-
-def _int_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    base, exponent = a.astype(np.int64), b.astype(np.int64)
-    result = np.ones_like(base)
-    positive = np.maximum(exponent, 0)
-    while np.any(positive > 0):
-        result = np.where(positive & 1, result * base, result)
-        base = base * base
-        positive = positive >> 1
-    return np.where(
-        exponent < 0,
-        np.where(np.abs(a) == 1, np.where(exponent % 2 == 0, 1, a), 0),
-        result,
-    )
-
-
-def _float_sign(x: NDArray[Any]) -> NDArray[Any]:
-    return np.where(x == 0, x, np.sign(x))  # sign(-0.0) is -0.0
-
-
-def _rsqrt(x: NDArray[Any]) -> NDArray[Any]:
-    return np.reciprocal(np.sqrt(x))
-
-
-def _logistic(x: NDArray[Any]) -> NDArray[Any]:
-    return np.reciprocal(np.exp(-x) + x.dtype.type(1))
-
-
-def _int_add(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
-    return a.astype(np.int64) + b
-
-
-def _int_subtract(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
-    return a.astype(np.int64) - b
-
-
-def _int_multiply(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
-    return a.astype(np.int64) * b
-
-
-def _int_negate(a: NDArray[Any]) -> NDArray[Any]:
-    return -a.astype(np.int64)
-
-
-def _int_abs(a: NDArray[Any]) -> NDArray[Any]:
-    return np.abs(a.astype(np.int64))
-
-
-FLOAT_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "stablehlo.add": np.add,
-    "stablehlo.subtract": np.subtract,
-    "stablehlo.multiply": np.multiply,
-    "stablehlo.divide": np.true_divide,
-    "stablehlo.maximum": np.maximum,
-    "stablehlo.minimum": np.minimum,
-    "stablehlo.power": np.power,
-    "stablehlo.negate": np.negative,
-    "stablehlo.abs": np.abs,
-    "stablehlo.sign": _float_sign,
-    "stablehlo.ceil": np.ceil,
-    "stablehlo.floor": np.floor,
-    "stablehlo.round_nearest_afz": _round_afz,
-    "stablehlo.round_nearest_even": np.rint,
-    "stablehlo.sqrt": np.sqrt,
-    "stablehlo.rsqrt": _rsqrt,
-    "stablehlo.cbrt": np.cbrt,
-    "stablehlo.exponential": np.exp,
-    "stablehlo.exponential_minus_one": np.expm1,
-    "stablehlo.log": np.log,
-    "stablehlo.log_plus_one": np.log1p,
-    "stablehlo.logistic": _logistic,
-    "stablehlo.tanh": np.tanh,
-    "stablehlo.sine": np.sin,
-    "stablehlo.cosine": np.cos,
-}
-
-# On 8/16/32/64-bit operands of the result's dtype these wrap exactly as the spec's integers.
-WRAPPING_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "stablehlo.add": np.add,
-    "stablehlo.subtract": np.subtract,
-    "stablehlo.multiply": np.multiply,
-    "stablehlo.maximum": np.maximum,
-    "stablehlo.minimum": np.minimum,
-    "stablehlo.negate": np.negative,
-}
-
-INTEGER_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "stablehlo.add": _int_add,
-    "stablehlo.subtract": _int_subtract,
-    "stablehlo.multiply": _int_multiply,
-    "stablehlo.divide": _int_divide,
-    "stablehlo.maximum": np.maximum,
-    "stablehlo.minimum": np.minimum,
-    "stablehlo.power": _int_power,
-    "stablehlo.negate": _int_negate,
-    "stablehlo.abs": _int_abs,
-    "stablehlo.sign": np.sign,
-}
-
-
-def _quantized_in_integers(
-    op: Operation, values: Sequence[np.ndarray]
-) -> np.ndarray | None:
-    """add/subtract with one scale per channel, and max/min on one type, on storage integers.
-
-    As `stablehlo-legalize-quant-to-math` computes them (exact, where floats
-    would round i32 storage values), or None for the float path.
-    """
-    types = [quantized(t) for t in (*op.operand_types, op.result_types[0])]
-    if any(t is None for t in types) or len(types) != 3:
-        return None
-    lhs_q, rhs_q, result_q = types
-    assert lhs_q is not None and rhs_q is not None and result_q is not None
-    if op.name in ("stablehlo.maximum", "stablehlo.minimum"):
-        if not lhs_q == rhs_q == result_q:
-            return None
-        function = np.maximum if op.name == "stablehlo.maximum" else np.minimum
-        return function(np.asarray(values[0]), np.asarray(values[1]))
-    if op.name not in ("stablehlo.add", "stablehlo.subtract"):
-        return None
-    subtract = op.name == "stablehlo.subtract"
-    found = uniform.integer_add_correction(lhs_q, rhs_q, result_q, subtract)
-    if found is None:
-        return None
-    correction, axis = found
-    lhs, rhs = (np.asarray(v).astype(np.int64) for v in values)
-    value = lhs - rhs if subtract else lhs + rhs
-    shape = [1] * value.ndim
-    if axis is not None:
-        shape[axis] = -1
-    value = value + correction.reshape(shape)
-    value = np.clip(value, result_q.storage_min, result_q.storage_max)
-    return value.astype(uniform.storage_numpy_dtype(result_q))
-
-
-BOOLEAN_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
-    "stablehlo.add": np.logical_or,
-    "stablehlo.multiply": np.logical_and,
-    "stablehlo.maximum": np.logical_or,
-    "stablehlo.minimum": np.logical_and,
-}
-
-
-def elementwise(op: Operation, values: Sequence[np.ndarray]) -> np.ndarray:
-    """Run an element-wise op on arrays (of any shape; reduction bodies pass whole slices)."""
-    types, result_type = op.operand_types, op.result_types[0]
-    if any(quantized(t) is not None for t in (*types, result_type)):
-        exact = _quantized_in_integers(op, values)
-        if exact is not None:
-            return exact
-        floats = [to_float(v, t) for v, t in zip(values, types, strict=True)]
-        with np.errstate(all="ignore"):
-            return from_float(FLOAT_FUNCTIONS[op.name](*floats), result_type)
-    dtype = dtype_of(result_type)
-    arrays = [np.asarray(v) for v in values]
-    if dtype.kind == "b":
-        function = BOOLEAN_FUNCTIONS.get(op.name)
-        if function is None:
-            raise InterpretationError(f"{op.name} is not defined on booleans")
-        return function(*arrays)
-    if dtype.kind in "iu":
-        info = int_info(element_type(result_type))
-        native = WRAPPING_FUNCTIONS.get(op.name)
-        if (
-            native is not None
-            and info.natural
-            and all(a.dtype == dtype for a in arrays)
-        ):
-            return native(*arrays)  # numpy wraps modulo 2**width itself
-        function = INTEGER_FUNCTIONS.get(op.name)
-        if function is None:
-            raise InterpretationError(f"{op.name} is not defined on integers")
-        return wrap(np.asarray(function(*arrays)), info)
-    with np.errstate(all="ignore"):
-        return np.asarray(FLOAT_FUNCTIONS[op.name](*arrays)).astype(dtype, copy=False)
-
-
-COMPARISONS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "EQ": np.equal,
-    "NE": np.not_equal,
-    "GE": np.greater_equal,
-    "GT": np.greater,
-    "LE": np.less_equal,
-    "LT": np.less,
-}
-
-
-# ----------------------------------------------------------------------------------------
-# checks
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """One executed check: the op, whether it passed and, if not, why."""
-
-    op: Operation
-    passed: bool
-    message: str
-
-
-class CheckFailure(OpInterpretationError):
-    """A failed check outside `recording_checks()`, against the check op."""
-
-
-_RECORDER: contextvars.ContextVar[list[CheckResult] | None] = contextvars.ContextVar(
-    "xquant_checks", default=None
+from xquant.interpreter.stablehlo_elementwise import COMPARISONS, elementwise
+from xquant.interpreter.stablehlo_reductions import (
+    broadcast_view,
+    reduce_arrays,
+    run_body,
 )
-
-
-@contextlib.contextmanager
-def recording_checks() -> Generator[list[CheckResult]]:
-    """Record every check run inside the block (failures do not stop the run)."""
-    results: list[CheckResult] = []
-    token = _RECORDER.set(results)
-    try:
-        yield results
-    finally:
-        _RECORDER.reset(token)
-
-
-def _report(op: Operation, failure: str | None) -> bool:
-    results = _RECORDER.get()
-    if results is not None:
-        results.append(CheckResult(op, failure is None, failure or "ok"))
-        return failure is None
-    if failure is not None:
-        raise CheckFailure(op, f"'{op.name}' op: {failure}")
-    return True
-
-
-def _index_text(flat: int, shape: Sequence[int]) -> str:
-    return (
-        "[" + ", ".join(str(int(i)) for i in np.unravel_index(flat, tuple(shape))) + "]"
-        if shape
-        else "[]"
-    )
-
-
-def _value_text(v: Any) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return "true" if v else "false"
-    if isinstance(v, (np.integer, int)):
-        # numpy's `integer` is generic; its parameter is irrelevant to `int()`.
-        return str(int(cast("np.integer[Any] | int", v)))
-    return repr(float(v))
-
-
-def compare_exact(actual: np.ndarray, expected: np.ndarray) -> str | None:
-    """None if equal (floats bitwise-equal or both NaN), else the first mismatch."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.shape != expected.shape:
-        return f"shape mismatch: {list(actual.shape)} (actual) vs {list(expected.shape)} (expected)"
-    if is_float_dtype(actual.dtype):
-        same = (actual == expected) | (
-            np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
-        )
-    else:
-        same = actual == expected
-    return _first_mismatch(same, actual, expected, "")
-
-
-def compare_almost(
-    actual: np.ndarray, expected: np.ndarray, tolerance: float
-) -> str | None:
-    """|a - b| <= tolerance per element; NaN matches NaN; infinities must be equal."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if actual.shape != expected.shape:
-        return f"shape mismatch: {list(actual.shape)} (actual) vs {list(expected.shape)} (expected)"
-    if not is_float_dtype(actual.dtype):
-        return compare_exact(actual, expected)
-    a, b = actual.astype(np.float64), expected.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        close = np.abs(a - b) <= tolerance
-    finite = np.isfinite(a) & np.isfinite(b)
-    same = np.where(finite, close, (a == b) | (np.isnan(a) & np.isnan(b)))
-    return _first_mismatch(same, actual, expected, f" with tolerance {tolerance:g}")
-
-
-def compare_ulps(actual: np.ndarray, expected: np.ndarray, max_ulps: int) -> str | None:
-    """At most `max_ulps` representable values apart (NaN matches NaN)."""
-    actual, expected = np.asarray(actual), np.asarray(expected)
-    if not is_float_dtype(actual.dtype):
-        return compare_exact(actual, expected)
-    bits = np.dtype(f"int{actual.dtype.itemsize * 8}")
-    a, b = actual.view(bits).astype(np.int64), expected.view(bits).astype(np.int64)
-    top = np.int64(1) << (actual.dtype.itemsize * 8 - 1)
-    a = np.where(a < 0, -(a + top), a)
-    b = np.where(b < 0, -(b + top), b)
-    nan = np.isnan(actual.astype(np.float64)) & np.isnan(expected.astype(np.float64))
-    return _first_mismatch(
-        (np.abs(a - b) <= max_ulps) | nan, actual, expected, f" within {max_ulps} ULP"
-    )
-
-
-def _first_mismatch(
-    same: np.ndarray, actual: np.ndarray, expected: np.ndarray, how: str
-) -> str | None:
-    if bool(np.all(same)):
-        return None
-    flat = int(np.flatnonzero(~np.asarray(same).reshape(-1))[0])
-    a, b = actual.reshape(-1)[flat], expected.reshape(-1)[flat]
-    count = int(np.size(same) - np.count_nonzero(same))
-    return (
-        f"Element values don't match{how}: {_value_text(a)} (actual) vs {_value_text(b)} (expected) "
-        f"at index {_index_text(flat, actual.shape)} ({count} of {np.size(same)} elements differ)"
-    )
-
-
-def check_eq(actual: np.ndarray, expected: np.ndarray) -> str | None:
-    """`custom_call @check.eq`: exact for integers, |a-b| <= 1e-4 for floats."""
-    if is_float_dtype(np.asarray(actual).dtype):
-        return compare_almost(actual, expected, check.DEFAULT_TOLERANCE)
-    return compare_exact(actual, expected)
-
-
-CUSTOM_CALL_CHECKS: dict[str, Callable[[np.ndarray, np.ndarray], str | None]] = {
-    "check.eq": check_eq,
-    "check.expect_eq": compare_exact,
-    "check.expect_almost_eq": lambda a, b: compare_almost(a, b, 1e-3),
-    "check.expect_close": lambda a, b: compare_ulps(a, b, 3),
-}
-
-
-# ----------------------------------------------------------------------------------------
-# reductions
-
-
-def run_body(
-    interpreter: Interpreter, region: Region, values: Sequence[np.ndarray], name: str
-) -> list[np.ndarray]:
-    """Run a reduction body on whole arrays (its ops are element-wise)."""
-    return [
-        np.asarray(v)
-        for v in interpreter.run_ssacfg_region(region, tuple(values), name)
-    ]
-
-
-def tree_reduce(
-    interpreter: Interpreter, region: Region, operands: list[np.ndarray], name: str
-) -> list[np.ndarray]:
-    """Fold the last axis with the body as a balanced binary tree (one body run per level)."""
-    length = operands[0].shape[-1]
-    while length > 1:
-        half = length // 2
-        lhs = [v[..., :half] for v in operands]
-        rhs = [v[..., half : 2 * half] for v in operands]
-        combined = run_body(interpreter, region, [*lhs, *rhs], name)
-        if length % 2:
-            combined = [
-                np.concatenate([c, v[..., 2 * half :]], axis=-1)
-                for c, v in zip(combined, operands)
-            ]
-        operands = combined
-        length = operands[0].shape[-1]
-    return [v[..., 0] for v in operands]
-
-
-def _broadcast(value: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """A read-only broadcast view (no op writes into its operands; the few that write copy first)."""
-    return np.broadcast_to(value, tuple(shape))
-
-
-def integer_sum(
-    region: Region, inputs: list[np.ndarray], inits: list[np.ndarray]
-) -> np.ndarray | None:
-    """The last axis summed at once when the body is one `add` on integers, else None.
-
-    Integer adds wrap, so any order gives the tree's result. A quantized
-    accumulator sums its zero-centred values exactly in i64 with one final
-    clamp, as `stablehlo-legalize-quant-to-math` lowers it (a clamp at every
-    step would make the result depend on the order).
-    """
-    if len(inputs) != 1 or red.combiner_name(region) != "stablehlo.add":
-        return None
-    acc = element_type(region.block.args[0].type)
-    x, init = inputs[0], inits[0]
-    q = quantized(acc)
-    if q is not None and q.is_per_layer:
-        z = q.zero_point
-        total = x.sum(axis=-1, dtype=np.int64) + (
-            init.astype(np.int64) - (x.shape[-1] * z)
-        )
-        clipped = np.clip(total, q.storage_min, q.storage_max)
-        return clipped.astype(uniform.storage_numpy_dtype(q))
-    if isinstance(acc, IntegerType) and int_info(region.block.args[0].type).width > 1:
-        return x.sum(axis=-1, dtype=x.dtype) + init
-    return None
-
-
-def reduce_arrays(
-    interpreter: Interpreter,
-    region: Region,
-    inputs: list[np.ndarray],
-    inits: list[np.ndarray],
-    axis_count: int,
-    name: str,
-) -> list[np.ndarray]:
-    """Reduce the last `axis_count` axes of `inputs` (already in the body's types), then fold in the inits."""
-    kept = inputs[0].shape[: inputs[0].ndim - axis_count]
-    flat = [v.reshape(*kept, -1) for v in inputs]
-    if flat[0].shape[-1] == 0:
-        return [_broadcast(i, kept) for i in inits]
-    if (total := integer_sum(region, flat, inits)) is not None:
-        return [total]
-    partial = tree_reduce(interpreter, region, flat, name)
-    return run_body(
-        interpreter, region, [*(_broadcast(i, kept) for i in inits), *partial], name
-    )
-
-
-# ----------------------------------------------------------------------------------------
-# implementations
+from xquant.interpreter.stablehlo_values import (
+    as_array,
+    convert_to,
+    convert_values,
+    from_float,
+    holder_dtype,
+    to_float,
+)
+from xquant.numerics import uniform
 
 
 def _result(value: np.ndarray, t: Attribute) -> np.ndarray:
@@ -634,7 +108,7 @@ class StableHloFunctions(InterpreterFunctions):
         actual, expected = (
             to_float(a, t) for a, t in zip(args, op.operand_types, strict=True)
         )
-        passed = _report(op, comparison(actual, expected))
+        passed = report_check(op, comparison(actual, expected))
         return tuple(np.array(passed) for _ in op.results)
 
     # --- element-wise
@@ -741,7 +215,7 @@ class StableHloFunctions(InterpreterFunctions):
             expanded[result_dim] = value.shape[operand_dim]
         order = sorted(range(len(op.dims)), key=lambda i: op.dims[i])
         placed = np.transpose(value, order).reshape(expanded)
-        result = _broadcast(placed, shape)
+        result = broadcast_view(placed, shape)
         return (
             _result(
                 convert_to(result, op.operand.type, op.result.type), op.result.type
@@ -760,8 +234,6 @@ class StableHloFunctions(InterpreterFunctions):
     def run_slice(
         self, interpreter: Interpreter, op: shlo.SliceOp, args: PythonValues
     ) -> PythonValues:
-        from xquant.dialects.stablehlo.syntax import array_values
-
         index = tuple(
             slice(s, limit, st)
             for s, limit, st in zip(
@@ -781,7 +253,7 @@ class StableHloFunctions(InterpreterFunctions):
         line = np.arange(shape[dim]).reshape(
             [-1 if d == dim else 1 for d in range(len(shape))]
         )
-        return (_result(_broadcast(line, shape), op.output.type),)
+        return (_result(broadcast_view(line, shape), op.output.type),)
 
     @impl(shlo.GatherOp)
     def run_gather(
@@ -951,7 +423,7 @@ class StableHloFunctions(InterpreterFunctions):
         )
         contributions = convert_to(source, op.source.type, accumulator).reshape(-1)
         result = (
-            _broadcast(convert_to(init, op.init_value.type, accumulator), shape)
+            broadcast_view(convert_to(init, op.init_value.type, accumulator), shape)
             .copy()
             .reshape(-1)
         )
@@ -1068,67 +540,6 @@ def _total_order(x: np.ndarray) -> np.ndarray:
     return np.where(raw < 0, -(raw + top) - 1, raw)
 
 
-@register_impls
-class CheckFunctions(InterpreterFunctions):
-    """The `check` dialect: compare, record, fail with the element index and both values."""
-
-    @impl(check.ExpectEqOp)
-    def run_expect_eq(
-        self, interpreter: Interpreter, op: check.ExpectEqOp, args: PythonValues
-    ) -> PythonValues:
-        _report(op, compare_exact(np.asarray(args[0]), np.asarray(args[1])))
-        return ()
-
-    @impl(check.ExpectEqConstOp)
-    def run_expect_eq_const(
-        self, interpreter: Interpreter, op: check.ExpectEqConstOp, args: PythonValues
-    ) -> PythonValues:
-        _report(op, compare_exact(np.asarray(args[0]), _literal(op.value, op.lhs.type)))
-        return ()
-
-    @impl(check.ExpectAlmostEqOp)
-    def run_expect_almost_eq(
-        self, interpreter: Interpreter, op: check.ExpectAlmostEqOp, args: PythonValues
-    ) -> PythonValues:
-        tolerance = (
-            check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
-        )
-        actual, expected = (
-            to_float(a, t) for a, t in zip(args, op.operand_types, strict=True)
-        )
-        _report(op, compare_almost(actual, expected, tolerance))
-        return ()
-
-    @impl(check.ExpectAlmostEqConstOp)
-    def run_expect_almost_eq_const(
-        self,
-        interpreter: Interpreter,
-        op: check.ExpectAlmostEqConstOp,
-        args: PythonValues,
-    ) -> PythonValues:
-        tolerance = (
-            check.DEFAULT_TOLERANCE if op.tolerance is None else op.tolerance.value.data
-        )
-        actual = to_float(np.asarray(args[0]), op.lhs.type)
-        expected = to_float(_literal(op.value, op.lhs.type), op.lhs.type)
-        _report(op, compare_almost(actual, expected, tolerance))
-        return ()
-
-    @impl(check.ExpectCloseOp)
-    def run_expect_close(
-        self, interpreter: Interpreter, op: check.ExpectCloseOp, args: PythonValues
-    ) -> PythonValues:
-        _report(op, compare_ulps(np.asarray(args[0]), np.asarray(args[1]), op.max_ulps))
-        return ()
-
-
-def _literal(value: DenseIntOrFPElementsAttr, t: Attribute) -> np.ndarray:
-    array = dense_value(value)
-    if isinstance(q := element_type(t), UniformQuantizedType):
-        return reinterpret(array, q.storage_width, q.is_signed)
-    return array
-
-
 def _elementwise_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
     @impl(op_class)
     def run(
@@ -1159,5 +570,4 @@ ElementwiseFunctions = register_impls(
 FUNCTIONS: list[InterpreterFunctions] = [
     StableHloFunctions(),
     ElementwiseFunctions(),
-    CheckFunctions(),
 ]

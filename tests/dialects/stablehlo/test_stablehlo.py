@@ -13,7 +13,7 @@ from xquant import parse_module, run
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import StableHLO
 from xquant.dialects.stablehlo.quantization import QuantizedTensorTypes, is_promotable
-from xquant.interpreter.stablehlo import (
+from xquant.interpreter.check import (
     CheckFailure,
     check_eq,
     compare_almost,
@@ -296,6 +296,6 @@ def test_xquant_run_bad_stablehlo_is_located(
 def test_verifier_and_interpreter_know_the_same_check_targets() -> None:
     # The verifier rejects `custom_call @check.*` names the interpreter cannot run.
     from xquant.dialects import check
-    from xquant.interpreter import stablehlo as interpreter
+    from xquant.interpreter import check as interpreter
 
     assert set(check.CUSTOM_CALL_CHECKS) == set(interpreter.CUSTOM_CALL_CHECKS)
