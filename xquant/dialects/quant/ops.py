@@ -132,7 +132,8 @@ class _QuantCastOp(IRDLOperation):
         if not _is_container(container):
             raise self._plain_error("scalar types may not use sub-channel quantization")
         if not isinstance(container, TensorType):
-            # Deliberately unlike upstream: seed 000 gives unranked sub-channel a meaning.
+            # Deliberately unlike upstream: sub-channel on an unranked tensor is accepted;
+            # its scales are expanded to the runtime shape (`UniformQuantizedType.scales_for`).
             return
         shape = container.get_shape()
         rank = len(shape)

@@ -435,7 +435,7 @@ class UniformQuantizedType(StorageQuantizedType):
         blocks where it varies, so `scales[i // (shape // scales.shape)]` is
         the scale of element `i`. For a sub-channel type on an unranked
         tensor, the scale tensor may be given compactly (one dimension per
-        quantized axis, in increasing axis order, as seed 000 describes);
+        quantized axis, in increasing axis order);
         it is expanded here to the runtime rank.
         """
         scales, zero_points = self.scales, self.zero_points
