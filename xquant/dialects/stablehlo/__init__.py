@@ -4,7 +4,7 @@ Modules, one concept each:
 - `attributes`: enums (precision, comparison) and dot/gather/conv dimension numbers
 - `quantization`: the spec's quantization constraints and upstream's messages
 - `elementwise`: arithmetic, clamp, compare, select, convert, bitcast_convert
-- `quantize`: uniform_quantize, uniform_dequantize
+- `quantize_ops`: uniform_quantize, uniform_dequantize (the ops; `quantization` holds the rules they and all others check)
 - `structural`: reshape, transpose, broadcast_in_dim, concatenate, slice, iota, gather
 - `dot_conv`: dot_general, convolution
 - `reductions`: reduce, reduce_window, select_and_scatter (wider accumulators), return
@@ -34,7 +34,7 @@ from xquant.dialects.stablehlo.elementwise import *  # noqa: F403
 from xquant.dialects.stablehlo.elementwise import ELEMENTWISE_OPS
 from xquant.dialects.stablehlo.math_extra import MATH_EXTRA_OPS
 from xquant.dialects.stablehlo.misc import MISC_OPS, DotOp
-from xquant.dialects.stablehlo.quantize import (
+from xquant.dialects.stablehlo.quantize_ops import (
     QUANTIZE_OPS,
     UniformDequantizeOp,
     UniformQuantizeOp,
