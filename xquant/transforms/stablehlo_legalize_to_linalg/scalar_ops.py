@@ -310,6 +310,17 @@ def _emit_complex(
             )
         )
         return body.add(complex.DivOp(one, body.add(complex.AddOp(exp, one))))
+    if isinstance(op, ew.SelectOp):
+        return body.add(arith.SelectOp(*operands))
+    if isinstance(op, ew.ConvertOp):
+        source = element_type(op.operand_types[0])
+        if source == result:
+            return operands[0]
+        if isinstance(source, ComplexType) and not isinstance(result, ComplexType):
+            # complex -> real keeps the real part (upstream: `complex.re`).
+            real = body.add(complex.ReOp(operands[0]))
+            return emit_convert(body, hoist, real, source.element_type, result)
+        raise Unsupported("convert to a complex type")
     if name == "stablehlo.complex" and isinstance(result, ComplexType):
         return body.add(complex.CreateOp(operands[0], operands[1], result))
     if isinstance(op, ew.CompareOp):
