@@ -38,6 +38,7 @@ __all__ = [
     "from_unsigned",
     "int_info",
     "is_float_dtype",
+    "loop_order_matmul",
     "signed_view",
     "unsigned_view",
     "wrap",
@@ -258,3 +259,20 @@ def integer_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _magnitude(x: np.ndarray) -> int:
     """max |x| as a Python int (np.abs would overflow at the int64 minimum)."""
     return max(int(x.max()), -int(x.min()))
+
+
+def loop_order_matmul(a: np.ndarray, b: np.ndarray, init: np.ndarray) -> np.ndarray:
+    """`init + a @ b` for 2-D `a` (M x K) and `b` (K x N) of one float dtype, accumulated
+    as the scalar loop does: `acc = acc + a[m, k] * b[k, n]` for k = 0, 1, ..., one
+    rounding per multiply and per add. Vectorized over (m, n) with two reused
+    buffers, so no (M, N, K) product and no allocation per k."""
+    m, k_size = a.shape
+    acc = np.array(np.broadcast_to(init, (m, b.shape[1])), dtype=a.dtype, copy=True)
+    if k_size == 0:
+        return acc
+    columns = np.ascontiguousarray(a.T)[:, :, None]  # columns[k] is a[:, k] as M x 1
+    product = np.empty_like(acc)
+    for k in range(k_size):
+        np.multiply(columns[k], b[k], out=product)
+        np.add(acc, product, out=acc)
+    return acc

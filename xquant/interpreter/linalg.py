@@ -35,6 +35,7 @@ from xquant.interpreter.common import (
     int_info,
     integer_matmul,
     is_float_dtype,
+    loop_order_matmul,
     signed_view,
     wrap,
 )
@@ -341,7 +342,8 @@ _MATMUL_MAPS = {
 def _integer_matmul_or(
     general: Callable[..., PythonValues],
 ) -> Callable[..., PythonValues]:
-    """Integer (batch_)matmul with the default maps through `integer_matmul`, else `general`.
+    """Integer (batch_)matmul with the default maps through `integer_matmul`, float
+    2-D matmul through `loop_order_matmul`, else `general`.
 
     Integer sums wrap modulo 2**width in any order, so one exact product,
     then the wrap, equals the loop; floats keep the loop-order fold.
@@ -355,6 +357,19 @@ def _integer_matmul_or(
     ) -> PythonValues:
         ins, out = _operand_elems(op)
         maps = tuple(str(m.data) for m in op.get_indexing_maps())
+        if (
+            op.results
+            and isinstance(op, linalg.MatmulOp)
+            and is_float_dtype(dtype_of(out))
+            and maps == _MATMUL_MAPS.get(3)
+        ):
+            a, b = (
+                cast_signed(np.asarray(x), t, out)
+                for x, t in zip(args[:2], ins, strict=True)
+            )
+            init = np.asarray(args[2])
+            if a.dtype == b.dtype == init.dtype and a.ndim == b.ndim == 2:
+                return (loop_order_matmul(a, b, init),)
         if (
             not op.results
             or is_float_dtype(dtype_of(out))

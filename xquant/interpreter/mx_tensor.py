@@ -43,7 +43,12 @@ from xquant.dialects.mx_tensor.ops import (
 )
 from xquant.dialects.mx_tensor.slicing import DimSlice, check_offsets, plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
-from xquant.interpreter.common import cast_float, dtype_of, element_type
+from xquant.interpreter.common import (
+    cast_float,
+    dtype_of,
+    element_type,
+    loop_order_matmul,
+)
 from xquant.interpreter.linalg import LinalgFunctions, binary, cast_signed
 from xquant.numerics import mx
 
@@ -216,8 +221,12 @@ def _run_matmul(op: Operation, args: PythonValues) -> PythonValues:
     a, b = _computation_inputs(op, args[:2], compute)
     acc = cast_signed(np.asarray(args[2]), out_type, compute)
     with np.errstate(all="ignore"):
-        for k in range(a.shape[1]):
-            acc = acc + a[:, k : k + 1] * b[k : k + 1, :]
+        a, b, acc = np.asarray(a), np.asarray(b), np.asarray(acc)
+        if a.dtype == b.dtype == acc.dtype and a.ndim == b.ndim == 2:
+            acc = loop_order_matmul(a, b, acc)
+        else:
+            for k in range(a.shape[1]):
+                acc = acc + a[:, k : k + 1] * b[k : k + 1, :]
     return (cast_signed(acc, compute, out_type),)
 
 
