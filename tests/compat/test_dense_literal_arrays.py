@@ -73,6 +73,7 @@ SAME = [
     "dense<[1.0E+2, -0.0, -0, 0.30000000000000004, 1.e5]> : tensor<5xf64>",
     "dense<[65504.0, 6.1e-5, 1]> : tensor<3xf16>",
     "dense<[1.0, 2.0]> : vector<2xf32>",
+    "dense<[[[1, 2]], [[3, 4]]]> : tensor<2x1x2xi16>",
     "dense<[\n  [1, 2], // a comment\n  [3, 4]]> : tensor<2x2xi32>",
     # Left to xDSL's path (errors and unusual spellings), compared all the same.
     "dense<[1, 2, 3]> : tensor<2xi8>",
@@ -94,6 +95,9 @@ SAME = [
     "dense<[1, 2]> : tensor<?xi8>",
     "dense<[1, 2]> tensor<2xi8>",
     "dense<[1, 2]> : tensor<2x1xi8>",
+    "dense<[1, 2]5> : tensor<2xi8>",
+    "dense<[[1], [2]]3> : tensor<2x1xi8>",
+    "dense<4[1, 2]> : tensor<2xi8>",
     "dense<[]> : tensor<0xi8>",
     "dense<5> : tensor<3xi8>",
 ]
@@ -108,7 +112,7 @@ def test_same_as_xdsl(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_fast_path_is_taken() -> None:
     """The common spellings do not reach xDSL's path."""
     install()
-    for text in SAME[:9]:  # not the comment
+    for text in SAME[:10]:  # not the comment
         ctx = Context()
         ctx.load_dialect(Builtin)
         parser = Parser(ctx, text)

@@ -54,6 +54,23 @@ _MINUS_ZERO = re.compile(rb"-0++(?![^,])")
 _fallback: _ParseDense | None = None
 
 
+# Every element character as `x`, brackets and commas as themselves.
+_MARKS = bytes(c if c in b"[]," else ord("x") for c in range(256))
+
+
+def _bracketed(compact: bytes) -> bool:
+    """Whether elements only sit between brackets and commas: no element
+    right after a `]` or right before a `[`, and the text is one list (so
+    `[1, 2]5` is not mistaken for `[1, 25]` by its skeleton)."""
+    marks = compact.translate(_MARKS)
+    return (
+        marks[:1] == b"["
+        and marks[-1:] == b"]"
+        and b"]x" not in marks
+        and b"x[" not in marks
+    )
+
+
 def _skeleton(shape: list[int]) -> bytes:
     """The brackets and commas of a literal of `shape`: `[[,],[,]]` for 2x2."""
     text = b"[" + b"," * (shape[-1] - 1) + b"]"
@@ -154,6 +171,8 @@ def _from_body(
     body: bytes, type: Any, shape: list[int]
 ) -> DenseIntOrFPElementsAttr | None:
     compact = body.translate(None, b" \t\r\n")
+    if not _bracketed(compact):
+        return None
     if compact.translate(None, b"0123456789.-+eEtrufals") != _skeleton(shape):
         return None
     elements = compact.translate(None, b"[]")

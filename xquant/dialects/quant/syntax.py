@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import (
     FloatData,
     IntAttr,
     NoneAttr,
-    StringAttr,
 )
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
@@ -35,6 +34,7 @@ from xquant.dialects.quant.constraints import (
     PER_AXIS,
     PER_LAYER,
     SUB_CHANNEL,
+    GranularityAttr,
     check_scale,
     check_storage,
     default_storage_range,
@@ -421,6 +421,23 @@ _PARAM_BODY = re.compile(r"[-+0-9.eE:,{}\s]*+")
 _ROUNDING_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64}
 
 
+# Every element character as `x`, braces and commas as themselves.
+_MARKS = bytes(c if c in b"{}," else ord("x") for c in range(256))
+
+
+def _bracketed(compact: bytes) -> bool:
+    """Whether elements only sit between braces and commas: no element right
+    after a `}` or right before a `{`, and the text is one list (so `{1.0}:1`
+    or `{1.0}5` is not mistaken for a list by its skeleton)."""
+    marks = compact.translate(_MARKS)
+    return (
+        marks[:1] == b"{"
+        and marks[-1:] == b"}"
+        and b"}x" not in marks
+        and b"x{" not in marks
+    )
+
+
 def _brace_shape(skeleton: bytes) -> list[int] | None:
     """The shape of nested braces `{{,},{,}}` -> [2, 2], or None if not regular."""
     rank = len(skeleton) - len(skeleton.lstrip(b"{"))
@@ -460,6 +477,8 @@ def _fast_param_list(
     if end < 0 or _PARAM_BODY.fullmatch(body) is None:
         return None
     compact = body.encode("ascii").translate(None, b" \t\r\n\f\v")
+    if not _bracketed(compact):
+        return None
     shape = _brace_shape(compact.translate(None, b"0123456789.-+eE:"))
     elements = compact.translate(None, b"{}")
     if shape is None or _PARAMS.fullmatch(elements) is None:
@@ -590,7 +609,7 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
     return [
         *_storage_attrs(*storage),
         expressed,
-        StringAttr(granularity),
+        GranularityAttr(granularity),
         ArrayAttr(IntAttr(axis) for axis, _, _ in block_info),
         ArrayAttr(
             IntAttr(block) for _, block, _ in block_info if granularity == SUB_CHANNEL
