@@ -319,7 +319,13 @@ class OptDriver:
             try:
                 pass_.apply(ctx, module)
             except DiagnosticException as err:
-                return _ChunkResult(None, [self._pass_diagnostic(located, err)])
+                diagnostics = [self._pass_diagnostic(located, err)]
+                if isinstance(err, OpDiagnostic):
+                    span = located.span_of(err.op)
+                    diagnostics += [
+                        diagnostic_at(span, m, self.file_name) for m in err.follow_ups
+                    ]
+                return _ChunkResult(None, diagnostics)
             except Exception as err:  # a bug in a pass: still a located one-liner
                 message = f"pass '{pass_.name}' failed unexpectedly: {type(err).__name__}: {err}"
                 return _ChunkResult(

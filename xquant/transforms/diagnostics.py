@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
@@ -13,9 +13,12 @@ from xdsl.utils.lexer import Span
 class OpDiagnostic(DiagnosticException):
     """A pass cannot handle `op`; the message follows MLIR's `'dialect.op' op ...` form."""
 
-    def __init__(self, op: Operation, message: str):
+    def __init__(self, op: Operation, message: str, follow_ups: Sequence[str] = ()):
         super().__init__(message)
         self.op = op
+        # Further errors at the same op, reported after `message` (as MLIR's
+        # conversion driver follows a pattern's error with "failed to legalize").
+        self.follow_ups = tuple(follow_ups)
 
 
 # Where parsed ops came from, for errors raised far from the parser (the

@@ -240,7 +240,13 @@ class LowerUniformQuantize(RewritePattern):
             and result_q.is_per_axis
             and source_q.quantized_dimension != result_q.quantized_dimension
         ):
-            raise OpDiagnostic(op, "Cannot requantize while changing quantization_axis")
+            raise OpDiagnostic(
+                op,
+                "Cannot requantize while changing quantization_axis",
+                [
+                    f"failed to legalize operation '{op.name}' that was explicitly marked illegal"
+                ],
+            )
         b = HloBuilder()
         _replace(rewriter, op, b, [converted_to(b, op.operand, result_q)])
 
