@@ -9,14 +9,19 @@ so neither depends on the other for them.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute
+from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
-from xquant.numerics.float_format import llvm_double
 from xquant.dialects.quant.float_semantics import scale_range
 from xquant.numerics.dtypes import integer_range
+from xquant.numerics.float_format import llvm_double
 
 __all__ = [
+    "Granularity",
+    "GranularityAttr",
     "INT32_MAX",
     "INT64_MAX",
     "INT64_MIN",
@@ -34,10 +39,26 @@ __all__ = [
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 INT32_MAX = (1 << 31) - 1
 
-# The granularity of a `!quant.uniform` type, as stored in its parameters.
-PER_LAYER = "per_layer"
-PER_AXIS = "per_axis"
-SUB_CHANNEL = "sub_channel"
+
+class Granularity(StrEnum):
+    """How the scales of a `!quant.uniform` type vary: per tensor, per axis slice, per block."""
+
+    PER_LAYER = "per_layer"
+    PER_AXIS = "per_axis"
+    SUB_CHANNEL = "sub_channel"
+
+
+@irdl_attr_definition
+class GranularityAttr(EnumAttribute[Granularity]):
+    """The granularity parameter of `!quant.uniform` (never printed: the type's syntax implies it)."""
+
+    name = "quant.granularity"
+
+
+# The members by the short names the parser and the type use.
+PER_LAYER = Granularity.PER_LAYER
+PER_AXIS = Granularity.PER_AXIS
+SUB_CHANNEL = Granularity.SUB_CHANNEL
 
 MAX_STORAGE_BITS = 32
 

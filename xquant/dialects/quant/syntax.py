@@ -417,25 +417,33 @@ _ZERO_POINT = rb"-?[0-9]{1,15}+"  # exact through a double
 _PARAM = _SCALE + rb"(?::" + _ZERO_POINT + rb")?+"
 _PARAMS = re.compile(_PARAM + rb"(?:," + _PARAM + rb")*+")
 _NO_ZERO_POINT = re.compile(_SCALE + rb"(?=,|$)")
-_PARAM_BODY = re.compile(r"[-+0-9.eE:,{}\s]*+")
+_PARAM_BODY = re.compile(r"[-+0-9.eE:,{} \t\r\n]*+")
 _ROUNDING_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64}
 
 
-# Every element character as `x`, braces and commas as themselves.
-_MARKS = bytes(c if c in b"{}," else ord("x") for c in range(256))
+# Every element character as `x`, whitespace as a space, the rest as itself.
+_MARKS = bytes(
+    c if c in b"{}," else 32 if c in b" \t\r\n" else ord("x") for c in range(256)
+)
 
 
-def _bracketed(compact: bytes) -> bool:
-    """Whether elements only sit between braces and commas: no element right
-    after a `}` or right before a `{`, and the text is one list (so `{1.0}:1`
-    or `{1.0}5` is not mistaken for a list by its skeleton)."""
-    marks = compact.translate(_MARKS)
-    return (
-        marks[:1] == b"{"
-        and marks[-1:] == b"}"
-        and b"}x" not in marks
-        and b"x{" not in marks
-    )
+def _bracketed(body: bytes, count: int) -> bool:
+    """Whether `body` holds `count` elements that sit only between brackets and
+    commas: no element right after a `}` or right before a `{`, one list, and
+    no two elements with only whitespace between them (the fast paths drop
+    whitespace, so `{1 2}` would otherwise read as `{12}`)."""
+    marks = body.translate(_MARKS)
+    compact = marks.replace(b" ", b"")
+    if not (
+        compact[:1] == b"{"
+        and compact[-1:] == b"}"
+        and b"}x" not in compact
+        and b"x{" not in compact
+    ):
+        return False
+    element = np.frombuffer(marks, np.uint8) == ord("x")
+    runs = int(element[0]) + int(np.count_nonzero(element[1:] & ~element[:-1]))
+    return runs == count
 
 
 def _brace_shape(skeleton: bytes) -> list[int] | None:
@@ -476,12 +484,13 @@ def _fast_param_list(
     body = text[start:end]
     if end < 0 or _PARAM_BODY.fullmatch(body) is None:
         return None
-    compact = body.encode("ascii").translate(None, b" \t\r\n\f\v")
-    if not _bracketed(compact):
-        return None
+    raw = body.encode("ascii")
+    compact = raw.translate(None, b" \t\r\n")
     shape = _brace_shape(compact.translate(None, b"0123456789.-+eE:"))
+    if shape is None or not _bracketed(raw, math.prod(shape)):
+        return None
     elements = compact.translate(None, b"{}")
-    if shape is None or _PARAMS.fullmatch(elements) is None:
+    if _PARAMS.fullmatch(elements) is None:
         return None
     count = math.prod(shape)
     colons = elements.count(b":")

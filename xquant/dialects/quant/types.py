@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     NoneAttr,
     Signedness,
-    StringAttr,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -51,16 +50,18 @@ from xquant.dialects.quant.constraints import (
     PER_AXIS,
     PER_LAYER,
     SUB_CHANNEL,
+    Granularity,
+    GranularityAttr,
     check_scale,
     check_storage,
     default_storage_range,
     storage_integer_type,
 )
-from xquant.numerics.float_format import llvm_double
 from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,
 )
+from xquant.numerics.float_format import llvm_double
 
 
 def check_expressed_type(expressed_type: Attribute) -> None:
@@ -215,23 +216,23 @@ class AnyQuantizedType(StorageQuantizedType):
 class UniformQuantizedType(StorageQuantizedType):
     """`!quant.uniform<...>`: affine quantization `real = (stored - zero_point) * scale`.
 
-    `granularity` is "per_layer", "per_axis" or "sub_channel". Scales and zero
+    `granularity` is a `Granularity` (per-layer, per-axis, sub-channel). Scales and zero
     points are kept flat with their shape in `scales_shape`: () per-layer, (N,)
     per-axis, the brace nesting for sub-channel.
     """
 
     name = "quant.uniform"
 
-    PER_LAYER: ClassVar[str] = PER_LAYER
-    PER_AXIS: ClassVar[str] = PER_AXIS
-    SUB_CHANNEL: ClassVar[str] = SUB_CHANNEL
+    PER_LAYER: ClassVar[Granularity] = PER_LAYER
+    PER_AXIS: ClassVar[Granularity] = PER_AXIS
+    SUB_CHANNEL: ClassVar[Granularity] = SUB_CHANNEL
 
     storage_type: IntegerType
     signed: IntAttr
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
     expressed_type: Attribute
-    granularity: StringAttr
+    granularity: GranularityAttr
     quantized_dimensions_attr: ArrayAttr[IntAttr]
     block_sizes_attr: ArrayAttr[IntAttr]
     scales_shape: ArrayAttr[IntAttr]
@@ -319,7 +320,7 @@ class UniformQuantizedType(StorageQuantizedType):
         width: int,
         signed: bool,
         expressed_type: Attribute,
-        granularity: str,
+        granularity: Granularity,
         dims: Sequence[int],
         blocks: Sequence[int],
         shape: Sequence[int],
@@ -334,7 +335,7 @@ class UniformQuantizedType(StorageQuantizedType):
                 width, signed, storage_min, storage_max, builtin_signedness
             ),
             expressed_type,
-            StringAttr(granularity),
+            GranularityAttr(granularity),
             ArrayAttr(IntAttr(d) for d in dims),
             ArrayAttr(IntAttr(b) for b in blocks),
             ArrayAttr(IntAttr(n) for n in shape),
@@ -476,8 +477,6 @@ class UniformQuantizedType(StorageQuantizedType):
         self._verify_storage()
         check_expressed_type(self.expressed_type)
         granularity = self.granularity.data
-        if granularity not in (self.PER_LAYER, self.PER_AXIS, self.SUB_CHANNEL):
-            raise VerifyException(f"unknown granularity {granularity!r}")
         n_scales = len(self.scales_attr)
         if n_scales != len(self.zero_points_attr):
             raise VerifyException(
