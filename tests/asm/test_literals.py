@@ -126,6 +126,7 @@ BAD_SCALE_LISTS = [
     "!quant.uniform<i8:f32:{0:1}, {1.0, 2.0}:1>",
     "!quant.uniform<i8:f32:{0:1, 1:1}, {{1.0}, {2.0}:1}>",
     "!quant.uniform<i8:f32:{0:1}, {1.0}5>",
+    "!quant.uniform<i8:f32:0, {1.0 2.0, 3.0}>",
 ]
 
 GOOD_SCALE_LISTS = [

@@ -98,6 +98,9 @@ SAME = [
     "dense<[1, 2]5> : tensor<2xi8>",
     "dense<[[1], [2]]3> : tensor<2x1xi8>",
     "dense<4[1, 2]> : tensor<2xi8>",
+    "dense<[1 2, 3]> : tensor<2xi8>",
+    "dense<[tr ue, false]> : tensor<2xi1>",
+    "dense<[1.5 e3, 2.0]> : tensor<2xf32>",
     "dense<[]> : tensor<0xi8>",
     "dense<5> : tensor<3xi8>",
 ]

@@ -54,21 +54,29 @@ _MINUS_ZERO = re.compile(rb"-0++(?![^,])")
 _fallback: _ParseDense | None = None
 
 
-# Every element character as `x`, brackets and commas as themselves.
-_MARKS = bytes(c if c in b"[]," else ord("x") for c in range(256))
+# Every element character as `x`, whitespace as a space, the rest as itself.
+_MARKS = bytes(
+    c if c in b"[]," else 32 if c in b" \t\r\n" else ord("x") for c in range(256)
+)
 
 
-def _bracketed(compact: bytes) -> bool:
-    """Whether elements only sit between brackets and commas: no element
-    right after a `]` or right before a `[`, and the text is one list (so
-    `[1, 2]5` is not mistaken for `[1, 25]` by its skeleton)."""
-    marks = compact.translate(_MARKS)
-    return (
-        marks[:1] == b"["
-        and marks[-1:] == b"]"
-        and b"]x" not in marks
-        and b"x[" not in marks
-    )
+def _bracketed(body: bytes, count: int) -> bool:
+    """Whether `body` holds `count` elements that sit only between brackets and
+    commas: no element right after a `]` or right before a `[`, one list, and
+    no two elements with only whitespace between them (the fast paths drop
+    whitespace, so `[1 2]` would otherwise read as `[12]`)."""
+    marks = body.translate(_MARKS)
+    compact = marks.replace(b" ", b"")
+    if not (
+        compact[:1] == b"["
+        and compact[-1:] == b"]"
+        and b"]x" not in compact
+        and b"x[" not in compact
+    ):
+        return False
+    element = np.frombuffer(marks, np.uint8) == ord("x")
+    runs = int(element[0]) + int(np.count_nonzero(element[1:] & ~element[:-1]))
+    return runs == count
 
 
 def _skeleton(shape: list[int]) -> bytes:
@@ -170,9 +178,9 @@ def _fast(parser: AttrParser, type: Any) -> DenseIntOrFPElementsAttr | None:
 def _from_body(
     body: bytes, type: Any, shape: list[int]
 ) -> DenseIntOrFPElementsAttr | None:
-    compact = body.translate(None, b" \t\r\n")
-    if not _bracketed(compact):
+    if not _bracketed(body, math.prod(shape)):
         return None
+    compact = body.translate(None, b" \t\r\n")
     if compact.translate(None, b"0123456789.-+eEtrufals") != _skeleton(shape):
         return None
     elements = compact.translate(None, b"[]")
