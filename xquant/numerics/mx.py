@@ -344,7 +344,13 @@ def encode_elements(scaled: np.ndarray, fmt: ElementFormat) -> np.ndarray:
 
 def decode_elements(data: np.ndarray, fmt: ElementFormat) -> np.ndarray:
     """Element values as f32 (exact)."""
-    values = np.asarray(data).astype(np.float32)
+    data = np.asarray(data)
+    if data.dtype.itemsize == 1 and data.dtype != np.bool_ and not fmt.is_int:
+        # One-byte floats: a 256-entry table of ml_dtypes' own conversion, ~10x
+        # faster than its astype on big tensors (same values, it is the same cast).
+        table = np.arange(256, dtype=np.uint8).view(data.dtype).astype(np.float32)
+        return table[data.view(np.uint8).reshape(-1)].reshape(data.shape)
+    values = data.astype(np.float32)
     if fmt.is_int:
         return values * np.float32(2.0**-MXINT8_FRACTION_BITS)
     return values
