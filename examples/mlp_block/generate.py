@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,6 +193,7 @@ class Quantized:
     blobs: dict[str, np.ndarray]
     dequantized: dict[str, np.ndarray]
     tensor_scales: dict[str, np.float32]
+    dequantizers: dict[str, Callable[[], np.ndarray]]  # recompute from the stored parts
 
 
 def build(fmt: str, model: Model) -> Quantized:
@@ -202,6 +204,7 @@ def build(fmt: str, model: Model) -> Quantized:
     blobs: dict[str, np.ndarray] = {}
     deq: dict[str, np.ndarray] = {}
     gs: dict[str, np.float32] = {}
+    again: dict[str, Callable[[], np.ndarray]] = {}
     aliases: list[str] = []
     args: list[str] = []
     for name in NAMES:
@@ -211,6 +214,7 @@ def build(fmt: str, model: Model) -> Quantized:
             q, scales = quantize_int4(w)
             blobs[f"{name}_i4"] = q
             deq[name] = int4_dequantized(q, scales)
+            again[name] = lambda q=q, s=scales: int4_dequantized(q, s)
             aliases.append(
                 f"!q_{name} = !quant.uniform<i4:f32:{{0:{INT4_BLOCK}, 1:1}}, "
                 f"{{{_scale_list(scales)}}}>"
@@ -220,12 +224,14 @@ def build(fmt: str, model: Model) -> Quantized:
             scale, data = quantize_mxfp4(w)
             blobs[f"{name}_scale"], blobs[f"{name}_data"] = scale, data
             deq[name] = mx_dequantized(scale, data, MX_BLOCK)
+            again[name] = lambda s=scale, d=data: mx_dequantized(s, d, MX_BLOCK)
             args.append(f"%{name}_scale: tensor<{k // MX_BLOCK}x{n}xf8E8M0FNU>")
             args.append(f"%{name}_data: tensor<{k}x{n}xf4E2M1FN>")
         else:
             scale, data, g = quantize_nvfp4(w)
             blobs[f"{name}_scale"], blobs[f"{name}_data"] = scale, data
             deq[name], gs[name] = mx_dequantized(scale, data, NVFP4_BLOCK), g
+            again[name] = lambda s=scale, d=data: mx_dequantized(s, d, NVFP4_BLOCK)
             args.append(f"%{name}_scale: tensor<{k // NVFP4_BLOCK}x{n}xf8E4M3FN>")
             args.append(f"%{name}_data: tensor<{k}x{n}xf4E2M1FN>")
     mx_types: dict[str, str] = {}
@@ -264,14 +270,16 @@ def build(fmt: str, model: Model) -> Quantized:
         + body
         + f"  func.return %y : tensor<{t}x{h}xf32>\n}}\n"
     )
-    return Quantized(text, blobs, deq, gs)
+    return Quantized(text, blobs, deq, gs, again)
 
 
-def numpy_forward(model: Model, q: Quantized) -> np.ndarray:
-    """The quantized model's arithmetic in plain numpy (dequantize, f32 matmuls)."""
+def numpy_forward(model: Model, q: Quantized, fresh: bool = False) -> np.ndarray:
+    """The quantized model's arithmetic in plain numpy (dequantize, f32 matmuls);
+    `fresh` dequantizes the stored parts again (as the modules do on every run)."""
 
     def mm(a: np.ndarray, name: str) -> np.ndarray:
-        r = a @ q.dequantized[name]
+        w = q.dequantizers[name]() if fresh else q.dequantized[name]
+        r = a @ w
         return r * q.tensor_scales[name] if name in q.tensor_scales else r
 
     x = model.x

@@ -1,0 +1,98 @@
+"""Time the quantized MLP block (examples/mlp_block) in the interpreter against numpy.
+
+    python benchmarks/bench_mlp.py [--hidden 2048] [--intermediate 5632] [--tokens 16]
+        [--repeat 3] [--formats int4,mxfp4,nvfp4]
+
+For each weight format the module is built with its weights bound as
+`dense_resource` blobs (`xquant.bind_weights`) and run three ways on the same
+activations: as written, after its lowering (`lower-quant-ops{rounding=nearest-even}`
+or `lower-mx-tensor`), and as the same arithmetic in plain numpy (dequantize the
+stored parts, f32 matmuls, silu). Results are checked: the two interpreted runs
+bit-identical, numpy within f32 matmul reordering. Times are best of `--repeat`
+after one warm-up run (whose time is printed too: it converts the types' scale
+lists once). Peak memory is the tracemalloc peak of one run (numpy buffers
+included), against the size of the three weights in f32. Targets: at most 2x numpy,
+peak at most 3x the f32 weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from timing import best_of, fix_allocator  # benchmarks/timing.py
+
+import xquant
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "mlp_block"))
+import generate
+
+
+def peak_bytes(fn: Any) -> int:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def main() -> None:
+    fix_allocator()
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--hidden", type=int, default=2048)
+    parser.add_argument("--intermediate", type=int, default=5632)
+    parser.add_argument("--tokens", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--formats", default=",".join(generate.FORMATS))
+    args = parser.parse_args()
+    model = generate.make_model(args.hidden, args.intermediate, args.tokens)
+    weights_f32 = sum(w.nbytes for w in model.weights.values())
+    x = model.x
+    print(
+        f"MLP block x {args.tokens}x{args.hidden}, intermediate {args.intermediate}; "
+        f"f32 weights {weights_f32 / 2**20:.0f} MiB; best of {args.repeat}"
+    )
+    print("format  path        first run   time      x numpy   peak MiB  x f32 weights")
+    for fmt in args.formats.split(","):
+        q = generate.build(fmt, model)
+        module = xquant.bind_weights(xquant.parse_module(q.text), q.blobs)
+        lowered = xquant.bind_weights(
+            xquant.apply_passes(xquant.parse_module(q.text), generate.PIPELINES[fmt]),
+            q.blobs,
+        )
+        expected = generate.numpy_forward(model, q, fresh=True)
+        results: dict[str, np.ndarray] = {}
+        rows: list[tuple[str, float, float, int]] = []
+        for path, mod in (("as written", module), ("lowered", lowered)):
+            start = time.perf_counter()
+            (results[path],) = xquant.run(mod, "main", x)
+            first = time.perf_counter() - start
+            t = best_of(lambda mod=mod: xquant.run(mod, "main", x), args.repeat)
+            peak = peak_bytes(lambda mod=mod: xquant.run(mod, "main", x))
+            rows.append((path, first, t, peak))
+        assert np.array_equal(results["as written"], results["lowered"]), fmt
+        np.testing.assert_allclose(
+            results["as written"], expected, rtol=0, atol=1e-5 * np.abs(expected).max()
+        )
+        base = best_of(
+            lambda: generate.numpy_forward(model, q, fresh=True), args.repeat
+        )
+        numpy_peak = peak_bytes(lambda: generate.numpy_forward(model, q, fresh=True))
+        rows.append(("numpy", base, base, numpy_peak))
+        for path, first, t, peak in rows:
+            print(
+                f"{fmt:<7} {path:<11} {first * 1e3:8.0f} ms {t * 1e3:7.0f} ms "
+                f"{t / base:6.2f}x {peak / 2**20:9.0f}  {peak / weights_f32:8.2f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()
