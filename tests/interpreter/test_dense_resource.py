@@ -149,3 +149,16 @@ def test_blobs_survive_passes_and_printing(tmp_path: Path) -> None:
     assert _blob(data) in printed
     (out,) = xquant.run(xquant.parse_module(printed), "main")
     assert out.tolist() == [3.0, -4.0]
+
+
+@pytest.mark.parametrize("pipeline", ["", "stablehlo-legalize-to-linalg"])
+def test_stablehlo_constant_reads_its_blob(pipeline: str) -> None:
+    data = np.array([7, -9], "<i4").tobytes()
+    text = _module("i32", "2", _blob(data), "shlo_blob").replace(
+        "arith.constant", "stablehlo.constant"
+    )
+    module = xquant.parse_module(text)
+    if pipeline:
+        xquant.apply_passes(module, pipeline)
+    assert "dense_resource<shlo_blob" in xquant.print_module(module)
+    assert xquant.run(module, "main")[0].tolist() == [7, -9]

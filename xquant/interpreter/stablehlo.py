@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from xdsl.dialects.builtin import DenseResourceAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -59,6 +60,7 @@ from xquant.interpreter.common import (
     is_float_dtype,
 )
 from xquant.interpreter.quant import reinterpret
+from xquant.interpreter.resources import resource_value
 from xquant.interpreter.stablehlo_elementwise import COMPARISONS, elementwise
 from xquant.interpreter.stablehlo_reductions import (
     broadcast_view,
@@ -90,7 +92,11 @@ class StableHloFunctions(InterpreterFunctions):
     def run_constant(
         self, interpreter: Interpreter, op: shlo.ConstantOp, args: PythonValues
     ) -> PythonValues:
-        value = dense_value(op.value)
+        value = (
+            resource_value(op.value)
+            if isinstance(op.value, DenseResourceAttr)
+            else dense_value(op.value)
+        )
         if (q := quantized(op.output.type)) is not None:
             value = reinterpret(value, q.storage_width, q.is_signed)
         return (_result(value, op.output.type),)

@@ -15,6 +15,7 @@ from typing_extensions import Self
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -50,16 +51,20 @@ from xquant.dialects.stablehlo.syntax import (
 
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
-    """A tensor constant. For a quantized result, `value` holds the storage integers."""
+    """A tensor constant. For a quantized result, `value` holds the storage integers.
+
+    `value` may also be a `dense_resource` (a blob of the file's resources section)."""
 
     name = "stablehlo.constant"
 
-    value = prop_def(DenseIntOrFPElementsAttr)
+    value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
     output = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure(), ConstantLike())
 
     def __init__(
-        self, value: DenseIntOrFPElementsAttr, result_type: Attribute | None = None
+        self,
+        value: DenseIntOrFPElementsAttr | DenseResourceAttr,
+        result_type: Attribute | None = None,
     ):
         super().__init__(
             properties={"value": value},
@@ -75,7 +80,9 @@ class ConstantOp(IRDLOperation):
         attributes = parse_optional_attributes(parser)
         start = parser.pos
         value = parser.parse_attribute()
-        if not isa(value, DenseIntOrFPElementsAttr):
+        if not isa(value, DenseIntOrFPElementsAttr) and not isinstance(
+            value, DenseResourceAttr
+        ):
             parser.raise_error("expected a dense elements attribute", start, parser.pos)
         return cls.create(
             properties={"value": value},
