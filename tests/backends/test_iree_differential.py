@@ -45,15 +45,53 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 SAMPLE = os.environ.get("XQUANT_IREE_CORPUS", "full") == "sample"
 DOC = ROOT / "docs" / "iree-backend.md"
 
+_F4 = "IREE: arith.truncf f32 -> f4E2M1FN rounds 0.75 (a tie) and 0.8 to 0.5 (APFloat, ml_dtypes: 1.0)"
+_F8 = "IREE: arith.truncf f32 -> f8 flushes results in the f8 subnormal range to zero"
+_F6 = "IREE: no f6 storage: 'memref.store' of f6E2M3FN/f6E3M2FN fails to legalize"
+_FTZ = "IREE: the CPU runtime flushes f32 subnormals to zero (1e-42 inputs become 0)"
+_NOT_LOWERED = "by design: stablehlo-legalize-to-linalg leaves this StableHLO (the corpus checks it stays)"
+
 # case id -> why IREE does not match; each is listed in docs/iree-backend.md.
 KNOWN: dict[str, str] = {
-    "example:mx_tiling@main": "IREE limitation: iree-compile crashes (signal 11) on scf.parallel with a tensor scf.reduce",
-    "example:mx_matmul@main": "IREE limitation: arith.truncf f32 -> f4E2M1FN rounds 0.75 and 0.8 to 0.5 (APFloat: 1.0)",
+    "example:mx_tiling@main": "IREE: iree-compile crashes (signal 11) on scf.parallel with a tensor scf.reduce",
+    "example:mx_matmul@main": _F4,
+    "example:nvfp4_matmul@main": _F4,
+    "mx-golden:e2m1-ties": _F4,
+    "mx:f4E2M1FN/floor": _F4,
+    "mx:f4E2M1FN/rceil": _F4,
+    "mx:f8E4M3FN/floor": _F8,
+    "mx:f8E4M3FN/rceil": _F8,
+    "mx:f8E5M2/floor": _F8,
+    "mx:f8E5M2/rceil": _F8,
+    "mx:f6E2M3FN/floor": _F6,
+    "mx:f6E2M3FN/rceil": _F6,
+    "mx:f6E3M2FN/floor": _F6,
+    "mx:f6E3M2FN/rceil": _F6,
+    "mx:bf16/floor": _FTZ,
+    "mx:bf16/rceil": _FTZ,
+    "stablehlo-legalize-to-linalg#6@reduce_body_ops": (
+        "order: min(acc + x, 100) is not associative; StableHLO leaves the reduction "
+        "order to the implementation and IREE reorders it (100 vs -162)"
+    ),
+    "stablehlo-legalize-to-linalg#10@not_lowered_types": _NOT_LOWERED
+    + " (stablehlo.add on unsigned/quantized)",
+    "stablehlo-legalize-to-linalg#10@reduce_unsupported_body": _NOT_LOWERED
+    + " (a reduce body op without a scalar lowering)",
+    "stablehlo-legalize-to-linalg#10@windows_not_lowered": _NOT_LOWERED
+    + " (stablehlo.select_and_scatter)",
 }
 
 
-def _compare(text: str, function: str, args: list[Any]) -> None:
-    expected = xquant.run(text, function, *args)
+def _compare(text: str, function: str, args: list[Any], *, drawn: bool = False) -> None:
+    try:
+        expected = xquant.run(text, function, *args)
+    except Exception as err:
+        if not drawn:
+            raise
+        # Arguments drawn from the types can miss what the function needs
+        # (per-axis scales on a dynamic size, an external callee).
+        first = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
+        pytest.skip(f"the interpreter cannot run it on drawn arguments: {first}")
     got = xquant.run(text, function, *args, backend="iree")
     assert len(got) == len(expected)
     for index, (a, b) in enumerate(zip(expected, got)):
@@ -124,7 +162,7 @@ def test_example(name: str, function: str, args: list[Any]) -> None:
 
 # ----- StableHLO's quantized conformance modules -----
 
-_FUNCTION = re.compile(r"func\.func\s+@([\w.$-]+)")
+_FUNCTION = re.compile(r"^\s*func\.func\s+(?:public\s+)?@([\w.$-]+)", re.MULTILINE)
 
 
 def _chunk_functions(path: Path) -> list[tuple[int, str]]:
@@ -202,7 +240,7 @@ def test_lowering_corpus(path: Path, chunk: int, function: str) -> None:
     args = arguments(fn.function_type, seed=chunk)  # pyright: ignore[reportAttributeAccessIssue]
     if args is None:
         pytest.skip("no numpy value for one of its argument types (unranked, !shape)")
-    _compare(text, function, args)
+    _compare(text, function, args, drawn=True)
 
 
 # ----- MX round trips and golden vectors -----

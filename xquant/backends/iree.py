@@ -334,6 +334,8 @@ class _Boundary:
     """The dtype `widen-boundary-types` made it cross as, or None if unchanged."""
     bits: bool
     """The carrier holds a float's bit pattern (not its value)."""
+    scalar: bool
+    """A scalar (the runtime takes a Python number), not a tensor (rank 0 included)."""
 
 
 def _element(attr: Attribute) -> np.dtype[Any]:
@@ -351,10 +353,12 @@ def _element(attr: Attribute) -> np.dtype[Any]:
 
 def _boundary(before: Attribute, after: Attribute) -> _Boundary:
     dtype = _element(before)
+    scalar = not isinstance(before, TensorType)
     if before == after:
-        return _Boundary(dtype, None, False)
+        return _Boundary(dtype, None, False, scalar)
     carrier = _element(after)
-    return _Boundary(dtype, carrier, dtype.kind not in "iub" and carrier.kind in "iu")
+    bits = dtype.kind not in "iub" and carrier.kind in "iu"
+    return _Boundary(dtype, carrier, bits, scalar)
 
 
 def _to_carrier(value: Any, boundary: _Boundary) -> Any:
@@ -363,7 +367,7 @@ def _to_carrier(value: Any, boundary: _Boundary) -> Any:
         if boundary.bits:
             array = array.view(f"uint{array.dtype.itemsize * 8}")
         array = array.astype(boundary.carrier)
-    return array if array.ndim else array.item()  # the runtime takes Python scalars
+    return array.item() if boundary.scalar else array
 
 
 def _from_carrier(value: Any, boundary: _Boundary) -> np.ndarray:
@@ -440,12 +444,22 @@ class Prepared:
 
 
 def prepare(
-    module: ModuleOp, *, pipeline: str | None = None, in_place: bool = False
+    module: ModuleOp,
+    *,
+    pipeline: str | None = None,
+    in_place: bool = False,
+    entry: str | None = None,
 ) -> Prepared:
-    """Lower (a clone of, unless `in_place`) `module`, print and compile it for IREE."""
+    """Lower (a clone of, unless `in_place`) `module`, print and compile it for IREE.
+
+    With `entry`, only that function and what it calls are kept: a function
+    elsewhere in the module that cannot be lowered does not stop it.
+    """
     _require()
     if not in_place:
         module = module.clone()
+    if entry is not None:
+        _keep_reachable(module, entry)
     before = _signatures(module)
     lower_for_iree(module, pipeline)
     after = _signatures(module)
@@ -453,6 +467,31 @@ def prepare(
     vmfb = compile_for_iree(text)
     signatures = {name: (before[name], after[name]) for name in before if name in after}
     return Prepared(text, vmfb, signatures)
+
+
+def _keep_reachable(module: ModuleOp, entry: str) -> None:
+    """Erase the top-level functions `entry` does not (transitively) call."""
+    functions = {
+        op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)
+    }
+    if entry not in functions:
+        raise IreeRuntimeError(f"no function @{entry} in the module")
+    keep: set[str] = set()
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in functions:
+            continue
+        keep.add(name)
+        todo += [
+            op.callee.root_reference.data
+            for op in functions[name].walk()
+            if isinstance(op, func.CallOp)
+        ]
+    for name, op in functions.items():
+        if name not in keep:
+            op.detach()
+            op.erase()
 
 
 def _signatures(module: ModuleOp) -> dict[str, FunctionType]:
@@ -466,5 +505,5 @@ def _signatures(module: ModuleOp) -> dict[str, FunctionType]:
 def run(
     module: ModuleOp, function_name: str = "main", *args: Any
 ) -> tuple[np.ndarray, ...]:
-    """Compile (a copy of) `module` with IREE (cached) and run `function_name` on numpy values."""
-    return prepare(module).call(function_name, *args)
+    """Compile `function_name` of (a copy of) `module` with IREE (cached) and run it on numpy values."""
+    return prepare(module, entry=function_name).call(function_name, *args)
