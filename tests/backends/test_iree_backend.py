@@ -99,11 +99,10 @@ def test_missing_iree_is_one_line(
 def test_cli_prints_what_the_interpreter_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = str(ROOT / "examples" / "stablehlo_quantized.mlir")
-    arg = "dense<[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]> : tensor<2x3xf32>"
-    assert xquant_run([path, "--arg", arg]) == 0
+    path = str(ROOT / "examples" / "subchannel.mlir")
+    assert xquant_run([path]) == 0
     interpreted = capsys.readouterr().out
-    assert xquant_run([path, "--arg", arg, "--backend", "iree"]) == 0
+    assert xquant_run([path, "--backend", "iree"]) == 0
     assert capsys.readouterr().out == interpreted
 
 
@@ -129,7 +128,9 @@ REJECTED = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf6E2M3FN> {
 def test_unlowered_op_is_located_in_the_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(iree.IreeUnsupportedOpError, match=r"'check\.expect_eq_const' op"):
+    with pytest.raises(
+        iree.IreeUnsupportedOpError, match=r"'check\.expect_eq_const' op"
+    ):
         xquant.run(UNLOWERED, "main", np.zeros(2, np.float32), backend="iree")
     path = tmp_path / "unlowered.mlir"
     path.write_text(UNLOWERED)
@@ -165,11 +166,13 @@ def test_iree_error_is_located_in_the_printed_ir(
 
 
 @needs_iree
-def test_compiler_crash_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        xquant_run([str(ROOT / "examples" / "mx_tiling.mlir"), "--backend", "iree"])
-        == 1
-    )
+def test_compiler_failure_shows_no_crash_dump(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """mx_tiling.mlir makes iree-compile crash (signal 11) or fail, depending on the run."""
+    path = str(ROOT / "examples" / "mx_tiling.mlir")
+    assert xquant_run([path, "--backend", "iree"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "iree-compile crashed" in err and "#0 0x" not in err
+    assert err.startswith(f"{path}: error: IREE cannot compile the lowered module")
+    assert "PrintStackTrace" not in err and "#0 0x" not in err
+    assert len(err.splitlines()) < 12
