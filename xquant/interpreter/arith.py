@@ -105,6 +105,7 @@ def attribute_value(attr: Attribute, typ: Attribute) -> Any:
 # helpers
 
 _INFO_CACHE: dict[Operation, Any] = {}
+_SELECT_SCAN_MIN = 1 << 12  # below this, np.where is as cheap as scanning the condition
 _CONSTANTS: weakref.WeakKeyDictionary[Operation, tuple[Attribute, Attribute, Any]] = (
     weakref.WeakKeyDictionary()
 )
@@ -510,6 +511,14 @@ class ArithFunctions(InterpreterFunctions):
         # Typed operands pick np.where's three-argument overload.
         yes: ArrayLike = as_value(a, dt)
         no: ArrayLike = as_value(b, dt)
+        if cond.size >= _SELECT_SCAN_MIN and cond.dtype == np.bool_:
+            # A guard that never (or always) fires, like the NaN -> 0 select of a
+            # lowered quantize: hand back that operand instead of a new array.
+            pick = no if not cond.any() else yes if cond.all() else None
+            if type(pick) is np.ndarray and pick.shape == np.broadcast_shapes(
+                cond.shape, np.shape(yes), np.shape(no)
+            ):
+                return (pick,)
         return (np.where(cond, yes, no),)
 
     @impl(arith.ExtFOp)
