@@ -10,7 +10,7 @@ import xquant
 SOURCE = """
 func.func @main(%x: tensor<64x128xf32>, %y: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %c = arith.cmpf uno, %x, %x : tensor<64x128xf32>
-  %r = arith.select %c, %y, %x : tensor<64x128xi1>, tensor<64x128xf32>
+  %r = arith.select %c, %y, %x : tensor<64x128xf32>
   func.return %r : tensor<64x128xf32>
 }
 """
