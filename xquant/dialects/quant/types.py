@@ -444,13 +444,17 @@ class UniformQuantizedType(StorageQuantizedType):
         if self.is_per_layer:
             return scales.reshape((1,) * rank), zero_points.reshape((1,) * rank)
         full = [1] * rank
-        misfit = ValueError(
-            f"the scales of {self} do not fit a tensor of shape {list(shape)}"
-        )
+
+        def misfit() -> ValueError:
+            # Built only when raised: printing a type with many scales is slow.
+            return ValueError(
+                f"the scales of {self} do not fit a tensor of shape {list(shape)}"
+            )
+
         if self.is_per_axis:
             axis = self.quantized_dimensions[0]
             if axis >= rank or shape[axis] != scales.shape[0]:
-                raise misfit
+                raise misfit()
             full[axis] = scales.shape[0]
             return scales.reshape(full), zero_points.reshape(full)
         if scales.ndim == rank:
@@ -466,7 +470,7 @@ class UniformQuantizedType(StorageQuantizedType):
             or scales.size != int(np.prod(compact))
             or max(axes, default=-1) >= rank
         ):
-            raise misfit
+            raise misfit()
         for axis, count in zip(axes, compact, strict=True):
             full[axis] = count
         return scales.reshape(full), zero_points.reshape(full)
