@@ -59,7 +59,9 @@ def bench(
     for a, b in zip(expected, got, strict=True):
         a, b = np.asarray(a), np.asarray(b)
         assert a.dtype == b.dtype and a.shape == b.shape
-        differ = int(np.sum(a.view(np.uint8) != b.view(np.uint8)))
+        differ = int(
+            np.sum(a.reshape(-1).view(np.uint8) != b.reshape(-1).view(np.uint8))
+        )
         # IREE contracts a * b + c into one FMA (docs/iree-backend.md): a rescale
         # that lands next to a rounding tie can differ by one.
         print(f"  IREE vs interpreter: {differ} of {a.size} elements differ")
