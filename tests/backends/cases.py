@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -57,8 +56,7 @@ def bits(a: Any) -> np.ndarray:
     if (
         a.dtype.kind == "f"
         or a.dtype.kind == "V"
-        or (a.dtype.itemsize
-        and a.dtype.kind not in "iu")
+        or (a.dtype.itemsize and a.dtype.kind not in "iu")
     ):
         # ml_dtypes floats are kind "V"; NaN payloads and signs aside, as the brief says
         nan = np.isnan(a.astype(np.float32)) if a.dtype.itemsize <= 2 else np.isnan(a)
@@ -143,7 +141,7 @@ def _element_values(
     flat = x.reshape(-1)
     if flat.size >= 4:  # a tie, a NaN, an infinity and a huge value
         flat[:4] = [0.5, np.nan, np.inf, 3e4]
-    return x.astype(dtype) if dtype != ml_dtypes.float4_e2m1fn else x.astype(dtype)
+    return x.astype(dtype)
 
 
 def arguments(signature: FunctionType, seed: int = 0) -> list[Any] | None:
