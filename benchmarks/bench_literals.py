@@ -17,7 +17,8 @@ the child's wall time, the memory its peak resident set
 (`getrusage(RUSAGE_CHILDREN).ru_maxrss` of a one-child wrapper). The outputs
 are compared byte for byte. Ratios are xquant over mlir-opt (target: at most
 3x in time and memory); the mlir-opt columns are skipped, with the reason,
-when it is not installed.
+when it is not installed. The first row times both tools on an empty input:
+their fixed start-up cost, which the other rows include.
 """
 
 from __future__ import annotations
@@ -140,6 +141,7 @@ def main() -> None:
 
     listed, hexed = i8_text(n(4096), n(1024), rng)
     cases = {
+        "start-up (empty input)": "",
         f"i8 {n(4096)}x{n(1024)} list": listed,
         f"i8 {n(4096)}x{n(1024)} hex": hexed,
         f"f32 {n(1024)}x{n(1024)} list": f32_text(n(1024), n(1024), rng),
