@@ -73,6 +73,9 @@ SAME = [
     "dense<[1.0E+2, -0.0, -0, 0.30000000000000004, 1.e5]> : tensor<5xf64>",
     "dense<[65504.0, 6.1e-5, 1]> : tensor<3xf16>",
     "dense<[1.0, 2.0]> : vector<2xf32>",
+    "dense<[1.0, 0x7F800000, -2.5, 0xFF800000]> : tensor<4xf32>",
+    "dense<[[0x7C00, 1.0], [0x3C00, -0]]> : tensor<2x2xf16>",
+    "dense<[0x7FF0000000000000, 0.5]> : tensor<2xf64>",
     "dense<[[[1, 2]], [[3, 4]]]> : tensor<2x1x2xi16>",
     "dense<[\n  [1, 2], // a comment\n  [3, 4]]> : tensor<2x2xi32>",
     # Left to xDSL's path (errors and unusual spellings), compared all the same.
@@ -89,6 +92,11 @@ SAME = [
     "dense<[.5, 1.0]> : tensor<2xf32>",
     "dense<[1e5, 1.0]> : tensor<2xf32>",
     "dense<[1.0, 0x7F800000]> : tensor<2xf32>",
+    "dense<[1.0, 0x7FC00001]> : tensor<2xf32>",
+    "dense<[1.0, 0x1FF800000]> : tensor<2xf32>",
+    "dense<[1.0, -0x7F800000]> : tensor<2xf32>",
+    "dense<[1.0, 0xZZ]> : tensor<2xf32>",
+    "dense<[1, 0x10]> : tensor<2xi8>",
     "dense<[1.0, 1.0e39]> : tensor<2xf32>",
     "dense<[true, 1]> : tensor<2xi1>",
     "dense<[1.0, 2.0]> : tensor<2xbf16>",
@@ -115,7 +123,7 @@ def test_same_as_xdsl(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_fast_path_is_taken() -> None:
     """The common spellings do not reach xDSL's path."""
     install()
-    for text in SAME[:10]:  # not the comment
+    for text in SAME[:13]:  # not the comment
         ctx = Context()
         ctx.load_dialect(Builtin)
         parser = Parser(ctx, text)

@@ -41,7 +41,7 @@ from xdsl.utils.exceptions import ParseError
 _ParseDense = Callable[[AttrParser, Any], DenseIntOrFPElementsAttr]
 
 # What a body may hold for the fast path to try it: numbers, booleans, brackets.
-_BODY = re.compile(rb"[ \t\r\n]*+\[[-+0-9.eE,\[\] \t\r\ntrufals]*+")
+_BODY = re.compile(rb"[ \t\r\n]*+\[[-+0-9a-fA-F.x,\[\] \t\r\ntruls]*+")
 # MLIR's (and xDSL's) float literal, or a decimal integer; possessive, so a
 # million elements need no backtracking stack.
 _NUMBER = rb"-?[0-9]++(?:\.[0-9]*+(?:[eE][-+]?[0-9]++)?)?+"
@@ -50,6 +50,9 @@ _FLOAT_ELEMENTS = re.compile(_NUMBER + rb"(?:," + _NUMBER + rb")*+")
 _INTEGER = rb"-?[0-9]{1,18}+"
 _INTEGER_ELEMENTS = re.compile(_INTEGER + rb"(?:," + _INTEGER + rb")*+")
 _MINUS_ZERO = re.compile(rb"-0++(?![^,])")
+# A float element given by its bits (MLIR's spelling of NaN and infinities).
+_HEX = rb"0x[0-9a-fA-F]++"
+_HEX_ELEMENTS = re.compile(_HEX + rb"(?:," + _HEX + rb")*+")
 
 _fallback: _ParseDense | None = None
 
@@ -114,7 +117,22 @@ def _booleans(elements: bytes) -> np.ndarray | None:
 
 
 def _floats(elements: bytes, dtype: np.dtype) -> np.ndarray | None:
-    """Float or integer elements as xDSL reads them: `float(text)`, then packed."""
+    """Float or integer elements as xDSL reads them: `float(text)`, then packed;
+    hexadecimal elements are bit patterns (`dense_hex_float_elements`)."""
+    if b"x" in elements:
+        return _floats_with_bits(elements, dtype)
+    values = _decimals(elements)
+    if values is None:
+        return None
+    with np.errstate(over="ignore"):
+        typed = values.astype(dtype)
+    if not np.isfinite(typed).all():
+        return None  # overflow: xDSL's own message
+    return typed
+
+
+def _decimals(elements: bytes) -> np.ndarray | None:
+    """Decimal float or integer elements as doubles, as xDSL reads them."""
     if _FLOAT_ELEMENTS.fullmatch(elements) is None:
         return None
     values = np.fromstring(elements, dtype=np.float64, sep=",")
@@ -122,10 +140,34 @@ def _floats(elements: bytes, dtype: np.dtype) -> np.ndarray | None:
         if elements[match.start() - 1 : match.start()] in (b"", b","):
             # The integer -0: xDSL negates the integer 0, which is +0.0.
             values[elements.count(b",", 0, match.start())] = 0.0
-    with np.errstate(over="ignore"):
-        typed = values.astype(dtype)
-    if not np.isfinite(typed).all():
-        return None  # overflow: xDSL's own message
+    return values
+
+
+def _floats_with_bits(elements: bytes, dtype: np.dtype) -> np.ndarray | None:
+    """`_floats` of a list with `0x...` elements: those are the bits of the
+    element (a NaN is left to xDSL's path, which may quiet it on the way)."""
+    tokens = np.array(elements.split(b","))
+    is_hex = np.char.startswith(tokens, b"0x")
+    hex_tokens = tokens[is_hex].tolist()
+    if _HEX_ELEMENTS.fullmatch(b",".join(hex_tokens)) is None:
+        return None
+    bits = [int(token, 16) for token in hex_tokens]
+    width = dtype.itemsize * 8
+    if max(bits).bit_length() > width:
+        return None  # xDSL's "out of range" error
+    typed = np.empty(len(tokens), dtype=dtype)
+    typed[is_hex] = np.array(bits, dtype=f"uint{width}").view(dtype)
+    if np.isnan(typed[is_hex]).any():
+        return None
+    if not is_hex.all():
+        values = _decimals(b",".join(tokens[~is_hex].tolist()))
+        if values is None:
+            return None
+        with np.errstate(over="ignore"):
+            decimals = values.astype(dtype)
+        if not np.isfinite(decimals).all():
+            return None
+        typed[~is_hex] = decimals
     return typed
 
 
@@ -181,7 +223,7 @@ def _from_body(
     if not _bracketed(body, math.prod(shape)):
         return None
     compact = body.translate(None, b" \t\r\n")
-    if compact.translate(None, b"0123456789.-+eEtrufals") != _skeleton(shape):
+    if compact.translate(None, b"0123456789abcdefABCDEF.-+xtruls") != _skeleton(shape):
         return None
     elements = compact.translate(None, b"[]")
     if b",," in elements or elements.startswith(b",") or elements.endswith(b","):
