@@ -155,6 +155,27 @@ CASES: dict[str, tuple[str, tuple[Any, ...], list[Any]]] = {
         # the dilated input [1, 10, 2, 10, 3] (holes are the init), windows of two, plus the init
         [np.array([21, 22, 22, 23], np.int32)],
     ),
+    # Unsigned tensors go through signless ones (unrealized casts) and unsigned arith ops.
+    "unsigned_divide_max_convert_compare": (
+        """func.func @main(%a: tensor<4xui32>, %b: tensor<4xui32>) -> (tensor<4xui32>, tensor<4xui32>, tensor<4xui64>, tensor<4xi1>) {
+  %0 = stablehlo.divide %a, %b : tensor<4xui32>
+  %1 = stablehlo.maximum %a, %b : tensor<4xui32>
+  %2 = stablehlo.convert %a : (tensor<4xui32>) -> tensor<4xui64>
+  %3 = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xi1>
+  func.return %0, %1, %2, %3 : tensor<4xui32>, tensor<4xui32>, tensor<4xui64>, tensor<4xi1>
+}""",
+        (
+            np.array([7, 5, 4000000000, 9], np.uint32),
+            np.array([2, 1, 3, 4000000000], np.uint32),
+        ),
+        # 4000000000 is above the i32 range: signed ops would get these wrong.
+        [
+            np.array([3, 5, 1333333333, 0], np.uint32),
+            np.array([7, 5, 4000000000, 4000000000], np.uint32),
+            np.array([7, 5, 4000000000, 9], np.uint64),
+            [F, F, F, T],
+        ],
+    ),
     # f32 NHWC windows become linalg.pooling_nhwc_{max,sum,min}, as upstream.
     "reduce_window_nhwc_pooling": (
         """func.func @main(%x: tensor<1x4x4x1xf32>) -> (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) {

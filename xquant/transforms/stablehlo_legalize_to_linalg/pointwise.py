@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -48,6 +49,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     complex_constant,
     emit_scalar,
+    is_unsigned,
+    signless,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     in_reducer,
@@ -109,17 +112,25 @@ def lower_elementwise(
     (`primitive`, upstream's `PointwiseToLinalgMapConverter`) always extracts
     rank-0 operands.
     """
-    result_type = op.result_types[0]
-    assert isa(result_type, TensorType[Attribute])
-    rank = len(shape_of(result_type))
+    original_type = op.result_types[0]
+    assert isa(original_type, TensorType[Attribute])
+    rank = len(shape_of(original_type))
     if any(len(shape_of(t)) not in (0, rank) for t in op.operand_types):
         raise Unsupported("operands of mixed ranks")
+    # Unsigned tensors are cast to signless ones and back, as upstream's type converter.
+    result_type = _signless_tensor(original_type)
+    operands = [
+        v
+        if v.type == _signless_tensor(v.type)
+        else ops.add(UnrealizedConversionCastOp.get([v], [_signless_tensor(v.type)]))
+        for v in op.operands
+    ]
     hoist = Ops([])
-    out = empty_like(ops, result_type, op.operands)
+    out = empty_like(ops, result_type, operands)
     # Per operand: the scalar used in the body, or None for a mapped input.
     scalars: list[SSAValue | None] = []
     inputs: list[SSAValue] = []
-    for operand in op.operands:
+    for operand in operands:
         operand_rank = len(shape_of(operand.type))
         scalar = splat_scalar(operand, hoist)
         if (
@@ -163,8 +174,17 @@ def lower_elementwise(
     staged.ops[-1].attributes.update(discardable_attributes(op))
     if result.type != result_type:
         result = staged.add(tensor.CastOp(result, result_type))
+    if result_type != original_type:
+        result = staged.add(UnrealizedConversionCastOp.get([result], [original_type]))
     ops.ops.extend([*hoist.ops, *staged.ops])
     return result
+
+
+def _signless_tensor(t: Attribute) -> Attribute:
+    """A tensor of unsigned integers as one of signless integers; other types unchanged."""
+    if not isa(t, TensorType[Attribute]) or not is_unsigned(t.element_type):
+        return t
+    return TensorType(signless(t.element_type), t.get_shape(), t.encoding)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     ComplexType,
     FloatAttr,
     IntegerType,
+    Signedness,
     TensorType,
     f32,
     f64,
@@ -331,6 +332,79 @@ def _emit_complex(
     raise Unsupported(f"{name} on complex numbers")
 
 
+def is_unsigned(t: Attribute) -> bool:
+    return isa(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def signless(t: Attribute) -> Attribute:
+    """`t` with a signless integer in place of an unsigned one (upstream's type converter)."""
+    return IntegerType(t.width.data) if isa(t, IntegerType) else t
+
+
+UNSIGNED_BINARY: dict[str, Callable[..., Operation]] = {
+    "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
+    "stablehlo.maximum": arith.MaxUIOp, "stablehlo.minimum": arith.MinUIOp,
+    "stablehlo.and": arith.AndIOp, "stablehlo.or": arith.OrIOp, "stablehlo.xor": arith.XOrIOp,
+}  # fmt: skip
+
+
+def _emit_unsigned(
+    op: Operation,
+    operands: Sequence[SSAValue],
+    body: Ops,
+    hoist: Ops,
+    types: Sequence[Attribute],
+    result: Attribute,
+) -> SSAValue:
+    """Ops on unsigned integers, on their signless values with unsigned arith ops
+    (upstream's `MapStablehloToScalarOp` for `isUnsignedInteger` types)."""
+    name = op.name
+    element = signless(result)
+    if isinstance(op, ew.ConvertOp):
+        source, target = types[0], result
+        if not (isa(source, IntegerType) and isa(target, IntegerType)):
+            if is_unsigned(source) and not isa(target, IntegerType):
+                return body.add(arith.UIToFPOp(operands[0], target))  # pyright: ignore[reportArgumentType]
+            raise Unsupported("float <-> unsigned convert")
+        if source.width.data == target.width.data:
+            return operands[0]
+        if source.width.data > target.width.data:
+            return body.add(arith.TruncIOp(operands[0], signless(target)))
+        extend = arith.ExtUIOp if is_unsigned(source) else arith.ExtSIOp
+        return body.add(extend(operands[0], signless(target)))
+    if isinstance(op, ew.CompareOp):
+        direction = op.comparison_direction.data.value
+        return body.add(
+            arith.CmpiOp(operands[0], operands[1], BOOL_PREDICATES[direction])
+        )
+    if isinstance(op, ew.SelectOp):
+        return body.add(arith.SelectOp(*operands))
+    if isinstance(op, ew.ClampOp):
+        low, x, high = operands
+        return body.add(arith.MinUIOp(body.add(arith.MaxUIOp(low, x)), high))
+    if name in UNSIGNED_BINARY:
+        return body.add(UNSIGNED_BINARY[name](*operands))
+    if name in ("stablehlo.divide", "stablehlo.remainder"):
+        # x / 0 is all ones and x % 0 is x, as upstream (and XLA).
+        lhs, rhs = operands
+        zero = scalar_constant(hoist, 0, element)
+        by_zero = body.add(arith.CmpiOp(rhs, zero, "eq"))
+        safe_rhs = body.add(
+            arith.SelectOp(by_zero, scalar_constant(hoist, 1, element), rhs)
+        )
+        if name == "stablehlo.divide":
+            quotient = body.add(arith.DivUIOp(lhs, safe_rhs))
+            minus_one = scalar_constant(hoist, -1, element)
+            return body.add(arith.SelectOp(by_zero, minus_one, quotient))
+        remainder = body.add(arith.RemUIOp(lhs, safe_rhs))
+        return body.add(arith.SelectOp(by_zero, lhs, remainder))
+    if name == "stablehlo.not":
+        return body.add(arith.XOrIOp(operands[0], scalar_constant(hoist, -1, element)))
+    if name in ("stablehlo.shift_left", "stablehlo.shift_right_logical"):
+        return _shift(body, hoist, name, operands[0], operands[1], element)
+    raise Unsupported(f"{name} on unsigned integers")
+
+
 def emit_scalar(
     op: Operation, operands: Sequence[SSAValue], body: Ops, hoist: Ops
 ) -> SSAValue:
@@ -345,6 +419,8 @@ def emit_scalar(
         return operands[0]
     if name == "stablehlo.imag":
         return scalar_constant(hoist, 0.0, result)
+    if any(is_unsigned(t) for t in (*types, result)):
+        return _emit_unsigned(op, operands, body, hoist, types, result)
     for t in (*types, result):
         check_signless(t)
         if is_quantized(t):
