@@ -40,9 +40,9 @@ Q8 = "!quant.uniform<i8:f32, 5.000000e-01:-3>"
 Q32 = "!quant.uniform<i32:f32, 2.500000e-01:5>"
 PIPELINES = {
     "quantized StableHLO": "",
-    "after quant-to-math": "stablehlo-legalize-quant-to-math",
-    "after ...-to-linalg": "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg",
-    "+ fuse-elementwise": "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg,"
+    "after quant-to-math": "stablehlo-legalize-quant-to-math{exact=true}",
+    "after ...-to-linalg": "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg",
+    "+ fuse-elementwise": "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg,"
     "linalg-fuse-elementwise-ops",
 }
 

@@ -1,4 +1,4 @@
-// RUN: xdsl-opt %s -p stablehlo-legalize-quant-to-math | filecheck %s
+// RUN: xdsl-opt %s -p 'stablehlo-legalize-quant-to-math{exact=true}' | filecheck %s
 
 // Every quantized StableHLO op becomes StableHLO on integers and floats; function
 // signatures become storage integers.

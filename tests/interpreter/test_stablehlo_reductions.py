@@ -194,8 +194,8 @@ def saturating_sum_text(element: str) -> str:
     "pipeline",
     [
         "",
-        "stablehlo-legalize-quant-to-math",
-        "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg",
+        "stablehlo-legalize-quant-to-math{exact=true}",
+        "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg",
     ],
 )
 def test_quantized_sum_clamps_once_at_the_end(pipeline: str) -> None:

@@ -29,7 +29,7 @@ CONFORMANCE_DIR = (
     Path(__file__).resolve().parents[2].parent / "shared" / "stablehlo-quantized"
 )
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
-QUANT_TO_MATH = "stablehlo-legalize-quant-to-math"
+QUANT_TO_MATH = "stablehlo-legalize-quant-to-math{exact=true}"
 TO_LINALG = f"{QUANT_TO_MATH},stablehlo-legalize-to-linalg"
 FUSED = f"{TO_LINALG},linalg-fuse-elementwise-ops"
 

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import ModuleOp
 import xquant
 from tests.upstream import mlir_opt
 
-QUANT_TO_MATH = "stablehlo-legalize-quant-to-math"
+QUANT_TO_MATH = "stablehlo-legalize-quant-to-math{exact=true}"
 TO_LINALG = f"{QUANT_TO_MATH},stablehlo-legalize-to-linalg"
 STAGES = ("", QUANT_TO_MATH, TO_LINALG)
 

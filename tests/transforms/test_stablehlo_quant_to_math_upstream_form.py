@@ -19,7 +19,7 @@ from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.interpreter.chlo import align
 from xquant.transforms.stablehlo_ir import merged_requantize
 
-PASS = "stablehlo-legalize-quant-to-math"
+PASS = "stablehlo-legalize-quant-to-math{exact=true}"
 
 
 def before_and_after(text: str, *args: np.ndarray) -> tuple[str, list[np.ndarray], list[np.ndarray]]:  # fmt: skip

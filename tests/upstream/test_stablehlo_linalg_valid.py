@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(
 
 CONFORMANCE_DIR = _HERE.parents[1].parent / "shared" / "stablehlo-quantized"
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
-PIPELINE = "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg"
+PIPELINE = "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg"
 FUSE = "linalg-fuse-elementwise-ops"
 PIPELINES = [PIPELINE, f"{PIPELINE},{FUSE}"]
 

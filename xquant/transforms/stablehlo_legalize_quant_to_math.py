@@ -130,6 +130,11 @@ from xquant.transforms.stablehlo_ir import (
     wide_type,
     with_element,
 )
+from xquant.transforms.stablehlo_legalize_quant_to_math_dot import (
+    convolution_dims,
+    dot_general_dims,
+    upstream_dot_like,
+)
 
 
 def storage_tensor_type(t: Attribute) -> Attribute | None:
@@ -677,6 +682,27 @@ def _upstream_hybrid(b: HloBuilder, op: Operation) -> SSAValue | None:
     return b.add(clone)
 
 
+def _upstream_all_quantized(
+    b: HloBuilder, op: shlo.DotGeneralOp | shlo.ConvolutionOp
+) -> SSAValue | None:
+    """Upstream's integer form where upstream's pattern takes the op: per-tensor lhs,
+    rhs and result both per-tensor or both per-axis (and, for a convolution,
+    `convolution_dims`); else None (the caller falls back to dequantize-op-quantize)."""
+    lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
+    if lhs_q is None or rhs_q is None or result_q is None or not lhs_q.is_per_layer:
+        return None
+    if rhs_q.is_per_layer != result_q.is_per_layer:
+        return None
+    if isinstance(op, shlo.ConvolutionOp):
+        dims = convolution_dims(op)
+    else:
+        dims = dot_general_dims(op)
+    if dims is None:
+        return None
+    return upstream_dot_like(b, op, to_storage(b, op.lhs), to_storage(b, op.rhs), dims)
+
+
+@dataclass(frozen=True)
 class LowerDot(RewritePattern):
     """`stablehlo.dot`: hybrid as upstream; otherwise the equivalent `dot_general`
     (contracting the lhs's last dimension with the rhs's first), lowered next."""
@@ -700,8 +726,12 @@ class LowerDot(RewritePattern):
         )
 
 
+@dataclass(frozen=True)
 class LowerDotGeneral(RewritePattern):
-    """Quantized dot_general in integer form; hybrid by dequantizing the rhs; else the fallback."""
+    """Quantized dot_general in integer form (upstream's, or with `exact` the contract's);
+    hybrid by dequantizing the rhs; else the fallback."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -713,8 +743,18 @@ class LowerDotGeneral(RewritePattern):
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
+        if not self.exact:
+            b = HloBuilder()
+            if all(is_quantized(t) for t in _types(op)) and (
+                (result := _upstream_all_quantized(b, op)) is not None
+            ):
+                _replace(rewriter, op, b, [result])
+                return
+            b = HloBuilder()
+            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+            return
         if all(is_quantized(t) for t in _types(op)):
-            _require_static(op)  # the integer form needs static shapes
+            _require_static(op)  # the exact integer form needs static shapes
         b = HloBuilder()
         if (result := _integer_dot_general(b, op)) is not None:
             _replace(rewriter, op, b, [result])
@@ -723,8 +763,12 @@ class LowerDotGeneral(RewritePattern):
         _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
+@dataclass(frozen=True)
 class LowerConvolution(RewritePattern):
-    """Quantized convolution in integer form; hybrid by dequantizing the rhs; else the fallback."""
+    """Quantized convolution in integer form (upstream's, or with `exact` the contract's);
+    hybrid by dequantizing the rhs; else the fallback."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -736,8 +780,18 @@ class LowerConvolution(RewritePattern):
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
+        if not self.exact:
+            b = HloBuilder()
+            if all(is_quantized(t) for t in _types(op)) and (
+                (result := _upstream_all_quantized(b, op)) is not None
+            ):
+                _replace(rewriter, op, b, [result])
+                return
+            b = HloBuilder()
+            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+            return
         if all(is_quantized(t) for t in _types(op)):
-            _require_static(op)  # the integer form needs static shapes
+            _require_static(op)  # the exact integer form needs static shapes
         b = HloBuilder()
         if (result := _integer_convolution(b, op)) is not None:
             _replace(rewriter, op, b, [result])
@@ -1035,8 +1089,16 @@ def _add_block(scalar_type: TensorType[Attribute]):
     return block
 
 
+@dataclass(frozen=True)
 class LowerReductions(RewritePattern):
-    """reduce / reduce_window / select_and_scatter with quantized operands or accumulators."""
+    """reduce / reduce_window / select_and_scatter with quantized operands or accumulators.
+
+    By default as upstream: reduce and select_and_scatter stay (an error: upstream
+    has no pattern for them), reduce_window only changes type (its body's ops
+    are lowered on their own). With `exact`, all three keep the contract's numbers.
+    """
+
+    exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(
@@ -1045,6 +1107,10 @@ class LowerReductions(RewritePattern):
             return
         arg_types = [arg.type for region in op.regions for arg in region.block.args]
         if not any(is_quantized(t) for t in (*_types(op), *arg_types)):
+            return
+        if not self.exact:
+            if isinstance(op, shlo.ReduceWindowOp):
+                _retype_only(rewriter, op)
             return
         _require_static(op)
         b = HloBuilder()
@@ -1075,6 +1141,26 @@ class LowerReductions(RewritePattern):
         )
         b.ops.append(clone)
         _replace(rewriter, op, b, list(clone.results))
+
+
+def _retype_only(rewriter: PatternRewriter, op: Operation) -> None:
+    """Upstream's `ConvertGenericOp`: the op on storage types, its body's arguments retyped."""
+    b = HloBuilder()
+    operands = [to_storage(b, value) for value in op.operands]
+    regions = [
+        rewriter.move_region_contents_to_new_regions(region) for region in op.regions
+    ]
+    for region in regions:
+        _retype_body(rewriter, region)
+    clone = type(op).create(
+        operands=operands,
+        result_types=[storage_tensor_type(t) or t for t in op.result_types],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=regions,
+    )
+    b.ops.append(clone)
+    _replace(rewriter, op, b, list(clone.results))
 
 
 # ----------------------------------------------------------------------------------------
@@ -1157,6 +1243,10 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
 
     name = "stablehlo-legalize-quant-to-math"
 
+    # `exact=true`: the project's numeric contract where upstream approximates
+    # (module docstring); default: upstream's lowering.
+    exact: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _lower_bitcast_converts(op)
         _function_boundaries(op)
@@ -1164,8 +1254,9 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
             GreedyRewritePatternApplier(
                 [
                     LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDot(),
-                    LowerDotGeneral(), LowerConvolution(), LowerDataMovement(), LowerOtherDequantizeOpQuantize(),
-                    LowerConstant(), LowerCustomCall(), LowerCheckOps(), LowerReductions(),
+                    LowerDotGeneral(self.exact), LowerConvolution(self.exact), LowerDataMovement(),
+                    LowerOtherDequantizeOpQuantize(), LowerConstant(), LowerCustomCall(), LowerCheckOps(),
+                    LowerReductions(self.exact),
                 ],
                 dce_enabled=False,  # as upstream's conversion: unused ops (and parameters) stay
             )
