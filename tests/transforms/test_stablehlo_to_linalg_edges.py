@@ -278,3 +278,32 @@ def test_lowered_text_verifies_upstream(name: str) -> None:
         "stablehlo-legalize-to-linalg{enable-primitive-ops=true}",
     )
     mlir_opt.assert_verifies_upstream(str(primitive))
+
+
+REDUCE_PRECISION = """func.func @main(%x: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
+  %0 = stablehlo.reduce_precision %x, format = e5m10 : tensor<6xf32>
+  %1 = stablehlo.reduce_precision %x, format = e8m7 : tensor<6xf32>
+  func.return %0, %1 : tensor<6xf32>, tensor<6xf32>
+}"""
+
+
+@pytest.mark.parametrize("options", ["", "{enable-primitive-ops=true}"])
+def test_reduce_precision_rounds_like_narrow_floats(options: str) -> None:
+    """e5m10 is float16's format and e8m7 bfloat16's: on values in their normal
+    range (or beyond it: infinity) the lowering rounds as ml_dtypes' casts do;
+    below the smallest normal it flushes to zero (XLA's reduce_precision has no
+    subnormals). The interpreter does not run `stablehlo.reduce_precision`."""
+    x = np.array(
+        [1 + 2.0**-11 + 2.0**-20, -3.14159, 65520.0, 1e-8, np.nan, 3.0e38], np.float32
+    )
+    lowered = xquant.apply_passes(
+        xquant.parse_module(REDUCE_PRECISION), "stablehlo-legalize-to-linalg" + options
+    )
+    assert not any(op.name.startswith("stablehlo.") for op in lowered.walk())
+    half, bf16 = xquant.run(lowered, "main", x)
+    with np.errstate(over="ignore"):  # 65520 and 3e38 overflow float16 to inf
+        want_half = x.astype(np.float16).astype(np.float32)
+    want_half[3] = 0.0  # 1e-8 is below float16's smallest normal 2^-14
+    want_bf16 = x.astype(ml_dtypes.bfloat16).astype(np.float32)
+    assert same_bits(half, want_half), half
+    assert same_bits(bf16, want_bf16), bf16

@@ -30,7 +30,11 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.math_extra import ComplexOp, IsFiniteOp
+from xquant.dialects.stablehlo.math_extra import (
+    ComplexOp,
+    IsFiniteOp,
+    ReducePrecisionOp,
+)
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.interpreter.arith import dense_value
 from xquant.numerics.dtypes import numpy_dtype
@@ -198,7 +202,14 @@ class LowerElementwise(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(
             op,
-            (ew.ElementwiseOp, ew.CompareOp, ew.SelectOp, IsFiniteOp, ComplexOp),
+            (
+                ew.ElementwiseOp,
+                ew.CompareOp,
+                ew.SelectOp,
+                IsFiniteOp,
+                ComplexOp,
+                ReducePrecisionOp,
+            ),
         ) or in_reducer(op):
             return
         if not all(

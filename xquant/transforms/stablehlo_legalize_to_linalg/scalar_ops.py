@@ -28,6 +28,7 @@ from xdsl.utils.hints import isa
 from xquant.compat.arith_remf import RemFOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
+from xquant.dialects.stablehlo.math_extra import ReducePrecisionOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.interpreter.arith import dense_value
 from xquant.numerics.dtypes import numpy_dtype
@@ -224,6 +225,65 @@ def _signed_remainder(
     remainder = body.add(arith.RemSIOp(lhs, safe_rhs))
     remainder = body.add(arith.SelectOp(overflow, zero, remainder))
     return body.add(arith.SelectOp(by_zero, lhs, remainder))
+
+
+def _reduce_precision(
+    body: Ops,
+    hoist: Ops,
+    x: SSAValue,
+    element: Attribute,
+    exponent_bits: int,
+    mantissa_bits: int,
+) -> SSAValue:
+    """Round `x` to a float with `exponent_bits` and `mantissa_bits`, kept in its
+    own type (upstream's `reducePrecision`, from XLA): round to nearest even on
+    the bits, then overflow to infinity and underflow to zero; NaN stays."""
+    info = np.finfo(numpy_dtype(element))
+    width, src_mantissa = info.bits, int(info.nmant)
+    src_exponent = width - 1 - src_mantissa
+    int_type = IntegerType(width)
+
+    def const(value: int) -> SSAValue:
+        return scalar_constant(hoist, value, int_type)
+
+    exponent_mask = ((1 << src_exponent) - 1) << src_mantissa
+    bits = body.add(arith.BitcastOp(x, int_type))
+    magnitude = body.add(arith.AndIOp(bits, const((1 << (width - 1)) - 1)))
+    is_nan = body.add(arith.CmpiOp(magnitude, const(exponent_mask), "ugt"))
+    rounded = bits
+    if mantissa_bits < src_mantissa:
+        shift = src_mantissa - mantissa_bits
+        last_bit_mask = 1 << shift
+        last_bit = body.add(arith.AndIOp(bits, const(last_bit_mask)))
+        last_bit = body.add(arith.ShRUIOp(last_bit, const(shift)))
+        bias = body.add(arith.AddiOp(last_bit, const((last_bit_mask >> 1) - 1)))
+        rounded = body.add(arith.AddiOp(bits, bias))
+        bits = body.add(arith.AndIOp(rounded, const(-last_bit_mask)))
+    if exponent_bits < src_exponent:
+        # The masks below keep bits the truncation left alone, so they read
+        # `rounded` (MLIR's canonicalizer folds the two `andi`s the same way).
+        exponent_bias = (1 << (src_exponent - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        exponent = body.add(arith.AndIOp(rounded, const(exponent_mask)))
+        overflows = body.add(
+            arith.CmpiOp(
+                exponent, const((exponent_bias + reduced_bias) << src_mantissa), "ugt"
+            )
+        )
+        underflows = body.add(
+            arith.CmpiOp(
+                exponent, const((exponent_bias - reduced_bias) << src_mantissa), "ule"
+            )
+        )
+        signed_zero = body.add(arith.AndIOp(rounded, const(-(1 << (width - 1)))))
+        signed_inf = body.add(arith.OrIOp(signed_zero, const(exponent_mask)))
+        bits = body.add(arith.SelectOp(overflows, signed_inf, bits))
+        bits = body.add(arith.SelectOp(underflows, signed_zero, bits))
+    converted = body.add(arith.BitcastOp(bits, element))
+    if mantissa_bits > 0:
+        return body.add(arith.SelectOp(is_nan, x, converted))
+    nan = scalar_constant(hoist, float("nan"), element)
+    return body.add(arith.SelectOp(is_nan, nan, converted))
 
 
 def _total_order_key(
@@ -459,6 +519,15 @@ def emit_scalar(
         return body.add(arith.MinSIOp(body.add(arith.MaxSIOp(low, x)), high))
     if name == "stablehlo.sign":
         return _sign(body, hoist, operands[0], result)
+    if isinstance(op, ReducePrecisionOp):
+        return _reduce_precision(
+            body,
+            hoist,
+            operands[0],
+            result,
+            op.exponent_bits.value.data,
+            op.mantissa_bits.value.data,
+        )
     if name == "stablehlo.is_finite":
         infinity = scalar_constant(hoist, float("inf"), types[0])
         magnitude = body.add(math.AbsFOp(operands[0]))
