@@ -307,3 +307,31 @@ def test_reduce_precision_rounds_like_narrow_floats(options: str) -> None:
     want_bf16 = x.astype(ml_dtypes.bfloat16).astype(np.float32)
     assert same_bits(half, want_half), half
     assert same_bits(bf16, want_bf16), bf16
+
+
+@pytest.mark.parametrize(
+    ("config", "lhs_shape", "rhs_shape"),
+    [("ijk,ikm->ijm", (2, 3, 4), (2, 4, 5)), ("ij,kj->ik", (3, 4), (2, 4))],
+)
+def test_einsum_matches_numpy(
+    config: str, lhs_shape: tuple[int, ...], rhs_shape: tuple[int, ...]
+) -> None:
+    """einsum lowers to one generic; numpy's einsum is the golden (the
+    interpreter does not run `stablehlo.einsum`)."""
+    lhs = np.arange(np.prod(lhs_shape), dtype=np.int32).reshape(lhs_shape) - 7
+    rhs = np.arange(np.prod(rhs_shape), dtype=np.int32).reshape(rhs_shape) % 5
+    want = np.einsum(config, lhs, rhs).astype(np.int32)
+
+    def tensor(shape: tuple[int, ...]) -> str:
+        return "tensor<" + "x".join(map(str, shape)) + "xi32>"
+
+    text = f"""func.func @main(%a: {tensor(lhs_shape)}, %b: {tensor(rhs_shape)}) -> {tensor(want.shape)} {{
+  %0 = "stablehlo.einsum"(%a, %b) {{einsum_config = "{config}"}} : ({tensor(lhs_shape)}, {tensor(rhs_shape)}) -> {tensor(want.shape)}
+  func.return %0 : {tensor(want.shape)}
+}}"""
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    assert not any(op.name.startswith("stablehlo.") for op in lowered.walk())
+    (got,) = xquant.run(lowered, "main", lhs, rhs)
+    assert np.array_equal(got, want)

@@ -20,11 +20,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_ir import shape_of
+from xquant.transforms.stablehlo_ir import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
+    discardable_attributes,
     empty,
     parallel,
     scalar_constant,
@@ -158,3 +160,71 @@ class LowerDotGeneral(RewritePattern):
             body,
         )
         return result
+
+
+class LowerEinsum(RewritePattern):
+    """`stablehlo.einsum`: one generic over the labels, as upstream's `EinsumToLinalgConverter`.
+
+    Loops are the labels in order of first appearance (lhs, then rhs); labels
+    missing from the output are reductions. The result is filled with zero and
+    the body accumulates `out + lhs * rhs`. Ellipses, dynamic shapes, and
+    operands of another element type than the result are left as they are.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: EinsumOp, rewriter: PatternRewriter) -> None:
+        config = op.einsum_config.data.replace(" ", "")
+        if "..." in config or "->" not in config or "," not in config:
+            return
+        inputs_text, output = config.split("->")
+        lhs, rhs = inputs_text.split(",", 1)
+        result_type = op.result.type
+        element = element_type(result_type)
+        types = [op.lhs.type, op.rhs.type, result_type]
+        if any(
+            is_quantized(t) or signed_or_unsigned(t) or not is_static(t) for t in types
+        ):
+            return
+        if any(element_type(t) != element for t in types[:2]):
+            return
+        labels = list(dict.fromkeys(lhs + rhs))
+        if set(output) - set(labels) or any(
+            len(text) != len(shape_of(t))
+            for text, t in zip((lhs, rhs, output), types, strict=True)
+        ):
+            return
+        assert isa(result_type, TensorType[Attribute])
+
+        def label_map(text: str) -> AffineMap:
+            return AffineMap(
+                len(labels),
+                0,
+                tuple(AffineExpr.dimension(labels.index(c)) for c in text),
+            )
+
+        iterators = [
+            IteratorTypeAttr(
+                IteratorType.PARALLEL if c in output else IteratorType.REDUCTION
+            )
+            for c in labels
+        ]
+        ops, hoist = Ops([]), Ops([])
+        out = empty(ops, result_type)
+        zero = scalar_constant(ops, 0, element)
+        filled = ops.add(linalg.FillOp([zero], [out], [result_type]))
+        mul, add = (
+            (arith.MulfOp, arith.AddfOp)
+            if is_float(element)
+            else (arith.MuliOp, arith.AddiOp)
+        )
+
+        def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+            product = body_ops.add(mul(args[0], args[1]))
+            return [body_ops.add(add(args[2], product))]
+
+        (result,) = build_generic(
+            ops, [op.lhs, op.rhs], [label_map(lhs), label_map(rhs)], [filled],
+            [label_map(output)], iterators, body,
+        )  # fmt: skip
+        ops.ops[-1].attributes.update(discardable_attributes(op))
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

@@ -24,7 +24,10 @@ from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
     LowerSlice,
     LowerTranspose,
 )
-from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import LowerDotGeneral
+from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import (
+    LowerDotGeneral,
+    LowerEinsum,
+)
 from xquant.transforms.stablehlo_legalize_to_linalg.gather import LowerGather
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
     LowerBitcastConvertResize,
@@ -74,7 +77,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                 [
                     LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs, self.enable_primitive_ops), LowerConstant(),
                     LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
-                    LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerConvolution(),
+                    LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerEinsum(), LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),
                 ]
             ),
