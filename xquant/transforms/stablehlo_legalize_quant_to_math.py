@@ -1,8 +1,20 @@
 """`stablehlo-legalize-quant-to-math`: quantized StableHLO to StableHLO on integers and floats.
 
 Every op of the subset that touches a `!quant.uniform` tensor is rewritten so
-that no quantized type is left (upstream's pass of the same name, with the
-project's numeric contract):
+that no quantized type is left (upstream's pass of the same name).
+
+Two modes. The default follows upstream: all-quantized `dot` / `dot_general` /
+`convolution` in upstream's integer form
+(`stablehlo_legalize_quant_to_math_dot`: i32 accumulation, f32 combined
+scale truncated, no clamp, dynamic shapes too; a convolution upstream's
+pattern does not take falls back to dequantize-op-quantize), quantized
+`reduce` / `select_and_scatter` left illegal ("failed to legalize", as
+upstream has no pattern), `reduce_window` only retyped. Option `exact=true`
+keeps the project's numeric contract for those ops (the list below). The
+rest (quantize, dequantize, requantize, add, the fallback) is the same in
+both modes; where it still differs from upstream is listed at the end.
+
+With `exact=true`:
 
 - `uniform_quantize` / `uniform_dequantize`: the contract's formulas
   (`xquant.transforms.stablehlo_ir`; dequantize subtracts the zero point
@@ -54,7 +66,9 @@ dot/convolution are emitted op for op as upstream's pass
 list (`MOVING_OPS`) and dequantize-op-quantize list (`QDQ_OPS` and
 `LowerElementwise`), no dead-code elimination. Upstream's form is used only
 where it computes the contract's numbers bit for bit; otherwise xquant keeps
-its own form. The listed exceptions, each because upstream's numbers differ:
+its own form. The listed exceptions, each because upstream's numbers differ
+(the last two only with `exact=true`; the others in both modes, not yet
+behind the option):
 
 - requantize whose merged scale `s_in / s_out` is not an exact integer
   factor within f32's exact range (`stablehlo_ir.merged_requantize`):
