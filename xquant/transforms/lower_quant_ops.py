@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import cast
 
 from xdsl.context import Context
@@ -62,7 +63,6 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -94,7 +94,55 @@ BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
 
 
 def _index(ops: OpList, value: int) -> SSAValue:
-    return ops.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+    return ops.create(arith.ConstantOp, (), _INDEX, {"value": _index_attr(value)})
+
+
+_INDEX = IndexType()
+_PARALLEL = IteratorTypeAttr(IteratorType.PARALLEL)
+
+
+# Attributes the lowerings need again and again (one per distinct value).
+@lru_cache(maxsize=1024)
+def _index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, _INDEX)
+
+
+@lru_cache(maxsize=4096)
+def _tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType[Attribute]:
+    return TensorType(element, shape)
+
+
+@lru_cache(maxsize=1024)
+def _generic_maps(
+    rank: int, param_exprs: tuple[AffineExpr, ...] | None
+) -> list[AffineMapAttr]:
+    """Indexing maps of a lowering's generic: identity for the value, then
+    `param_exprs` for scales and zero points (if any), identity for the result."""
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    if param_exprs is None:
+        return [identity, identity]
+    params = AffineMapAttr(AffineMap(rank, 0, param_exprs))
+    return [identity, params, params, identity]
+
+
+def _storage_cast(ops: OpList, value: SSAValue, type: Attribute) -> SSAValue:
+    return ops.create(StorageCastOp, (value,), type)
+
+
+def _generic(
+    ops: OpList,
+    inputs: list[SSAValue],
+    init: SSAValue,
+    block: Block,
+    maps: list[AffineMapAttr],
+    result_type: Attribute,
+) -> SSAValue:
+    rank = len(maps[0].data.results)
+    return ops.add(
+        GenericOp(
+            inputs, [init], Region(block), maps, [_PARALLEL] * rank, [result_type]
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -163,8 +211,8 @@ class _ContractLowering:
         self, ops: OpList, layout: _Layout
     ) -> tuple[SSAValue, SSAValue]:
         qtype = self.qtype
-        scales = TensorType(qtype.expressed_type, layout.shape)
-        zero_points = TensorType(self._zero_point_element(), layout.shape)
+        scales = _tensor_type(qtype.expressed_type, layout.shape)
+        zero_points = _tensor_type(self._zero_point_element(), layout.shape)
         return (
             dense_constant(ops, [float(s) for s in qtype.scales.flat], scales),
             dense_constant(ops, [int(z) for z in qtype.zero_points.flat], zero_points),
@@ -177,23 +225,20 @@ class _ContractLowering:
         rank = len(shape)
         body_fn = self._body(self._bounds(ops))
         inputs = [value]
-        maps = [AffineMap.identity(rank)]
         scalar_params: Params | None = None
         if layout is None:
             scalar_params = self._scalar_params(ops)
         else:
             scales, zero_points = self._param_constants(ops, layout)
             inputs += [scales, zero_points]
-            param_map = AffineMap(rank, 0, layout.exprs)
-            maps += [param_map, param_map]
+        maps = _generic_maps(rank, None if layout is None else layout.exprs)
         dynamic = [
             ops.add(tensor.DimOp(value, _index(ops, i)))
             for i, dim in enumerate(shape)
             if dim == DYNAMIC_INDEX
         ]
-        result_type = TensorType(self.out_element, shape)
-        empty = ops.add(tensor.EmptyOp(dynamic, result_type))
-        maps.append(AffineMap.identity(rank))
+        result_type = _tensor_type(self.out_element, tuple(shape))
+        empty = ops.create(tensor.EmptyOp, dynamic, result_type)
 
         arg_types: list[Attribute] = [
             container.get_element_type(),
@@ -208,16 +253,9 @@ class _ContractLowering:
         body = OpList()
         params = scalar_params or Params(block.args[1], block.args[2])
         result = body_fn(body, block.args[0], params)
-        block.add_ops([*body.ops, YieldOp(result)])
-        generic = GenericOp(
-            inputs,
-            [empty],
-            Region(block),
-            [AffineMapAttr(m) for m in maps],
-            [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
-            [result_type],
-        )
-        return ops.add(generic)
+        body.ops.append(YieldOp.create(operands=(result,)))
+        block.add_ops(body.ops)
+        return _generic(ops, inputs, empty, block, maps, result_type)
 
     # ----- unranked tensors -----
 
@@ -335,19 +373,17 @@ class _UpstreamLowering:
         scales = dense_constant(
             ops,
             [float(s) for s in qtype.scales.flat],
-            TensorType(qtype.expressed_type, layout.shape),
+            _tensor_type(qtype.expressed_type, layout.shape),
         )
         zero_points = dense_constant(
             ops,
             [_wrap(int(z), qtype.storage_width) for z in qtype.zero_points.flat],
-            TensorType(qtype.storage_type, layout.shape),
+            _tensor_type(qtype.storage_type, layout.shape),
         )
         sizes = _mixed_sizes(ops, value)
         assert sizes is not None
-        result_type = TensorType(self.out_element, shape_)
-        init = ops.add(tensor.EmptyOp(sizes, result_type))
-        param_map = AffineMap(rank, 0, layout.exprs)
-        identity = AffineMap.identity(rank)
+        result_type = _tensor_type(self.out_element, tuple(shape_))
+        init = ops.create(tensor.EmptyOp, sizes, result_type)
         block = Block(
             arg_types=[
                 container.get_element_type(),
@@ -361,16 +397,11 @@ class _UpstreamLowering:
         result = self._values(
             body, block.args[0], None, block.args[1], block.args[2], False
         )
-        block.add_ops([*body.ops, YieldOp(result)])
-        return ops.add(
-            GenericOp(
-                [value, scales, zero_points],
-                [init],
-                Region(block),
-                [AffineMapAttr(m) for m in (identity, param_map, param_map, identity)],
-                [IteratorTypeAttr(IteratorType.PARALLEL)] * rank,
-                [result_type],
-            )
+        body.ops.append(YieldOp.create(operands=(result,)))
+        block.add_ops(body.ops)
+        maps = _generic_maps(rank, layout.exprs)
+        return _generic(
+            ops, [value, scales, zero_points], init, block, maps, result_type
         )
 
     # ----- the arithmetic (quantizeValue, dequantizeValue, clampScalarOrTensor) -----
@@ -390,21 +421,21 @@ class _UpstreamLowering:
         to_float = arith.SIToFPOp if signed else arith.UIToFPOp
         scale = _splat(ops, scale, value, sizes)
         if self.quantize:
-            stored: SSAValue = ops.add(arith.DivfOp(value, scale))
+            stored = ops.create(arith.DivfOp, (value, scale), value.type)
             if not zero_point_is_zero:
                 zp = _splat(ops, zero_point, value, sizes)
-                zp = ops.add(to_float(zp, scale.type))  # pyright: ignore[reportArgumentType]
-                stored = ops.add(arith.AddfOp(stored, zp))
+                zp = ops.create(to_float, (zp,), scale.type)
+                stored = ops.create(arith.AddfOp, (stored, zp), stored.type)
             to_int = arith.FPToSIOp if signed else arith.FPToUIOp
             storage_type = with_element(value.type, qtype.storage_type)
-            stored = ops.add(to_int(stored, storage_type))  # pyright: ignore[reportArgumentType]
+            stored = ops.create(to_int, (stored,), storage_type)
             return self._clamp(ops, stored, sizes)
-        result = ops.add(to_float(value, scale.type))  # pyright: ignore[reportArgumentType]
+        result = ops.create(to_float, (value,), scale.type)
         if not zero_point_is_zero:
             zp = _splat(ops, zero_point, value, sizes)
-            zp = ops.add(to_float(zp, scale.type))  # pyright: ignore[reportArgumentType]
-            result = ops.add(arith.SubfOp(result, zp))
-        return ops.add(arith.MulfOp(result, scale))
+            zp = ops.create(to_float, (zp,), scale.type)
+            result = ops.create(arith.SubfOp, (result, zp), result.type)
+        return ops.create(arith.MulfOp, (result, scale), result.type)
 
     def _clamp(
         self, ops: OpList, stored: SSAValue, sizes: list[SSAValue] | None
@@ -422,7 +453,8 @@ class _UpstreamLowering:
             if qtype.is_signed
             else (arith.MaxUIOp, arith.MinUIOp)
         )
-        return ops.add(min_op(ops.add(max_op(stored, low)), high))
+        clamped = ops.create(max_op, (stored, low), stored.type)
+        return ops.create(min_op, (clamped, high), clamped.type)
 
 
 def _param_layout(qtype: UniformQuantizedType, rank: int) -> _Layout | None:
@@ -529,8 +561,8 @@ def _splat(
         return scalar
     container = like.type
     assert isinstance(container, TensorType)
-    splat_type = TensorType(scalar.type, container.get_shape())
-    return ops.add(tensor.SplatOp(scalar, sizes, splat_type))
+    splat_type = _tensor_type(scalar.type, tuple(container.get_shape()))
+    return ops.create(tensor.SplatOp, (scalar, *sizes), splat_type)
 
 
 def _wrap(value: int, width: int) -> int:
@@ -615,9 +647,9 @@ def _build(
     ops = OpList()
     if isinstance(op, QuantizeCastOp):
         stored = _lowering(qtype, rounding, quantize=True).lower(ops, input)
-        return ops, ops.add(StorageCastOp(stored, op.result.type))
+        return ops, _storage_cast(ops, stored, op.result.type)
     storage = with_element(input.type, qtype.storage_type)
-    stored = ops.add(StorageCastOp(input, storage))
+    stored = _storage_cast(ops, input, storage)
     return ops, _lowering(qtype, rounding, quantize=False).lower(ops, stored)
 
 
@@ -676,6 +708,26 @@ def lower_as_upstream(module: ModuleOp) -> None:
         op.erase()
 
 
+def lower_in_place(module: ModuleOp, rounding: Rounding) -> None:
+    """Lower every `quant.qcast` / `quant.dcast` of `module` in one walk, in place.
+
+    What `PatternRewriteWalker(LowerQuantCast(rounding))` does, without its
+    worklist and listeners: no lowering creates a cast, so one pass over the
+    casts found up front is a fixed point. Each cast reads its operand as
+    replaced so far (a dcast of a lowered qcast reads its `quant.scast`).
+    """
+    casts = [
+        op for op in module.walk() if isinstance(op, QuantizeCastOp | DequantizeCastOp)
+    ]
+    for op in casts:
+        qtype = _check(op, rounding)
+        ops, result = _build(op, op.input, qtype, rounding)
+        Rewriter.insert_op(ops.ops, InsertPoint.before(op))
+        op.result.replace_all_uses_with(result)
+        op.detach()
+        op.erase()
+
+
 @dataclass(frozen=True)
 class LowerQuantOpsPass(ModulePass):
     """Lower `quant.qcast` and `quant.dcast` to arith/math/linalg/tensor/shape ops plus `quant.scast`.
@@ -703,6 +755,4 @@ class LowerQuantOpsPass(ModulePass):
         if rounding is Rounding.TOWARD_ZERO:
             lower_as_upstream(op)
             return
-        PatternRewriteWalker(
-            LowerQuantCast(rounding), apply_recursively=False
-        ).rewrite_module(op)
+        lower_in_place(op, rounding)

@@ -20,10 +20,13 @@ This is `lower-quant-ops{rounding=nearest-even}`; the pass's default,
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from xdsl.dialects import arith, math
+from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -57,22 +60,72 @@ class OpList:
         self.ops.append(op)
         return op.results[0]
 
+    def create(
+        self,
+        cls: type[Operation],
+        operands: Sequence[SSAValue],
+        result_type: Attribute,
+        properties: Mapping[str, Attribute] = {},
+    ) -> SSAValue:
+        """Add `cls` with exactly these operands, one result and properties.
+
+        What `cls(...)` builds, without IRDL's builder (`irdl_op_init` checks
+        and sorts every argument list, which costs more than the op): the
+        lowerings build thousands of small ops whose arguments are known
+        right. `properties` must be what the op's `__init__` would set.
+        """
+        op = cls.create(
+            operands=operands, result_types=(result_type,), properties=properties
+        )
+        self.ops.append(op)
+        return op.results[0]
+
+
+# Properties that the ops' `__init__` set by default, built once.
+_CMPF_UNO = {
+    "predicate": IntegerAttr(14, 64),  # arith.CmpfOp's number for "uno"
+    "fastmath": FastMathFlagsAttr("none"),
+}
+_NO_OVERFLOW = {"overflowFlags": IntegerOverflowAttr("none")}
+_I1 = IntegerType(1)
+
+
+@lru_cache(maxsize=4096)
+def _integer_attr(value: int, type: IntegerType) -> IntegerAttr:
+    return IntegerAttr(value, type, truncate_bits=True)  # pyright: ignore[reportUnknownVariableType]
+
+
+@lru_cache(maxsize=4096)
+def _float_attr(bits: str, type: Attribute) -> FloatAttr:
+    """Keyed by `float.hex` so that 0.0 and -0.0 (equal floats) stay apart."""
+    return FloatAttr(float.fromhex(bits), type)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
+
+
+@lru_cache(maxsize=1024)
+def _dense_attr(
+    type: TensorType[Attribute], key: tuple[str, ...] | tuple[int, ...]
+) -> DenseIntOrFPElementsAttr:
+    values = [float.fromhex(v) if isinstance(v, str) else v for v in key]
+    return DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
+
 
 def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
-    """An `arith.constant` scalar (float or integer)."""
+    """An `arith.constant` scalar (float or integer); its attribute is built once per value."""
     if isinstance(type, IntegerType):
-        attr = IntegerAttr(int(value), type, truncate_bits=True)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
-        return ops.add(arith.ConstantOp(attr))  # pyright: ignore[reportUnknownArgumentType]
-    # FloatAttr's overloads want a concrete float type class; any float type works.
-    return ops.add(arith.ConstantOp(FloatAttr(float(value), type)))  # pyright: ignore[reportCallIssue, reportArgumentType]
+        attr: Attribute = _integer_attr(int(value), type)
+    else:
+        # FloatAttr accepts any float type.
+        attr = _float_attr(float(value).hex(), type)
+    return ops.create(arith.ConstantOp, (), type, {"value": attr})
 
 
 def dense_constant(
     ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]
 ) -> SSAValue:
-    """An `arith.constant dense<...>` tensor."""
-    attr = DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
-    return ops.add(arith.ConstantOp(attr))  # pyright: ignore[reportUnknownArgumentType]
+    """An `arith.constant dense<...>` tensor; its attribute is built once per value."""
+    key = tuple(v.hex() if isinstance(v, float) else v for v in values)
+    attr = _dense_attr(type, key)  # pyright: ignore[reportArgumentType]
+    return ops.create(arith.ConstantOp, (), type, {"value": attr})
 
 
 @dataclass(frozen=True)
@@ -113,17 +166,16 @@ def emit_quantize(
     assert (
         bounds.low is not None and bounds.high is not None and bounds.zero is not None
     )
-    value = ops.add(arith.DivfOp(x, params.scale))
+    value = ops.create(arith.DivfOp, (x, params.scale), x.type)
     if params.zero_point is not None:
-        value = ops.add(arith.AddfOp(value, params.zero_point))
-    value = ops.add(
-        arith.MinimumfOp(ops.add(arith.MaximumfOp(value, bounds.low)), bounds.high)
-    )
-    value = ops.add(math.RoundEvenOp(value))
-    is_nan = ops.add(arith.CmpfOp(value, value, "uno"))
-    value = ops.add(arith.SelectOp(is_nan, bounds.zero, value))
+        value = ops.create(arith.AddfOp, (value, params.zero_point), x.type)
+    value = ops.create(arith.MaximumfOp, (value, bounds.low), x.type)
+    value = ops.create(arith.MinimumfOp, (value, bounds.high), x.type)
+    value = ops.create(math.RoundEvenOp, (value,), x.type)
+    is_nan = ops.create(arith.CmpfOp, (value, value), _I1, _CMPF_UNO)
+    value = ops.create(arith.SelectOp, (is_nan, bounds.zero, value), bounds.zero.type)
     to_int = arith.FPToSIOp if qtype.is_signed else arith.FPToUIOp
-    return ops.add(to_int(value, result_type))  # pyright: ignore[reportArgumentType]
+    return ops.create(to_int, (value,), result_type)
 
 
 def dequantize_wide_type(qtype: UniformQuantizedType) -> IntegerType:
@@ -145,15 +197,17 @@ def emit_dequantize(
     """
     cast = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp
     if params.zero_point is None:
-        value = ops.add(cast(q, result_type))  # pyright: ignore[reportArgumentType]
+        value = ops.create(cast, (q,), result_type)
     else:
         wide_element = dequantize_wide_type(qtype)
         wide_type = with_element(q.type, wide_element)
         extend = arith.ExtSIOp if qtype.is_signed else arith.ExtUIOp
-        wide = ops.add(extend(q, wide_type))  # pyright: ignore[reportArgumentType]
-        centred = ops.add(arith.SubiOp(wide, params.zero_point))
-        value = ops.add(arith.SIToFPOp(centred, result_type))  # pyright: ignore[reportArgumentType]
-    return ops.add(arith.MulfOp(value, params.scale))
+        wide = ops.create(extend, (q,), wide_type)
+        centred = ops.create(
+            arith.SubiOp, (wide, params.zero_point), wide_type, _NO_OVERFLOW
+        )
+        value = ops.create(arith.SIToFPOp, (centred,), result_type)
+    return ops.create(arith.MulfOp, (value, params.scale), result_type)
 
 
 def with_element(container: Attribute, element: Attribute) -> Attribute:
