@@ -82,6 +82,27 @@ def _result(value: np.ndarray, t: Attribute) -> np.ndarray:
     return np.asarray(as_array(value, t))  # views stay views; rank 0 stays rank 0
 
 
+def _results(values: Sequence[np.ndarray], types: Sequence[Attribute]) -> PythonValues:
+    return tuple(_result(v, t) for v, t in zip(values, types, strict=True))
+
+
+def _in_accumulator_types(
+    op: shlo.ReduceOp | shlo.ReduceWindowOp, args: PythonValues
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The inputs and the init values, each converted to its body accumulator type."""
+    count = len(op.inputs)
+    accumulators = red.accumulator_types(op.body)
+    values = [
+        convert_to(np.asarray(a), v.type, t)
+        for a, v, t in zip(args[:count], op.inputs, accumulators, strict=True)
+    ]
+    inits = [
+        convert_to(np.asarray(a), v.type, t)
+        for a, v, t in zip(args[count:], op.init_values, accumulators, strict=True)
+    ]
+    return values, inits
+
+
 @register_impls
 class StableHloFunctions(InterpreterFunctions):
     """Implementations of every `stablehlo` op of the subset."""
@@ -350,54 +371,26 @@ class StableHloFunctions(InterpreterFunctions):
     def run_reduce(
         self, interpreter: Interpreter, op: shlo.ReduceOp, args: PythonValues
     ) -> PythonValues:
-        count = len(op.inputs)
-        accumulators = red.accumulator_types(op.body)
         dims = op.reduced_dimensions
-        inputs: list[NDArray[Any]] = []
-        inits: list[NDArray[Any]] = []
-        for index in range(count):
-            value = convert_to(
-                np.asarray(args[index]), op.inputs[index].type, accumulators[index]
-            )
-            moved = (
-                np.moveaxis(value, dims, range(value.ndim - len(dims), value.ndim))
-                if dims
-                else value
-            )
-            inputs.append(moved)
-            inits.append(
-                convert_to(
-                    np.asarray(args[count + index]),
-                    op.init_values[index].type,
-                    accumulators[index],
-                )
-            )
+        values, inits = _in_accumulator_types(op, args)
+        inputs = [
+            np.moveaxis(v, dims, range(v.ndim - len(dims), v.ndim)) if dims else v
+            for v in values
+        ]
         results = reduce_arrays(interpreter, op.body, inputs, inits, len(dims), op.name)
-        return tuple(
-            _result(r, t) for r, t in zip(results, op.result_types, strict=True)
-        )
+        return _results(results, op.result_types)
 
     @impl(shlo.ReduceWindowOp)
     def run_reduce_window(
         self, interpreter: Interpreter, op: shlo.ReduceWindowOp, args: PythonValues
     ) -> PythonValues:
-        count = len(op.inputs)
-        accumulators = red.accumulator_types(op.body)
         rank = len(shape_of(op.inputs[0].type))
         window, strides, padding = op.window(rank)
         base_dilations, window_dilations = op.dilations(rank)
         out_shape = shape_of(op.result_types[0])
+        values, inits = _in_accumulator_types(op, args)
         stacks: list[NDArray[Any]] = []
-        inits: list[NDArray[Any]] = []
-        for index in range(count):
-            init = convert_to(
-                np.asarray(args[count + index]),
-                op.init_values[index].type,
-                accumulators[index],
-            )
-            value = convert_to(
-                np.asarray(args[index]), op.inputs[index].type, accumulators[index]
-            )
+        for value, init in zip(values, inits, strict=True):
             padded = kernels.pad_dilate(
                 value, padding, [d - 1 for d in base_dilations], init
             )
@@ -409,11 +402,8 @@ class StableHloFunctions(InterpreterFunctions):
                 if views
                 else np.zeros((*out_shape, 0), value.dtype)
             )
-            inits.append(init)
         results = reduce_arrays(interpreter, op.body, stacks, inits, 1, op.name)
-        return tuple(
-            _result(r, t) for r, t in zip(results, op.result_types, strict=True)
-        )
+        return _results(results, op.result_types)
 
     @impl(shlo.SelectAndScatterOp)
     def run_select_and_scatter(
