@@ -22,6 +22,8 @@ from xdsl.interpreter import (
     register_impls,
 )
 
+from xquant.interpreter.common import dtype_of
+
 __all__ = ["ScfFunctions"]
 
 
@@ -38,8 +40,6 @@ class ScfFunctions(InterpreterFunctions):
         lb, ub, step, *carried = args
         loop_args = tuple(carried)
         iv_type = op.body.block.args[0].type
-        from xquant.interpreter.common import dtype_of
-
         make = dtype_of(iv_type).type
         for i in range(_int(lb), _int(ub), _int(step)):
             loop_args = interpreter.run_ssacfg_region(

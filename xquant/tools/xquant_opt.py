@@ -54,6 +54,7 @@ from xquant.tools.command_line import (
 )
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.pipeline import DominanceError, verify_dominance
+from xquant.universe import PASSES
 
 __all__ = ["main", "split_input"]
 
@@ -441,8 +442,6 @@ def _pass_names() -> list[str]:
 
 
 def _help() -> str:
-    from xquant.universe import PASSES
-
     available = Universe.get_multiverse().all_passes
     ours = [PASSES[name]() for name in sorted(PASSES)]
     others = [name for name in sorted(available) if name not in PASSES]
