@@ -50,11 +50,14 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
     ModuleOp,
     TensorType,
     UnrankedTensorType,
+    i32,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
@@ -113,16 +116,25 @@ def _tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType[Attri
 
 
 @lru_cache(maxsize=1024)
-def _generic_maps(
+def _generic_properties(
     rank: int, param_exprs: tuple[AffineExpr, ...] | None
-) -> list[AffineMapAttr]:
-    """Indexing maps of a lowering's generic: identity for the value, then
-    `param_exprs` for scales and zero points (if any), identity for the result."""
+) -> dict[str, Attribute]:
+    """The properties `GenericOp(...)` sets for a lowering's generic.
+
+    Its indexing maps are the identity for the value, `param_exprs` for scales
+    and zero points (if any), the identity for the result; all loops are
+    parallel; one input (or three) and one output.
+    """
     identity = AffineMapAttr(AffineMap.identity(rank))
-    if param_exprs is None:
-        return [identity, identity]
-    params = AffineMapAttr(AffineMap(rank, 0, param_exprs))
-    return [identity, params, params, identity]
+    maps = [identity, identity]
+    if param_exprs is not None:
+        params = AffineMapAttr(AffineMap(rank, 0, param_exprs))
+        maps = [identity, params, params, identity]
+    return {
+        "indexing_maps": ArrayAttr(maps),
+        "iterator_types": ArrayAttr([_PARALLEL] * rank),
+        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(maps) - 1, 1]),
+    }
 
 
 def _storage_cast(ops: OpList, value: SSAValue, type: Attribute) -> SSAValue:
@@ -134,15 +146,18 @@ def _generic(
     inputs: list[SSAValue],
     init: SSAValue,
     block: Block,
-    maps: list[AffineMapAttr],
-    result_type: Attribute,
+    param_exprs: tuple[AffineExpr, ...] | None,
+    result_type: TensorType[Attribute],
 ) -> SSAValue:
-    rank = len(maps[0].data.results)
-    return ops.add(
-        GenericOp(
-            inputs, [init], Region(block), maps, [_PARALLEL] * rank, [result_type]
-        )
+    """`linalg.generic` of `block` over `inputs` (the value, then scales and
+    zero points read through `param_exprs`), into `init`."""
+    op = GenericOp.create(
+        operands=(*inputs, init),
+        result_types=(result_type,),
+        properties=_generic_properties(result_type.get_num_dims(), param_exprs),
+        regions=(Region(block),),
     )
+    return ops.add(op)
 
 
 @dataclass(frozen=True)
@@ -162,19 +177,17 @@ class _ContractLowering:
         self.out_element: Attribute = (
             qtype.storage_type if quantize else qtype.expressed_type
         )
+        # Wide integers (dequantize) or floats (quantize).
+        self.zero_point_element: Attribute = (
+            qtype.expressed_type if quantize else dequantize_wide_type(qtype)
+        )
 
     # ----- parameters -----
-
-    def _zero_point_element(self) -> Attribute:
-        """Wide integers (dequantize) or floats (quantize)."""
-        if not self.quantize:
-            return dequantize_wide_type(self.qtype)
-        return self.qtype.expressed_type
 
     def _scalar_params(self, ops: OpList) -> Params:
         qtype = self.qtype
         scale = scalar_constant(ops, qtype.scale, qtype.expressed_type)
-        zero_point = scalar_constant(ops, qtype.zero_point, self._zero_point_element())
+        zero_point = scalar_constant(ops, qtype.zero_point, self.zero_point_element)
         return Params(scale, zero_point if qtype.zero_point != 0 else None)
 
     def _bounds(self, ops: OpList) -> Bounds:
@@ -212,7 +225,7 @@ class _ContractLowering:
     ) -> tuple[SSAValue, SSAValue]:
         qtype = self.qtype
         scales = _tensor_type(qtype.expressed_type, layout.shape)
-        zero_points = _tensor_type(self._zero_point_element(), layout.shape)
+        zero_points = _tensor_type(self.zero_point_element, layout.shape)
         return (
             dense_constant(ops, [float(s) for s in qtype.scales.flat], scales),
             dense_constant(ops, [int(z) for z in qtype.zero_points.flat], zero_points),
@@ -222,7 +235,6 @@ class _ContractLowering:
         container = value.type
         assert isinstance(container, TensorType)
         shape = container.get_shape()
-        rank = len(shape)
         body_fn = self._body(self._bounds(ops))
         inputs = [value]
         scalar_params: Params | None = None
@@ -231,7 +243,6 @@ class _ContractLowering:
         else:
             scales, zero_points = self._param_constants(ops, layout)
             inputs += [scales, zero_points]
-        maps = _generic_maps(rank, None if layout is None else layout.exprs)
         dynamic = [
             ops.add(tensor.DimOp(value, _index(ops, i)))
             for i, dim in enumerate(shape)
@@ -245,7 +256,7 @@ class _ContractLowering:
             *(
                 []
                 if layout is None
-                else [self.qtype.expressed_type, self._zero_point_element()]
+                else [self.qtype.expressed_type, self.zero_point_element]
             ),
             self.out_element,
         ]
@@ -255,7 +266,8 @@ class _ContractLowering:
         result = body_fn(body, block.args[0], params)
         body.ops.append(YieldOp.create(operands=(result,)))
         block.add_ops(body.ops)
-        return _generic(ops, inputs, empty, block, maps, result_type)
+        exprs = None if layout is None else layout.exprs
+        return _generic(ops, inputs, empty, block, exprs, result_type)
 
     # ----- unranked tensors -----
 
@@ -369,7 +381,6 @@ class _UpstreamLowering:
         container = value.type
         assert isinstance(container, TensorType)
         shape_ = container.get_shape()
-        rank = len(shape_)
         scales = dense_constant(
             ops,
             [float(s) for s in qtype.scales.flat],
@@ -399,10 +410,8 @@ class _UpstreamLowering:
         )
         body.ops.append(YieldOp.create(operands=(result,)))
         block.add_ops(body.ops)
-        maps = _generic_maps(rank, layout.exprs)
-        return _generic(
-            ops, [value, scales, zero_points], init, block, maps, result_type
-        )
+        inputs = [value, scales, zero_points]
+        return _generic(ops, inputs, init, block, layout.exprs, result_type)
 
     # ----- the arithmetic (quantizeValue, dequantizeValue, clampScalarOrTensor) -----
 

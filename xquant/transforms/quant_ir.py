@@ -199,7 +199,11 @@ def emit_dequantize(
     if params.zero_point is None:
         value = ops.create(cast, (q,), result_type)
     else:
-        wide_element = dequantize_wide_type(qtype)
+        # The zero point is a scalar of the wide type; reading it off saves
+        # recomputing the width from all the zero points.
+        wide_element = params.zero_point.type
+        if not isinstance(wide_element, IntegerType):
+            wide_element = dequantize_wide_type(qtype)
         wide_type = with_element(q.type, wide_element)
         extend = arith.ExtSIOp if qtype.is_signed else arith.ExtUIOp
         wide = ops.create(extend, (q,), wide_type)
