@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -56,7 +57,7 @@ from xquant.transforms.stablehlo_ir import (
     storage_type,
 )
 
-DYNAMIC = -1
+DYNAMIC = DYNAMIC_INDEX
 
 
 @dataclass(frozen=True)
