@@ -73,8 +73,6 @@ KNOWN: dict[str, str] = {
         "order: min(acc + x, 100) is not associative; StableHLO leaves the reduction "
         "order to the implementation and IREE reorders it (100 vs -162)"
     ),
-    "stablehlo-legalize-to-linalg#10@not_lowered_types": _NOT_LOWERED
-    + " (stablehlo.add on unsigned/quantized)",
     "stablehlo-legalize-to-linalg#10@reduce_unsupported_body": _NOT_LOWERED
     + " (a reduce body op without a scalar lowering)",
     "stablehlo-legalize-to-linalg#10@windows_not_lowered": _NOT_LOWERED
