@@ -272,12 +272,15 @@ def _run_chunk(
     return [format_value(v, t) for v, t in zip(results, fn.function_type.outputs.data)]
 
 
-def _prepare_iree(module: Any, located: Any, name: str) -> Any:
-    """`module` lowered (in place, so ops keep their positions) and compiled by IREE."""
+def _prepare_iree(
+    module: Any, located: Any, name: str, entry: str | None = None
+) -> Any:
+    """`module` (only `entry` and its callees, if given) lowered in place, so ops
+    keep their positions, and compiled by IREE."""
     from xquant.backends.iree import IreeCompileError, IreeError, prepare
 
     try:
-        return prepare(module, in_place=True)
+        return prepare(module, in_place=True, entry=entry)
     except OpDiagnostic as err:  # an op no lowering took, or a pass error
         message = getattr(err, "message", None) or str(err).splitlines()[0]
         raise ToolError(format_error(located.span_of(err.op), message, name)) from err
@@ -295,11 +298,17 @@ def _prepare_iree(module: Any, located: Any, name: str) -> Any:
 
 
 def _run_iree(
-    module: Any, located: Any, function: str, values: list[Any], name: str
+    module: Any,
+    located: Any,
+    function: str,
+    values: list[Any],
+    name: str,
+    prepared: Any = None,
 ) -> tuple[Any, ...]:
     from xquant.backends.iree import IreeError
 
-    prepared = _prepare_iree(module, located, name)
+    if prepared is None:
+        prepared = _prepare_iree(module, located, name, entry=function)
     try:
         return prepared.call(function, *values)
     except IreeError as err:
@@ -314,8 +323,9 @@ def _run_all_iree(
 
     lines: list[str] = []
     outputs = {f.sym_name.data: f.function_type.outputs.data for f in functions}
+    prepared = _prepare_iree(module, located, name)  # once: lowering is in place
     for fn_name, types in outputs.items():
-        results = _run_iree(module, located, fn_name, [], name)
+        results = _run_iree(module, located, fn_name, [], name, prepared)
         if len(outputs) > 1:
             lines.append(f"// @{fn_name}")
         lines.extend(format_value(v, t) for v, t in zip(results, types))
