@@ -24,14 +24,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from typing import cast
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    Signedness,
     TensorType,
     UnrankedTensorType,
 )
@@ -75,7 +79,10 @@ class OpList:
         right. `properties` must be what the op's `__init__` would set.
         """
         op = cls.create(
-            operands=operands, result_types=(result_type,), properties=properties
+            operands=operands,
+            result_types=(result_type,),
+            properties=properties,
+            location=UNKNOWN_LOC,  # what `create` looks up for every op
         )
         self.ops.append(op)
         return op.results[0]
@@ -105,6 +112,17 @@ def _float_attr(bits: str, type: Attribute) -> FloatAttr:
 def _dense_attr(
     type: TensorType[Attribute], key: tuple[str, ...] | tuple[int, ...]
 ) -> DenseIntOrFPElementsAttr:
+    element = type.get_element_type()
+    if isinstance(element, IntegerType):
+        ints = cast(tuple[int, ...], key)
+        half = 1 << (element.bitwidth - 1)
+        if element.signedness.data == Signedness.SIGNLESS and all(
+            -half <= v < half for v in ints
+        ):
+            # `from_list` normalizes each value, which leaves these unchanged.
+            return DenseIntOrFPElementsAttr(type, BytesAttr(element.pack(ints)))
+        return DenseIntOrFPElementsAttr.from_list(type, ints)  # pyright: ignore[reportArgumentType]
+    # Floats come hex-keyed; ints (zero points of a float tensor) as they are.
     values = [float.fromhex(v) if isinstance(v, str) else v for v in key]
     return DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
 
@@ -195,9 +213,9 @@ def emit_dequantize(
     `sitofp(extsi/extui(q) - zp) * scale`, the subtraction exact in
     `dequantize_wide_type`.
     """
-    cast = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp
+    to_float = arith.SIToFPOp if qtype.is_signed else arith.UIToFPOp
     if params.zero_point is None:
-        value = ops.create(cast, (q,), result_type)
+        value = ops.create(to_float, (q,), result_type)
     else:
         # The zero point is a scalar of the wide type; reading it off saves
         # recomputing the width from all the zero points.
