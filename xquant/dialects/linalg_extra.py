@@ -1,4 +1,5 @@
-"""`linalg.div` and `linalg.batch_matmul`, which xDSL 0.74's linalg lacks.
+"""`linalg.div`, `linalg.batch_matmul`, `linalg.matvec`, `linalg.vecmat` and
+`linalg.dot`, which xDSL 0.74's linalg lacks.
 
 Both follow upstream's OpDSL definitions (`BinaryFn::div`: `divf` on floats,
 signed `divsi` on integers; batch_matmul: `C[b, m, n] += A[b, m, k] * B[b, k, n]`)
@@ -189,6 +190,81 @@ class BatchMatmulOp(NamedOperation):
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         parallel = IteratorTypeAttr.parallel()
         return ArrayAttr([parallel, parallel, parallel, IteratorTypeAttr.reduction()])
+
+
+class _VectorContraction(NamedOperation, ABC):
+    """A matvec/vecmat/dot: `C += A * B` summed over the last loop, fixed maps.
+
+    As MLIR's OpDSL ops they have no `indexing_maps` attribute; the body is
+    batch_matmul's (inputs `cast_signed` to the output's element type).
+    """
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    MAPS: ClassVar[tuple[AffineMap, AffineMap, AffineMap]]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        _build(self, inputs, outputs, res, attributes)
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return BatchMatmulOp.get_hidden_region(inputs, outputs)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        loops = self.MAPS[0].num_dims
+        return ArrayAttr(
+            [*[IteratorTypeAttr.parallel()] * (loops - 1), IteratorTypeAttr.reduction()]
+        )
+
+
+@irdl_op_definition
+class MatvecOp(_VectorContraction):
+    """`y[m] += A[m, k] * x[k]`."""
+
+    name = "linalg.matvec"
+
+    MAPS: ClassVar[tuple[AffineMap, AffineMap, AffineMap]] = (
+        AffineMap.from_callable(lambda m, k: (m, k)),
+        AffineMap.from_callable(lambda _, k: (k,)),
+        AffineMap.from_callable(lambda m, _: (m,)),
+    )
+
+
+@irdl_op_definition
+class VecmatOp(_VectorContraction):
+    """`y[n] += x[k] * A[k, n]`."""
+
+    name = "linalg.vecmat"
+
+    MAPS: ClassVar[tuple[AffineMap, AffineMap, AffineMap]] = (
+        AffineMap.from_callable(lambda _, k: (k,)),
+        AffineMap.from_callable(lambda n, k: (k, n)),
+        AffineMap.from_callable(lambda n, _: (n,)),
+    )
+
+
+@irdl_op_definition
+class DotOp(_VectorContraction):
+    """`c[] += a[k] * b[k]`."""
+
+    name = "linalg.dot"
+
+    MAPS: ClassVar[tuple[AffineMap, AffineMap, AffineMap]] = (
+        AffineMap.from_callable(lambda k: (k,)),
+        AffineMap.from_callable(lambda k: (k,)),
+        AffineMap(1, 0, ()),
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -652,6 +728,15 @@ CHANNEL_LAST_POOLING: dict[tuple[int, str], type[_ChannelLastPooling]] = {
 """(spatial dims, "sum"/"max"/"min") -> the pooling op."""
 
 
-EXTRA_OPS = (DivOp, BatchMatmulOp, MapOp, ReduceOp, *CHANNEL_LAST_POOLING.values())
+EXTRA_OPS = (
+    DivOp,
+    BatchMatmulOp,
+    MatvecOp,
+    VecmatOp,
+    DotOp,
+    MapOp,
+    ReduceOp,
+    *CHANNEL_LAST_POOLING.values(),
+)
 """The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect
 (`ReduceOp` in place of xDSL's single-input one)."""

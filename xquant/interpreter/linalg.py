@@ -410,6 +410,9 @@ class LinalgFunctions(InterpreterFunctions):
     run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(
         _integer_matmul_or(_structured(_matmul_spec))
     )
+    run_matvec = impl(linalg_extra.MatvecOp)(_structured(_matmul_spec))
+    run_vecmat = impl(linalg_extra.VecmatOp)(_structured(_matmul_spec))
+    run_dot = impl(linalg_extra.DotOp)(_structured(_matmul_spec))
     run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
         _structured(lambda op: _matmul_spec(op, quantized=True))
     )
