@@ -3,9 +3,14 @@
 Run after `stablehlo-legalize-quant-to-math`, a quantized program becomes
 upstream-valid linalg that the interpreter runs with the same numbers:
 
-- element-wise ops, clamp, compare, select, convert, bitcast_convert: one
-  all-parallel `linalg.generic` whose body is the scalar arith/math op
-  (rank-0 operands such as clamp bounds broadcast through an empty map);
+- element-wise ops, clamp, compare, select, convert, bitcast_convert,
+  is_finite, complex, reduce_precision: one all-parallel `linalg.generic`
+  (`linalg.map` under `enable-primitive-ops`) whose body is the scalar
+  arith/math/complex op (rank-0 operands such as clamp bounds are extracted
+  or broadcast through an empty map); complex element types use the
+  `complex` dialect, unsigned ones are cast to signless tensors
+  (`unrealized_conversion_cast`) and use unsigned arith ops; dynamic sizes
+  come from `tensor.dim`;
 - constant: `arith.constant`; broadcast_in_dim: a generic whose input map
   drops (or pins to 0) the broadcast dimensions; transpose:
   `linalg.transpose`; reshape: `tensor.collapse_shape` + `tensor.expand_shape`;
@@ -19,7 +24,9 @@ upstream-valid linalg that the interpreter runs with the same numbers:
   reduction iterators whose body is the reducer's scalar ops (so a wide
   accumulator stays wide); reduce_window: `tensor.pad` with the init value,
   then a generic over (output, window) dims with `d * stride + w * dilation`
-  maps and a window-shaped operand, as linalg's pooling ops do;
+  maps and a window-shaped operand, or (f32 NHWC/NDHWC windows reduced by
+  one add/max/min, as upstream) `linalg.pooling_n[d]hwc_{sum,max,min}`;
+  einsum: one generic over its labels;
 - convolution: the input padded (`tensor.pad`) or dilated (a strided
   `tensor.insert_slice` into zeros), the kernel flipped by a copy generic
   where the window is reversed, then one generic over (batch, [group], output
@@ -38,7 +45,7 @@ truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
 i32 goes through f64 so its bounds are exact); compare uses ordered
 predicates except NE. Constants are created before the generics (never in
 bodies). Ops outside the subset (select_and_scatter, iota,
-custom_call, unsigned integers, base dilations, i1 or float -> integer
+custom_call, integer power, base dilations, i1 or float -> integer
 convolutions) are left as they are.
 """
 
