@@ -1,18 +1,14 @@
-"""The corpus the IREE differential suite runs, and how it compares results.
+"""Helpers of the IREE differential suite: comparing bits, checks as results, drawn arguments.
 
-Every case is a module text, a function name and its numpy arguments; the
-suite runs it on the interpreter and on IREE and compares bit patterns.
-Sources: the examples, StableHLO's quantized conformance modules (read in
-place from ../shared, their checks turned into results), the quant/MX/StableHLO
-lowering corpora in filecheck/transforms (each `// -----` chunk, inputs drawn
-from the argument types), and MX round trips built as
-tests/transforms/test_lower_mx_tensor.py builds them.
+`same_bits` compares results by bit pattern (NaN payloads aside);
+`checks_to_results` makes StableHLO's conformance modules return what their
+checks look at; `arguments` draws deterministic inputs from a signature (for
+the lowering corpora, whose functions take arguments); `chunks` splits a
+file at `// -----` as xquant-run does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,22 +23,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-import xquant
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE_DIR = ROOT.parent / "shared" / "stablehlo-quantized"
 SPLIT = "// -----"
-
-
-@dataclass
-class Case:
-    """One run: `function` of `text` on `args` (checks already turned into results)."""
-
-    id: str
-    text: str
-    function: str = "main"
-    args: list[Any] = field(default_factory=list[Any])
 
 
 # ----- comparing -----
@@ -171,48 +156,3 @@ def chunks(text: str) -> list[str]:
     from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 
     return _chunks(text, SPLIT in text)
-
-
-def _functions_with_bodies(module: ModuleOp) -> list[func.FuncOp]:
-    return [
-        op
-        for op in module.walk()
-        if isinstance(op, func.FuncOp) and op.body.blocks and op.sym_visibility is None
-    ]
-
-
-def cases_from_text(case_id: str, text: str) -> Iterator[Case]:
-    """One case per public function of each chunk of `text` that parses and verifies."""
-    for k, chunk in enumerate(chunks(text)):
-        try:
-            module = xquant.parse_module(chunk)
-        except Exception:
-            continue  # the invalid-input chunks of a corpus
-        for fn in _functions_with_bodies(module):
-            args = arguments(fn.function_type, seed=k)
-            if args is None:
-                continue
-            yield Case(
-                f"{case_id}#{k}@{fn.sym_name.data}", chunk, fn.sym_name.data, args
-            )
-
-
-def conformance_cases() -> list[Case]:
-    """StableHLO's quantized conformance modules, one case per chunk and function."""
-    if not CONFORMANCE_DIR.is_dir():
-        return []
-    out: list[Case] = []
-    for path in sorted(CONFORMANCE_DIR.glob("*.mlir")):
-        for k, chunk in enumerate(chunks(path.read_text())):
-            module = xquant.parse_module(chunk)
-            checks_to_results(module)
-            text = xquant.print_module(module)
-            for fn in _functions_with_bodies(module):
-                out.append(
-                    Case(
-                        f"{path.name[:60]}#{k}@{fn.sym_name.data}",
-                        text,
-                        fn.sym_name.data,
-                    )
-                )
-    return out
