@@ -88,8 +88,9 @@ _CONV_LAYOUTS: dict[tuple[tuple[int, ...], ...], DotLikeDims] = {
     ((0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 2, 3)): DotLikeDims((0,), (2, 3), (1,), (), (2, 3), (1,)),
     # NDHWC
     ((0, 4, 1, 2, 3), (3, 4, 0, 1, 2), (0, 4, 1, 2, 3)): DotLikeDims((0,), (1, 2, 3), (4,), (), (0, 1, 2), (3,)),
-    # NCDHW
-    ((0, 1, 2, 3, 4), (1, 0, 2, 3, 4), (0, 1, 2, 3, 4)): DotLikeDims((0,), (2, 3, 4), (1,), (), (2, 3, 4), (1,)),
+    # NCDHW as upstream's isConvNCDHW checks it: kernel (i, o, 0, 1, 2), so the
+    # usual [o, i, 0, 1, 2] kernel is not taken (it falls back to floats there too)
+    ((0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4)): DotLikeDims((0,), (2, 3, 4), (1,), (), (2, 3, 4), (1,)),
 }  # fmt: skip
 
 
