@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from math import prod
 from typing import cast
 
 from xdsl.dialects import arith, math
@@ -108,23 +109,36 @@ def _float_attr(bits: str, type: Attribute) -> FloatAttr:
     return FloatAttr(float.fromhex(bits), type)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
 
 
-@lru_cache(maxsize=1024)
 def _dense_attr(
-    type: TensorType[Attribute], key: tuple[str, ...] | tuple[int, ...]
+    type: TensorType[Attribute], values: Sequence[float] | Sequence[int]
 ) -> DenseIntOrFPElementsAttr:
+    """`DenseIntOrFPElementsAttr.from_list(type, values)`, quicker for plain integers."""
     element = type.get_element_type()
-    if isinstance(element, IntegerType):
-        ints = cast(tuple[int, ...], key)
+    if (
+        isinstance(element, IntegerType)
+        and element.signedness.data == Signedness.SIGNLESS
+        and len(values) == prod(type.get_shape())
+    ):
+        ints = cast(Sequence[int], values)
         half = 1 << (element.bitwidth - 1)
-        if element.signedness.data == Signedness.SIGNLESS and all(
-            -half <= v < half for v in ints
-        ):
+        if all(-half <= v < half for v in ints):
             # `from_list` normalizes each value, which leaves these unchanged.
             return DenseIntOrFPElementsAttr(type, BytesAttr(element.pack(ints)))
-        return DenseIntOrFPElementsAttr.from_list(type, ints)  # pyright: ignore[reportArgumentType]
-    # Floats come hex-keyed; ints (zero points of a float tensor) as they are.
-    values = [float.fromhex(v) if isinstance(v, str) else v for v in key]
     return DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
+
+
+@lru_cache(maxsize=1024)
+def _small_dense_attr(
+    type: TensorType[Attribute], key: tuple[str | int, ...]
+) -> DenseIntOrFPElementsAttr:
+    """`_dense_attr`, once per value: floats come keyed by `float.hex`, ints as they are."""
+    values = [float.fromhex(v) if isinstance(v, str) else v for v in key]
+    return _dense_attr(type, values)
+
+
+_MEMOIZED_DENSE = 256
+"""Dense constants up to this many elements are built once per value; larger
+ones (rarely repeated) are not kept alive by the cache."""
 
 
 def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
@@ -140,9 +154,12 @@ def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValu
 def dense_constant(
     ops: OpList, values: list[float] | list[int], type: TensorType[Attribute]
 ) -> SSAValue:
-    """An `arith.constant dense<...>` tensor; its attribute is built once per value."""
-    key = tuple(v.hex() if isinstance(v, float) else v for v in values)
-    attr = _dense_attr(type, key)  # pyright: ignore[reportArgumentType]
+    """An `arith.constant dense<...>` tensor (small ones: the attribute built once per value)."""
+    if len(values) > _MEMOIZED_DENSE:
+        attr = _dense_attr(type, values)
+    else:
+        key = tuple(v.hex() if isinstance(v, float) else v for v in values)
+        attr = _small_dense_attr(type, key)
     return ops.create(arith.ConstantOp, (), type, {"value": attr})
 
 
