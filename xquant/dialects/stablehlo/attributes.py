@@ -3,6 +3,7 @@
 Each prints exactly as `stablehlo-opt` prints it:
 
 - `#stablehlo<precision HIGH>`, `#stablehlo<comparison_direction LT>`, `#stablehlo<comparison_type FLOAT>`
+- `#stablehlo.dot_algorithm<lhs_precision_type = tf32, ..., allow_imprecise_accumulation = false>`
 - `#stablehlo.dot<lhs_batching_dimensions = [0], ..., rhs_contracting_dimensions = [1]>`
   (empty lists are left out)
 - `#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>`
@@ -126,6 +127,62 @@ def _print_struct(
         if value:
             parts.append(f"{key} = [{', '.join(str(v) for v in value)}]")
     printer.print_string("<" + ", ".join(parts) + ">")
+
+
+@irdl_attr_definition
+class DotAlgorithmAttr(ParametrizedAttribute):
+    """`#stablehlo.dot_algorithm<lhs_precision_type = tf32, ..., allow_imprecise_accumulation = false>`.
+
+    The algorithm constraints of a dot_general, kept and printed as upstream's
+    assembly format (every field, in this order); which combinations a
+    backend supports is not checked here.
+    """
+
+    name = "stablehlo.dot_algorithm"
+
+    lhs_precision_type: Attribute
+    rhs_precision_type: Attribute
+    accumulation_type: Attribute
+    lhs_component_count: IntAttr
+    rhs_component_count: IntAttr
+    num_primitive_operations: IntAttr
+    allow_imprecise_accumulation: IntAttr
+
+    _TYPES: ClassVar[tuple[str, ...]] = (
+        "lhs_precision_type",
+        "rhs_precision_type",
+        "accumulation_type",
+    )
+    _COUNTS: ClassVar[tuple[str, ...]] = (
+        "lhs_component_count",
+        "rhs_component_count",
+        "num_primitive_operations",
+    )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        parser.parse_punctuation("<")
+        params: list[Attribute] = []
+        for key in (*cls._TYPES, *cls._COUNTS, "allow_imprecise_accumulation"):
+            if params:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            if key in cls._TYPES:
+                params.append(parser.parse_type())
+            elif key in cls._COUNTS:
+                params.append(IntAttr(parser.parse_integer(allow_boolean=False)))
+            else:
+                params.append(IntAttr(int(parser.parse_boolean())))
+        parser.parse_punctuation(">")
+        return params
+
+    def print_parameters(self, printer: Printer) -> None:
+        parts = [f"{key} = {getattr(self, key)}" for key in self._TYPES]
+        parts += [f"{key} = {getattr(self, key).data}" for key in self._COUNTS]
+        flag = "true" if self.allow_imprecise_accumulation.data else "false"
+        parts.append(f"allow_imprecise_accumulation = {flag}")
+        printer.print_string("<" + ", ".join(parts) + ">")
 
 
 @irdl_attr_definition
@@ -533,6 +590,7 @@ ATTRIBUTES: list[type[Attribute]] = [
     PrecisionAttr,
     ComparisonDirectionAttr,
     ComparisonTypeAttr,
+    DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     ScatterDimensionNumbersAttr,
