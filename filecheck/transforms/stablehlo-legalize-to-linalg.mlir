@@ -520,19 +520,13 @@ func.func @dot_matmul_i8_i32(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>) -> tensor<2
   return %0 : tensor<2x3xi32>
 }
 
-// A float matmul accumulates in f64 and rounds once to f32.
+// A float matmul accumulates in the result type, as upstream (linalg.matmul's loop order).
 // CHECK-LABEL: func.func @dot_matmul_f32
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x3xf64>
-// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f64) outs(%[[E]] : tensor<2x3xf64>) -> tensor<2x3xf64>
-// CHECK-NEXT:    %[[M:.*]] = linalg.matmul ins(%a, %b : tensor<2x4xf32>, tensor<4x3xf32>) outs(%[[F]] : tensor<2x3xf64>) -> tensor<2x3xf64>
-// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<2x3xf64>) outs(%[[E2]] : tensor<2x3xf32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[X]] : f64 to f32
-// CHECK-NEXT:      linalg.yield %[[T]] : f32
-// CHECK-NEXT:    } -> tensor<2x3xf32>
-// CHECK-NEXT:    func.return %[[R]] : tensor<2x3xf32>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[M:.*]] = linalg.matmul ins(%a, %b : tensor<2x4xf32>, tensor<4x3xf32>) outs(%[[F]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[M]] : tensor<2x3xf32>
 func.func @dot_matmul_f32(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) -> tensor<2x3xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
@@ -557,26 +551,13 @@ func.func @dot_batch_i8_i32(%a: tensor<3x2x4xi8>, %b: tensor<3x4xi8>) -> tensor<
   return %0 : tensor<3x2xi32>
 }
 
-// A float batch matmul (no linalg.batch_matmul): the f64 generic, then one truncf.
+// [b, m, k] x [b, k, n] is linalg.batch_matmul, as upstream.
 // CHECK-LABEL: func.func @dot_batch_matmul_f32
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<5x2x3xf64>
-// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f64) outs(%[[E]] : tensor<5x2x3xf64>) -> tensor<5x2x3xf64>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<5x2x4xf32>, tensor<5x4x3xf32>) outs(%[[F]] : tensor<5x2x3xf64>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f64):
-// CHECK-NEXT:      %[[XW:.*]] = arith.extf %[[X]] : f32 to f64
-// CHECK-NEXT:      %[[YW:.*]] = arith.extf %[[Y]] : f32 to f64
-// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[XW]], %[[YW]] : f64
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f64
-// CHECK-NEXT:      linalg.yield %[[S]] : f64
-// CHECK-NEXT:    } -> tensor<5x2x3xf64>
-// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<5x2x3xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[G]] : tensor<5x2x3xf64>) outs(%[[E2]] : tensor<5x2x3xf32>) {
-// CHECK-NEXT:    ^bb0(%[[W:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[W]] : f64 to f32
-// CHECK-NEXT:      linalg.yield %[[T]] : f32
-// CHECK-NEXT:    } -> tensor<5x2x3xf32>
-// CHECK-NEXT:    func.return %[[R]] : tensor<5x2x3xf32>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<5x2x3xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<5x2x3xf32>) -> tensor<5x2x3xf32>
+// CHECK-NEXT:    %[[M:.*]] = linalg.batch_matmul ins(%a, %b : tensor<5x2x4xf32>, tensor<5x4x3xf32>) outs(%[[F]] : tensor<5x2x3xf32>) -> tensor<5x2x3xf32>
+// CHECK-NEXT:    func.return %[[M]] : tensor<5x2x3xf32>
 func.func @dot_batch_matmul_f32(%a: tensor<5x2x4xf32>, %b: tensor<5x4x3xf32>) -> tensor<5x2x3xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<5x2x4xf32>, tensor<5x4x3xf32>) -> tensor<5x2x3xf32>
   return %0 : tensor<5x2x3xf32>
@@ -611,7 +592,7 @@ func.func @dot_transposed(%a: tensor<4x2xi32>, %b: tensor<3x4xi32>) -> tensor<2x
 
 // Two contracting dimensions, in different orders on each side: two reduction loops.
 // CHECK-LABEL: func.func @dot_two_contracting
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%a, %b : tensor<1x3x4xf32>, tensor<1x4x3xf32>) outs(%{{.*}} : tensor<1xf64>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%a, %b : tensor<1x3x4xf32>, tensor<1x4x3xf32>) outs(%{{.*}} : tensor<1xf32>)
 func.func @dot_two_contracting(%a: tensor<1x3x4xf32>, %b: tensor<1x4x3xf32>) -> tensor<1xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2, 1] x [1, 2] : (tensor<1x3x4xf32>, tensor<1x4x3xf32>) -> tensor<1xf32>
   return %0 : tensor<1xf32>

@@ -15,11 +15,13 @@ upstream-valid linalg that the interpreter runs with the same numbers:
   drops (or pins to 0) the broadcast dimensions; transpose:
   `linalg.transpose`; reshape: `tensor.collapse_shape` + `tensor.expand_shape`;
   concatenate: `tensor.concat`; slice: `tensor.extract_slice`;
-- dot_general: `linalg.matmul` for the plain 2-D form, otherwise one
+- dot, dot_general: as upstream, `linalg.matmul`/`matvec`/`vecmat`/`dot` for
+  a simple dot, `linalg.batch_matmul` for `[b,m,k] x [b,k,n]`, otherwise one
   `linalg.generic` over (batch, lhs free, rhs free, contracting) with
-  reduction iterators; operands are extended to the result type first, so
-  i8 x i8 -> i32 accumulates in i32 (float results accumulate in f64 and
-  round once, as the interpreter's `dot_general` does);
+  reduction iterators; the sum is in the result's element type (i8 x i8 ->
+  i32 accumulates in i32; f32 in f32, in loop order, where the interpreter's
+  `stablehlo.dot_general` rounds an f64 sum once); dot_general with an
+  `algorithm` is left as it is;
 - reduce: the init value broadcast to the result, then a `linalg.generic` with
   reduction iterators whose body is the reducer's scalar ops (so a wide
   accumulator stays wide); reduce_window: `tensor.pad` with the init value,

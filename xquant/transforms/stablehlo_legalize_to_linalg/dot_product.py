@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ComplexType,
+    IndexType,
+    IntegerAttr,
     TensorType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -19,7 +25,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
+from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.transforms.stablehlo_ir import is_static, shape_of
@@ -32,79 +40,188 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
-    convert_tensor,
     emit_convert,
+    is_unsigned,
+    signless,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
-    accumulate_type,
     is_float,
     signed_or_unsigned,
 )
 
 
+def _dot_numbers(op: Operation) -> DotDimensionNumbersAttr | None:
+    """dot_general's numbers; `stablehlo.dot` as the dot_general it is (lhs's last dim
+    by rhs's first); None for other ops and for a dot_general with an algorithm
+    (upstream: "dot algorithms not yet supported in linalg conversion")."""
+    if isinstance(op, shlo.DotOp):
+        return DotDimensionNumbersAttr.get(
+            [], [], [len(shape_of(op.lhs.type)) - 1], [0]
+        )
+    if isinstance(op, shlo.DotGeneralOp) and op.algorithm is None:
+        return op.dot_dimension_numbers
+    return None
+
+
+def _simple_kind(
+    numbers: DotDimensionNumbersAttr, lhs: Sequence[int], rhs: Sequence[int]
+) -> type[NamedOperation] | None:
+    """The named op of a simple dot (upstream's `isSimpleDot` + `opMatchesLinalgTarget`)."""
+    if numbers.lhs_batching or numbers.rhs_batching or len(lhs) > 2 or len(rhs) > 2:
+        return None
+    if numbers.lhs_contracting != (len(lhs) - 1,) or numbers.rhs_contracting != (0,):
+        return None
+    if DYNAMIC_INDEX not in (lhs[-1], rhs[0]) and lhs[-1] != rhs[0]:
+        return None
+    return _NAMED[(len(lhs), len(rhs))]
+
+
+_NAMED: dict[tuple[int, int], type[NamedOperation]] = {
+    (1, 1): linalg_extra.DotOp,
+    (2, 1): linalg_extra.MatvecOp,
+    (1, 2): linalg_extra.VecmatOp,
+    (2, 2): linalg.MatmulOp,
+}
+
+
+def _is_batch_matmul(numbers: DotDimensionNumbersAttr, result_rank: int) -> bool:
+    """Upstream's `DotGeneralBatchMatMulOpConversion`: `[b, m, k] x [b, k, n]`."""
+    return (
+        result_rank == 3
+        and numbers.lhs_batching == numbers.rhs_batching == (0,)
+        and numbers.lhs_contracting == (2,)
+        and numbers.rhs_contracting == (1,)
+    )
+
+
+def _signless_tensor(ops: Ops, value: SSAValue) -> SSAValue:
+    """An unsigned tensor cast to a signless one (upstream's type converter)."""
+    t = value.type
+    assert isa(t, TensorType[Attribute])
+    if not is_unsigned(t.element_type):
+        return value
+    signless_type = TensorType(signless(t.element_type), t.get_shape())
+    return ops.add(UnrealizedConversionCastOp.get([value], [signless_type]))
+
+
+def _dim(ops: Ops, value: SSAValue, d: int) -> SSAValue:
+    index = ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
+    return ops.add(tensor.DimOp(value, index))
+
+
 class LowerDotGeneral(RewritePattern):
-    """`linalg.matmul` for `[M,K] x [K,N]`, else a generic over (batch, lhs free, rhs free, contracting)."""
+    """dot and dot_general as upstream's `StablehloToLinalgDotProduct.cpp`.
+
+    A simple dot (no batch dims, lhs's last dim by rhs's first, ranks <= 2) is
+    `linalg.matmul`/`matvec`/`vecmat`/`dot`; `[b, m, k] x [b, k, n]` is
+    `linalg.batch_matmul`; anything else one `linalg.generic` over (batch, lhs
+    free, rhs free, contracting). The init is `tensor.empty` (dynamic sizes by
+    `tensor.dim` of the operand dims they come from) filled with zero, and the
+    sum is in the result's element type, operands cast to it in the body.
+    Unsigned tensors are cast to signless ones and back; discardable attributes
+    are carried over. Quantized and complex operands are left as they are.
+    """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: shlo.DotGeneralOp, rewriter: PatternRewriter
-    ) -> None:
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        numbers = _dot_numbers(op)
+        if numbers is None:
+            return
+        lhs_value, rhs_value = op.operands
+        original_type = op.results[0].type
+        types = (lhs_value.type, rhs_value.type, original_type)
         if any(
-            is_quantized(t) or signed_or_unsigned(t)
-            for t in (*op.operand_types, op.result.type)
+            is_quantized(t) or isinstance(element_type(t), ComplexType) for t in types
         ):
             return
-        result_type = op.result.type
-        assert isa(result_type, TensorType)
-        element = result_type.get_element_type()
-        acc_element = accumulate_type(element)
-        acc_type = TensorType(acc_element, result_type.get_shape())
-        numbers = op.dot_dimension_numbers
-        ops = Ops([])
-        hoist = Ops([])
-        zero = scalar_constant(hoist, 0, acc_element)
-        init = ops.add(linalg.FillOp([zero], [empty(ops, acc_type)], [acc_type]))
-        lhs_shape, rhs_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
-        plain = (
-            not numbers.lhs_batching and len(lhs_shape) == 2 and len(rhs_shape) == 2
-            and numbers.lhs_contracting == (1,) and numbers.rhs_contracting == (0,)
-            and element_type(op.lhs.type) == element_type(op.rhs.type)
-        )  # fmt: skip
-        if plain:
-            acc = ops.add(linalg.MatmulOp([op.lhs, op.rhs], [init], [acc_type]))
+        assert isa(original_type, TensorType[Attribute])
+        element = signless(original_type.element_type)
+        result_type = TensorType(element, original_type.get_shape())
+        ops, hoist = Ops([]), Ops([])
+        lhs, rhs = _signless_tensor(ops, lhs_value), _signless_tensor(ops, rhs_value)
+        lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
+        named = _simple_kind(numbers, lhs_shape, rhs_shape)
+        if named is not None:
+            sizes = self._named_sizes(ops, named, lhs, rhs)
         else:
-            acc = self._generic(op, init, acc_element, ops)
-        if acc_element != element:
-            acc = convert_tensor(ops, acc, result_type)
-        rewriter.replace(op, [*hoist.ops, *ops.ops], [acc])
+            sizes = self._result_sizes(ops, numbers, lhs, rhs, result_type)
+        zero = scalar_constant(hoist, 0, element)
+        init = ops.add(tensor.EmptyOp(sizes, result_type))
+        filled = ops.add(linalg.FillOp([zero], [init], [result_type]))
+        attributes = discardable_attributes(op)
+        if named is None and _is_batch_matmul(numbers, len(result_type.get_shape())):
+            named = linalg_extra.BatchMatmulOp
+        if named is not None:
+            result = ops.add(named([lhs, rhs], [filled], [result_type], attributes))
+        else:
+            result = self._generic(numbers, lhs, rhs, filled, element, ops)
+            ops.ops[-1].attributes.update(attributes)
+        if result_type != original_type:
+            result = ops.add(UnrealizedConversionCastOp.get([result], [original_type]))
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
-    def _generic(
-        self, op: shlo.DotGeneralOp, init: SSAValue, acc_element: Attribute, ops: Ops
-    ) -> SSAValue:
-        numbers = op.dot_dimension_numbers
-        lhs_rank, rhs_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
-        nb = len(numbers.lhs_batching)
+    @staticmethod
+    def _named_sizes(
+        ops: Ops, named: type[NamedOperation], lhs: SSAValue, rhs: SSAValue
+    ) -> list[SSAValue]:
+        """Upstream's `getDotOpEmptyTensorDynSizes`: rows of a matrix lhs, columns of a matrix rhs."""
+        sizes: list[SSAValue] = []
+        lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
+        if len(lhs_shape) == 2 and lhs_shape[0] == DYNAMIC_INDEX:
+            sizes.append(_dim(ops, lhs, 0))
+        if len(rhs_shape) == 2 and rhs_shape[1] == DYNAMIC_INDEX:
+            sizes.append(_dim(ops, rhs, 1))
+        return sizes
+
+    @staticmethod
+    def _result_sizes(
+        ops: Ops,
+        numbers: DotDimensionNumbersAttr,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        result_type: TensorType[Attribute],
+    ) -> list[SSAValue]:
+        """The dynamic result dims, each a `tensor.dim` of the operand dim it comes from
+        (dot_general's shape function, as upstream's reified and folded `tensor.empty`)."""
+        lhs_rank, rhs_rank = len(shape_of(lhs.type)), len(shape_of(rhs.type))
         lhs_free = [
-            d
-            for d in range(lhs_rank)
+            d for d in range(lhs_rank)
             if d not in (*numbers.lhs_batching, *numbers.lhs_contracting)
-        ]
+        ]  # fmt: skip
         rhs_free = [
-            d
-            for d in range(rhs_rank)
+            d for d in range(rhs_rank)
             if d not in (*numbers.rhs_batching, *numbers.rhs_contracting)
+        ]  # fmt: skip
+        sources = [
+            *((lhs, d) for d in numbers.lhs_batching),
+            *((lhs, d) for d in lhs_free),
+            *((rhs, d) for d in rhs_free),
         ]
+        return [
+            _dim(ops, value, d)
+            for (value, d), size in zip(sources, result_type.get_shape(), strict=True)
+            if size == DYNAMIC_INDEX
+        ]
+
+    @staticmethod
+    def _generic(
+        numbers: DotDimensionNumbersAttr,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        init: SSAValue,
+        element: Attribute,
+        ops: Ops,
+    ) -> SSAValue:
+        lhs_rank, rhs_rank = len(shape_of(lhs.type)), len(shape_of(rhs.type))
+        nb = len(numbers.lhs_batching)
         nk = len(numbers.lhs_contracting)
-        n_parallel = nb + len(lhs_free) + len(rhs_free)
+        n_parallel = len(shape_of(init.type))
         loops = n_parallel + nk
 
         def operand_map(
-            rank: int,
-            batching: Sequence[int],
-            contracting: Sequence[int],
-            free: Sequence[int],
-            offset: int,
-        ):
+            rank: int, batching: Sequence[int], contracting: Sequence[int], free: int
+        ) -> AffineMap:
+            """Upstream's `getMap`: batch dims, then contracting, the rest in order from `free`."""
             exprs: list[AffineExpr] = []
             for d in range(rank):
                 if d in batching:
@@ -114,18 +231,16 @@ class LowerDotGeneral(RewritePattern):
                         AffineExpr.dimension(n_parallel + contracting.index(d))
                     )
                 else:
-                    exprs.append(AffineExpr.dimension(offset + free.index(d)))
+                    exprs.append(AffineExpr.dimension(free))
+                    free += 1
             return AffineMap(loops, 0, tuple(exprs))
 
+        lhs_extra = lhs_rank - nb - nk
         lhs_map = operand_map(
-            lhs_rank, numbers.lhs_batching, numbers.lhs_contracting, lhs_free, nb
+            lhs_rank, numbers.lhs_batching, numbers.lhs_contracting, nb
         )
         rhs_map = operand_map(
-            rhs_rank,
-            numbers.rhs_batching,
-            numbers.rhs_contracting,
-            rhs_free,
-            nb + len(lhs_free),
+            rhs_rank, numbers.rhs_batching, numbers.rhs_contracting, nb + lhs_extra
         )
         out_map = AffineMap(
             loops, 0, tuple(AffineExpr.dimension(d) for d in range(n_parallel))
@@ -134,30 +249,21 @@ class LowerDotGeneral(RewritePattern):
             *parallel(n_parallel),
             *[IteratorTypeAttr(IteratorType.REDUCTION)] * nk,
         ]
-        lhs_element, rhs_element = element_type(op.lhs.type), element_type(op.rhs.type)
+        lhs_element, rhs_element = element_type(lhs.type), element_type(rhs.type)
 
         def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
             hoist = Ops([])
-            a = emit_convert(body_ops, hoist, args[0], lhs_element, acc_element)
-            b = emit_convert(body_ops, hoist, args[1], rhs_element, acc_element)
-            if is_float(acc_element):
-                return [
-                    body_ops.add(
-                        arith.AddfOp(args[2], body_ops.add(arith.MulfOp(a, b)))
-                    )
-                ]
-            return [
-                body_ops.add(arith.AddiOp(args[2], body_ops.add(arith.MuliOp(a, b))))
-            ]
+            a = emit_convert(body_ops, hoist, args[0], lhs_element, element)
+            b = emit_convert(body_ops, hoist, args[1], rhs_element, element)
+            mul, add = (
+                (arith.MulfOp, arith.AddfOp)
+                if is_float(element)
+                else (arith.MuliOp, arith.AddiOp)
+            )
+            return [body_ops.add(add(args[2], body_ops.add(mul(a, b))))]
 
         (result,) = build_generic(
-            ops,
-            [op.lhs, op.rhs],
-            [lhs_map, rhs_map],
-            [init],
-            [out_map],
-            iterators,
-            body,
+            ops, [lhs, rhs], [lhs_map, rhs_map], [init], [out_map], iterators, body
         )
         return result
 
