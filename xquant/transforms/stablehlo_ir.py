@@ -122,6 +122,9 @@ class HloBuilder:
     """StableHLO ops built in order, to be inserted together (before the op being rewritten)."""
 
     ops: list[Operation] = field(default_factory=list[Operation])
+    # The pass's `exact` option: the contract's numbers where upstream's form
+    # differs (i32 storage: exact dequantize, contract clamp bounds); else upstream's.
+    exact: bool = field(default=True, kw_only=True)
 
     def add(self, op: Operation) -> SSAValue:
         self.ops.append(op)
@@ -393,7 +396,8 @@ def emit_dequantize_upstream(
     """`convert(q) -> i32`, `broadcast_subtract zp`, `convert -> f32`, `broadcast_multiply scale`."""
     channels = Channels.of(qtype)
     expressed = qtype.expressed_type
-    wide = dequantize_int_type(qtype)
+    # upstream: `q - zp` in i32 always (it wraps for i32 storage with a zero point)
+    wide = dequantize_int_type(qtype) if b.exact else IntegerType(32)
     scales, dims = emit_parameters(b, channels.scales, expressed, channels.axis)
     zero_points, _ = emit_parameters(b, channels.zero_points, wide, channels.axis)
     value = emit_convert(b, stored, wide)
@@ -407,9 +411,10 @@ def emit_quantize_upstream(
 ) -> SSAValue:
     """`broadcast_divide scale`, `broadcast_add zp`, clamp, `round_nearest_even`, `convert`.
 
-    In the expressed type (upstream: f32 only). The clamp bounds are the
-    contract's (`clamp_bounds`: rounded toward zero, so 2^31 - 128 for i32
-    storage in f32, where upstream's f32(2^31) is outside i32).
+    In the expressed type (upstream: f32 only). With `b.exact` the clamp
+    bounds are the contract's (`clamp_bounds`: rounded toward zero, so
+    2^31 - 128 for i32 storage in f32); else upstream's, the storage bounds
+    as floats (f32(2^31) for i32, outside i32).
     """
     channels = Channels.of(qtype)
     expressed = qtype.expressed_type
@@ -417,7 +422,9 @@ def emit_quantize_upstream(
     zero_points, _ = emit_parameters(
         b, channels.zero_points.astype(np.float64), expressed, channels.axis
     )
-    low, high = clamp_bounds(qtype)
+    low, high = (
+        clamp_bounds(qtype) if b.exact else (qtype.storage_min, qtype.storage_max)
+    )
     low_value, high_value = (
         b.scalar(float(low), expressed),
         b.scalar(float(high), expressed),

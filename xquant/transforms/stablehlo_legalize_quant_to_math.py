@@ -242,8 +242,11 @@ def _require_signed_expressed(op: Operation) -> None:
 # quantize / dequantize
 
 
+@dataclass(frozen=True)
 class LowerUniformQuantize(RewritePattern):
     """`uniform_quantize`: quantize floats, or requantize storage integers, by the contract."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -266,19 +269,22 @@ class LowerUniformQuantize(RewritePattern):
                     f"failed to legalize operation '{op.name}' that was explicitly marked illegal"
                 ],
             )
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, [converted_to(b, op.operand, result_q)])
 
 
+@dataclass(frozen=True)
 class LowerUniformDequantize(RewritePattern):
     """`uniform_dequantize`: `convert(q - zp) * scale`, `q - zp` exact in i32/i64, then the expressed type."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.UniformDequantizeOp, rewriter: PatternRewriter
     ) -> None:
         _require_signed_expressed(op)
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, [to_float(b, op.operand)])
 
 
@@ -416,8 +422,11 @@ def _same_type_storage_op(b: HloBuilder, op: Operation) -> SSAValue | None:
     return b.add(clone)
 
 
+@dataclass(frozen=True)
 class LowerElementwise(RewritePattern):
     """Element-wise ops, compare, select and clamp on quantized tensors."""
+
+    exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, (ew.ElementwiseOp, ew.CompareOp, ew.SelectOp)):
@@ -425,7 +434,7 @@ class LowerElementwise(RewritePattern):
         if isinstance(op, ew.BitcastConvertOp) or not _touches_quantized(op):
             return
         _require_signed_expressed(op)
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         result: SSAValue | None = None
         if isinstance(op, ew.AddOp):
             result = _upstream_add(b, op)
@@ -434,12 +443,12 @@ class LowerElementwise(RewritePattern):
             and isinstance(op, (ew.AddOp, ew.SubtractOp))
             and not _float_path_is_exact(op)
         ):
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             result = _integer_add_subtract(b, op)
         elif isinstance(op, (ew.MaximumOp, ew.MinimumOp, ew.SelectOp)):
             result = _same_type_storage_op(b, op)
         if result is None:
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             _replace(rewriter, op, b, dequantize_op_quantize(b, op))
             return
         _replace(rewriter, op, b, [result])
@@ -721,15 +730,17 @@ class LowerDot(RewritePattern):
     """`stablehlo.dot`: hybrid as upstream; otherwise the equivalent `dot_general`
     (contracting the lhs's last dimension with the rhs's first), lowered next."""
 
+    exact: bool = False
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name != "stablehlo.dot" or not _touches_quantized(op):
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
         if not all(is_quantized(t) for t in _types(op)):
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             _replace(rewriter, op, b, dequantize_op_quantize(b, op))
             return
         lhs, rhs = op.operands
@@ -753,27 +764,27 @@ class LowerDotGeneral(RewritePattern):
     ) -> None:
         if not _touches_quantized(op):
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
         if not self.exact:
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             if all(is_quantized(t) for t in _types(op)) and (
                 (result := _upstream_all_quantized(b, op)) is not None
             ):
                 _replace(rewriter, op, b, [result])
                 return
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             _replace(rewriter, op, b, dequantize_op_quantize(b, op))
             return
         if all(is_quantized(t) for t in _types(op)):
             _require_static(op)  # the exact integer form needs static shapes
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (result := _integer_dot_general(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
@@ -790,27 +801,27 @@ class LowerConvolution(RewritePattern):
     ) -> None:
         if not _touches_quantized(op):
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (result := _upstream_hybrid(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
         if not self.exact:
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             if all(is_quantized(t) for t in _types(op)) and (
                 (result := _upstream_all_quantized(b, op)) is not None
             ):
                 _replace(rewriter, op, b, [result])
                 return
-            b = HloBuilder()
+            b = HloBuilder(exact=self.exact)
             _replace(rewriter, op, b, dequantize_op_quantize(b, op))
             return
         if all(is_quantized(t) for t in _types(op)):
             _require_static(op)  # the exact integer form needs static shapes
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (result := _integer_convolution(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
@@ -838,13 +849,16 @@ QDQ_OPS: frozenset[str] = frozenset(
 """Upstream's dequantize -> op -> quantize fallback list, less what `LowerElementwise` covers."""
 
 
+@dataclass(frozen=True)
 class LowerDataMovement(RewritePattern):
     """Ops that move storage integers: the same op on the storage type."""
+
+    exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name not in MOVING_OPS or not _touches_quantized(op):
             return
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         clone = type(op).create(
             operands=[to_storage(b, v) for v in op.operands],
             result_types=[storage_tensor_type(t) or t for t in op.result_types],
@@ -854,19 +868,25 @@ class LowerDataMovement(RewritePattern):
         _replace(rewriter, op, b, [b.add(clone)])
 
 
+@dataclass(frozen=True)
 class LowerOtherDequantizeOpQuantize(RewritePattern):
     """The rest of upstream's fallback list (batch norms, atan2, ...): dequantize -> float op -> quantize."""
+
+    exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.name not in QDQ_OPS or not _touches_quantized(op):
             return
         _require_signed_expressed(op)
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
+@dataclass(frozen=True)
 class LowerConstant(RewritePattern):
     """A quantized constant already holds its storage integers: retype it."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.ConstantOp, rewriter: PatternRewriter) -> None:
@@ -886,12 +906,15 @@ class LowerConstant(RewritePattern):
             value = DenseIntOrFPElementsAttr.from_list(
                 new_type, [int(v) for v in values.reshape(-1)]
             )
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         _replace(rewriter, op, b, [b.add(shlo.ConstantOp(value, new_type))])
 
 
+@dataclass(frozen=True)
 class LowerCustomCall(RewritePattern):
     """`custom_call` (the checks) compares dequantized values: dequantize quantized operands."""
+
+    exact: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -901,7 +924,7 @@ class LowerCustomCall(RewritePattern):
             return
         if op.call_target_name.data not in check.CUSTOM_CALL_CHECKS:
             return  # upstream lowers no custom_call: left for the legality check
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         operands = [to_float(b, v) for v in op.operands]
         rewriter.insert(b.ops, InsertPoint.before(op))
         for index, value in enumerate(operands):
@@ -909,8 +932,11 @@ class LowerCustomCall(RewritePattern):
         rewriter.handle_operation_modification(op)
 
 
+@dataclass(frozen=True)
 class LowerCheckOps(RewritePattern):
     """`check.*` ops: exact checks compare storage integers, approximate ones dequantized values."""
+
+    exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.dialect_name() != "check" or not _touches_quantized(op):
@@ -918,7 +944,7 @@ class LowerCheckOps(RewritePattern):
         if isinstance(op, check.ExpectEqConstOp):
             return  # its literal is typed by the operand; left for the final legality check
         exact = isinstance(op, check.ExpectEqOp)
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         operands = [to_storage(b, v) if exact else to_float(b, v) for v in op.operands]
         rewriter.insert(b.ops, InsertPoint.before(op))
         for index, value in enumerate(operands):
@@ -1127,7 +1153,7 @@ class LowerReductions(RewritePattern):
                 _retype_only(rewriter, op)
             return
         _require_static(op)
-        b = HloBuilder()
+        b = HloBuilder(exact=self.exact)
         if (acc := _sum_accumulator(op)) is not None:
             assert isinstance(op, (shlo.ReduceOp, shlo.ReduceWindowOp))
             _replace(rewriter, op, b, [_lower_sum(b, op, acc)])
@@ -1267,10 +1293,13 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerUniformQuantize(), LowerUniformDequantize(), LowerElementwise(), LowerDot(),
-                    LowerDotGeneral(self.exact), LowerConvolution(self.exact), LowerDataMovement(),
-                    LowerOtherDequantizeOpQuantize(), LowerConstant(), LowerCustomCall(), LowerCheckOps(),
-                    LowerReductions(self.exact),
+                    pattern(self.exact)
+                    for pattern in (
+                        LowerUniformQuantize, LowerUniformDequantize, LowerElementwise, LowerDot,
+                        LowerDotGeneral, LowerConvolution, LowerDataMovement,
+                        LowerOtherDequantizeOpQuantize, LowerConstant, LowerCustomCall, LowerCheckOps,
+                        LowerReductions,
+                    )
                 ],
                 dce_enabled=False,  # as upstream's conversion: unused ops (and parameters) stay
             )
