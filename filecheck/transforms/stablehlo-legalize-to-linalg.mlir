@@ -1027,20 +1027,23 @@ func.func @gather_index_vector_middle(%x: tensor<4x5xi32>, %i: tensor<3x2x2xi64>
   return %0 : tensor<3x2xi32>
 }
 
-// A start on a dim the slice covers whole clamps to [0, 0]: it is 0, never read (only
-// component 1 is extracted).
+// A start on a dim the slice covers whole clamps to [0, 0] (read and clamped all the
+// same, as upstream); the unit result dim's index is the constant 0.
 // CHECK-LABEL: func.func @gather_full_dim
-// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1xi8>
 // CHECK-NEXT:    %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[E]] : tensor<1xi8>) {
 // CHECK-NEXT:    ^bb0(%{{.*}}: i8):
-// CHECK-NEXT:      %[[D0:.*]] = linalg.index 0 : index
-// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[D0]], %[[C1]]] : tensor<1x2xi32>
+// CHECK-NEXT:      %[[A:.*]] = tensor.extract %i[%[[C0]], %[[C0]]] : tensor<1x2xi32>
 // CHECK-NEXT:      %[[AX:.*]] = arith.index_cast %[[A]] : i32 to index
-// CHECK-NEXT:      %[[LO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
-// CHECK-NEXT:      %[[COL:.*]] = arith.minsi %[[LO]], %[[C1]] : index
-// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[C0]], %[[COL]]] : tensor<1x2xi8>
+// CHECK-NEXT:      %[[ALO:.*]] = arith.maxsi %[[AX]], %[[C0]] : index
+// CHECK-NEXT:      %[[ROW:.*]] = arith.minsi %[[ALO]], %[[C0]] : index
+// CHECK-NEXT:      %[[B:.*]] = tensor.extract %i[%[[C0]], %[[C1]]] : tensor<1x2xi32>
+// CHECK-NEXT:      %[[BX:.*]] = arith.index_cast %[[B]] : i32 to index
+// CHECK-NEXT:      %[[BLO:.*]] = arith.maxsi %[[BX]], %[[C0]] : index
+// CHECK-NEXT:      %[[COL:.*]] = arith.minsi %[[BLO]], %[[C1]] : index
+// CHECK-NEXT:      %[[V:.*]] = tensor.extract %x[%[[ROW]], %[[COL]]] : tensor<1x2xi8>
 // CHECK-NEXT:      linalg.yield %[[V]] : i8
 // CHECK-NEXT:    } -> tensor<1xi8>
 func.func @gather_full_dim(%x: tensor<1x2xi8>, %i: tensor<1x2xi32>) -> tensor<1xi8> {
@@ -1097,11 +1100,14 @@ func.func @gather_clamped_constant(%x: tensor<6x4xi1>) -> tensor<2x3xi1> {
 // ---------------------------------------------------------------------------------------
 // Left as they are.
 
-// Ops with no lowering here: iota, a gather with unsigned start indices, a convolution
-// on i1 (no ring to accumulate in), custom_call, integer power.
+// Ops with no lowering here: iota, a convolution on i1 (no ring to accumulate in),
+// custom_call, integer power. (A gather with unsigned start indices lowers with
+// arith.index_castui, as upstream.)
 // CHECK-LABEL: func.func @not_lowered
 // CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
-// CHECK-NEXT:    %[[G:.*]] = "stablehlo.gather"(%x, %i)
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK:           arith.index_castui
+// CHECK:         } -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.convolution(%img, %k)
 // CHECK-NEXT:    %[[CC:.*]] = stablehlo.custom_call @foo(%x)
 // CHECK-NEXT:    %[[DIV:.*]] = stablehlo.power %[[IOTA]], %[[IOTA]] : tensor<4xi32>

@@ -31,6 +31,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.hints import isa
 
+from xquant.compat.arith_casts import IndexCastUIOp
 from xquant.interpreter.common import (
     IntInfo,
     as_value,
@@ -587,6 +588,16 @@ class ArithFunctions(InterpreterFunctions):
     ) -> PythonValues:
         src = _operand_int(op)
         v = signed_view(as_value(args[0], src.dtype), src)
+        return (wrap(v, _result_int(op)),)
+
+    @impl(IndexCastUIOp)
+    def run_index_castui(
+        self, interpreter: Interpreter, op: IndexCastUIOp, args: PythonValues
+    ) -> PythonValues:
+        """`index_cast` that zero-extends: the operand read as unsigned."""
+        src = _operand_int(op)
+        v = unsigned_view(as_value(args[0], src.dtype), src)
+        v = v.astype(np.int64) if type(v) is np.ndarray and v.dtype != np.uint64 else v
         return (wrap(v, _result_int(op)),)
 
     @impl(arith.SIToFPOp)

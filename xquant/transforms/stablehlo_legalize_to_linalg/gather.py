@@ -6,8 +6,12 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
+    IntegerType,
+    Signedness,
     TensorType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, SSAValue
@@ -19,19 +23,28 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
+from xquant.compat.arith_casts import IndexCastUIOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_ir import is_static, shape_of
+from xquant.transforms.stablehlo_ir import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
-    empty,
+    discardable_attributes,
     parallel,
+)
+from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
+    is_unsigned,
+    signless,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_index_like,
-    signed_or_unsigned,
 )
+
+
+def is_signed(t: Attribute) -> bool:
+    """An explicitly signed integer (`si32`): upstream's type converter has no rule for it."""
+    return isa(t, IntegerType) and t.signedness.data == Signedness.SIGNED
 
 
 class LowerGather(RewritePattern):
@@ -50,13 +63,12 @@ class LowerGather(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.GatherOp, rewriter: PatternRewriter) -> None:
         types = (op.operand.type, op.start_indices.type, op.result.type)
-        if any(
-            is_quantized(t) or signed_or_unsigned(t) or not is_static(t) for t in types
-        ):
+        if any(is_quantized(t) or is_signed(element_type(t)) for t in types):
             return
         if any(0 in shape_of(t) for t in types):
             return
-        index_element = element_type(op.start_indices.type)
+        unsigned_index = is_unsigned(element_type(op.start_indices.type))
+        index_element = signless(element_type(op.start_indices.type))
         if not is_index_like(index_element):
             return
         numbers = op.dimension_numbers
@@ -78,7 +90,7 @@ class LowerGather(RewritePattern):
         if (
             len(batch_dims) != len(indices_batch)
             or len(offset_operand_dims) != len(numbers.offset_dims)
-            or len(starts) != vector_size
+            or vector_size not in (len(starts), DYNAMIC_INDEX)
             or len(set(starts)) != len(starts)
             or set(starts) & set(numbers.operand_batching_dims)
             or any(sizes[d] != 1 for d in dropped)
@@ -89,11 +101,18 @@ class LowerGather(RewritePattern):
         )
         if len(batching) != len(numbers.start_indices_batching_dims) or any(
             indices_dim == vector_dim
-            or shape[operand_dim] != indices_shape[indices_dim]
+            or (
+                DYNAMIC_INDEX not in (shape[operand_dim], indices_shape[indices_dim])
+                and shape[operand_dim] != indices_shape[indices_dim]
+            )
             for operand_dim, indices_dim in batching
         ):
             return
         ops, hoist = Ops([]), Ops([])
+        # Unsigned tensors are cast to signless ones (and the result back), as upstream.
+        operand = _signless_tensor(ops, op.operand)
+        start_indices = _signless_tensor(ops, op.start_indices)
+        result_type = _signless_type(result_type)
         constants: dict[int, SSAValue] = {}
 
         def index_constant(value: int) -> SSAValue:
@@ -107,28 +126,33 @@ class LowerGather(RewritePattern):
             result_index: dict[int, SSAValue] = {}
 
             def index(d: int) -> SSAValue:
+                if result_type.get_shape()[d] == 1:
+                    # A unit dim's index is 0 (what upstream's canonicalize folds it to).
+                    return index_constant(0)
                 if d not in result_index:
                     result_index[d] = body_ops.add(linalg.IndexOp(d))
                 return result_index[d]
 
             coordinates: list[list[SSAValue]] = [[] for _ in shape]
             for k, dim in enumerate(starts):
-                bound = shape[dim] - sizes[dim]
-                if bound == 0:
-                    continue
                 at = [
                     index_constant(k)
                     if i == vector_dim
                     else index(batch_dims[i if i < vector_dim else i - 1])
                     for i in range(len(indices_shape))
                 ]
-                start = body_ops.add(
-                    tensor.ExtractOp(op.start_indices, at, index_element)
-                )
+                start = body_ops.add(tensor.ExtractOp(start_indices, at, index_element))
                 if not isinstance(index_element, IndexType):
-                    start = body_ops.add(arith.IndexCastOp(start, IndexType()))
-                start = body_ops.add(arith.MaxSIOp(start, index_constant(0)))
-                start = body_ops.add(arith.MinSIOp(start, index_constant(bound)))
+                    cast = IndexCastUIOp if unsigned_index else arith.IndexCastOp
+                    start = body_ops.add(cast(start, IndexType()))
+                zero = index_constant(0)
+                if shape[dim] == DYNAMIC_INDEX:
+                    size = body_ops.add(tensor.DimOp(operand, index_constant(dim)))
+                    bound = body_ops.add(arith.SubiOp(size, index_constant(sizes[dim])))
+                else:
+                    bound = index_constant(shape[dim] - sizes[dim])
+                start = body_ops.add(arith.MaxSIOp(start, zero))
+                start = body_ops.add(arith.MinSIOp(start, bound))
                 coordinates[dim].append(start)
             for operand_dim, indices_dim in batching:
                 position = indices_dim if indices_dim < vector_dim else indices_dim - 1
@@ -147,10 +171,35 @@ class LowerGather(RewritePattern):
                     total = body_ops.add(arith.AddiOp(total, term))
                 operand_index.append(total)
             element = result_type.get_element_type()
-            return [body_ops.add(tensor.ExtractOp(op.operand, operand_index, element))]
+            return [body_ops.add(tensor.ExtractOp(operand, operand_index, element))]
 
-        out = empty(ops, result_type)
+        # Dynamic result dims are batch dims: the size of their start_indices dim.
+        sizes_of_result: list[SSAValue] = []
+        for d, size in enumerate(result_type.get_shape()):
+            if size != DYNAMIC_INDEX:
+                continue
+            i = indices_batch[batch_dims.index(d)]
+            sizes_of_result.append(
+                ops.add(tensor.DimOp(start_indices, index_constant(i)))
+            )
+        out = ops.add(tensor.EmptyOp(sizes_of_result, result_type))
         (result,) = build_generic(
             ops, [], [], [out], [AffineMap.identity(result_rank)], parallel(result_rank), body,
         )  # fmt: skip
+        ops.ops[-1].attributes.update(discardable_attributes(op))
+        if result.type != op.result.type:
+            result = ops.add(UnrealizedConversionCastOp.get([result], [op.result.type]))
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+def _signless_type(t: TensorType[Attribute]) -> TensorType[Attribute]:
+    return TensorType(signless(t.element_type), t.get_shape())
+
+
+def _signless_tensor(ops: Ops, value: SSAValue) -> SSAValue:
+    """An unsigned tensor cast to a signless one (upstream's type converter)."""
+    t = value.type
+    assert isa(t, TensorType[Attribute])
+    if not is_unsigned(t.element_type):
+        return value
+    return ops.add(UnrealizedConversionCastOp.get([value], [_signless_type(t)]))
