@@ -56,8 +56,10 @@ class LowerGather(RewritePattern):
     `index_vector_dim` pinned to its position in `start_index_map`), cast with
     `arith.index_cast` and clamped to `[0, operand_dim - slice_size]`; batching
     dims add the result's matching batch dim and offset dims the result's offset
-    dim; the element is a `tensor.extract` of the operand. A start whose clamp
-    range is `[0, 0]` (slice as big as the dim) is always 0 and is not read.
+    dim; the element is a `tensor.extract` of the operand. Unsigned indices are
+    read with `arith.index_castui`, unsigned elements through signless tensors;
+    a dynamic operand dim bounds its start by `tensor.dim - slice size`, a
+    dynamic result (batch) dim is sized from its start_indices dim.
     """
 
     @op_type_rewrite_pattern
