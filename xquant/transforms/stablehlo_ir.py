@@ -486,6 +486,8 @@ def emit_requantize_upstream(
     """
     if source == target:
         return emit_convert(b, stored, output)
+    if not b.exact:
+        return _merged_float_requantize(b, stored, source, target, output)
     exact = merged_requantize(source, target, output.width.data, clamped_later)
     if exact is None:
         return None
@@ -500,6 +502,43 @@ def emit_requantize_upstream(
         value = emit_broadcast_binary(b, chlo.BroadcastAddOp, value, offsets, dims)
     if output.width.data < 32:
         low, high = clamp_bounds(target)
+        value = b.clamp(b.scalar(float(low), f32), value, b.scalar(float(high), f32))
+    value = b.unary(ew.RoundNearestEvenOp, value)
+    return emit_convert(b, value, output)
+
+
+def _merged_float_requantize(
+    b: HloBuilder,
+    stored: SSAValue,
+    source: UniformQuantizedType,
+    target: UniformQuantizedType,
+    output: IntegerType,
+) -> SSAValue:
+    """Upstream's `requantize` / `applyMergedScalesAndZps`, whatever its rounding:
+    `convert -> f32`, `broadcast_multiply` by f32(s_in / s_out), `broadcast_add`
+    of f32(z_out - z_in * s_in / s_out) when not 0, a clamp below 32 bits,
+    `round_nearest_even`, `convert`."""
+    f32 = source.expressed_type
+    per_axis = source.is_per_axis or target.is_per_axis
+    src, dst = Channels.of(source), Channels.of(target)
+    count = max(src.scales.size, dst.scales.size)
+    if per_axis:
+        src, dst = src.expand(count), dst.expand(count)
+    scales = src.scales.astype(np.float64) / dst.scales.astype(np.float64)
+    zero_points = dst.zero_points.astype(np.float64) - src.zero_points * scales
+    axis = (target if target.is_per_axis else source).quantized_dimension
+    axis = axis if per_axis else None
+    value = emit_convert(b, stored, f32)
+    factors, dims = emit_parameters(b, scales.astype(np.float32), f32, axis)
+    value = emit_broadcast_binary(b, chlo.BroadcastMultiplyOp, value, factors, dims)
+    offsets = zero_points.astype(np.float32)
+    if bool(np.any(offsets != 0)):
+        offsets_value, _ = emit_parameters(b, offsets, f32, axis)
+        value = emit_broadcast_binary(
+            b, chlo.BroadcastAddOp, value, offsets_value, dims
+        )
+    if output.width.data < 32:
+        low, high = target.storage_min, target.storage_max
         value = b.clamp(b.scalar(float(low), f32), value, b.scalar(float(high), f32))
     value = b.unary(ew.RoundNearestEvenOp, value)
     return emit_convert(b, value, output)
