@@ -552,6 +552,8 @@ class MLIRPrinter(Printer):
         "arith.constant": _arith_constant_name,
         "stablehlo.constant": _stablehlo_constant_name,
         "shape.const_size": _shape_const_size_name,
+        "linalg.map": _fixed("mapped"),
+        "linalg.reduce": _fixed("reduced"),
         "tensor.cast": _fixed("cast"),
         "tensor.collapse_shape": _fixed("collapsed"),
         "tensor.concat": _fixed("concat"),
