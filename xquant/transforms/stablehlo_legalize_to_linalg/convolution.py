@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    ComplexType,
     IndexType,
     IntegerType,
     TensorType,
@@ -29,6 +30,7 @@ from xquant.transforms.stablehlo_ir import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
+    discardable_attributes,
     empty,
     parallel,
     reassociation,
@@ -80,6 +82,36 @@ class LowerConvolution(RewritePattern):
       f64 and round once (the interpreter sums in f64 too, in another order).
     """
 
+    @staticmethod
+    def _is_matmul(op: shlo.ConvolutionOp) -> bool:
+        """No spatial dims, no groups, `[b, f] x [i, o] -> [b, f]`: upstream's 0-d conv."""
+        n = op.dimension_numbers
+        return (
+            not n.input_spatial
+            and op.feature_group_count.value.data == 1
+            and op.batch_group_count.value.data == 1
+            and (n.input_batch_dimension.data, n.input_feature_dimension.data) == (0, 1)
+            and (n.kernel_input_feature_dimension.data, n.kernel_output_feature_dimension.data) == (0, 1)
+            and (n.output_batch_dimension.data, n.output_feature_dimension.data) == (0, 1)
+        )  # fmt: skip
+
+    @staticmethod
+    def _lower_matmul(op: shlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
+        """`linalg.matmul` into a zero-filled result, summing in the result type as upstream."""
+        result_type = op.result.type
+        assert isa(result_type, TensorType[Attribute])
+        ops, hoist = Ops([]), Ops([])
+        zero = scalar_constant(hoist, 0, result_type.get_element_type())
+        filled = ops.add(
+            linalg.FillOp([zero], [empty(ops, result_type)], [result_type])
+        )
+        result = ops.add(
+            linalg.MatmulOp(
+                [op.lhs, op.rhs], [filled], [result_type], discardable_attributes(op)
+            )
+        )
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.ConvolutionOp, rewriter: PatternRewriter
@@ -92,6 +124,11 @@ class LowerConvolution(RewritePattern):
         if any(0 in shape_of(t) for t in types):
             return
         lhs_element, rhs_element, element = (element_type(t) for t in types)
+        if any(isinstance(t, ComplexType) for t in (lhs_element, rhs_element, element)):
+            return  # no complex lowering here (its zero is no FloatAttr): left as is
+        if self._is_matmul(op) and not is_bool(element):
+            self._lower_matmul(op, rewriter)
+            return
         accumulator = self._accumulator(lhs_element, rhs_element, element)
         if accumulator is None:
             return
