@@ -1,4 +1,5 @@
-"""xDSL 0.74's `linalg` lacks `linalg.div`, `linalg.batch_matmul` and `linalg.map`,
+"""xDSL 0.74's `linalg` lacks `linalg.div`, `linalg.batch_matmul`, `linalg.matvec`,
+`linalg.vecmat`, `linalg.dot` and `linalg.map`,
 and its `linalg.reduce` takes one input and one init and never prints MLIR's form.
 
 Upstream MLIR has both named ops, and xquant's lowerings and upstream's test data
