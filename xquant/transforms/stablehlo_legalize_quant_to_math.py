@@ -356,6 +356,44 @@ def _upstream_add(b: HloBuilder, op: ew.AddOp) -> SSAValue | None:
     return emit_convert(b, value, storage_type(result_q))
 
 
+def _upstream_add_as_is(b: HloBuilder, op: ew.AddOp) -> SSAValue | None:
+    """Upstream's `ConvertUniformQuantizedAddOp` whatever its numbers (the default).
+
+    Per-tensor: both operands requantized to the result in i32 (upstream's
+    merged float form), `broadcast_add`, `broadcast_subtract z_out`, then for
+    storage below 32 bits a clamp and a convert (i32 sums wrap, unclamped).
+    Per-axis: only one i32 type for all three, `add` then `broadcast_subtract`
+    of the zero points when not all 0. Else None (dequantize-op-quantize).
+    """
+    lhs_q, rhs_q, result_q = (quantized(t) for t in _types(op))
+    if lhs_q is None or rhs_q is None or result_q is None:
+        return None
+    i32 = IntegerType(32)
+    if lhs_q.is_per_axis or rhs_q.is_per_axis or result_q.is_per_axis:
+        if not (lhs_q == rhs_q == result_q) or lhs_q.storage_width != 32:
+            return None
+        value = b.add(ew.AddOp(to_storage(b, op.lhs), to_storage(b, op.rhs)))
+        channels = Channels.of(result_q)
+        if bool(np.any(channels.zero_points != 0)):
+            zero_points, dims = emit_parameters(
+                b, channels.zero_points, i32, channels.axis
+            )
+            value = emit_broadcast_binary(
+                b, chlo.BroadcastSubtractOp, value, zero_points, dims
+            )
+        return value
+    lhs = emit_requantize_upstream(b, to_storage(b, op.lhs), lhs_q, result_q, i32)
+    rhs = emit_requantize_upstream(b, to_storage(b, op.rhs), rhs_q, result_q, i32)
+    assert lhs is not None and rhs is not None  # not exact: always built
+    zero_point = b.scalar(result_q.zero_point, i32)
+    value = emit_broadcast_binary(b, chlo.BroadcastAddOp, lhs, rhs)
+    value = emit_broadcast_binary(b, chlo.BroadcastSubtractOp, value, zero_point)
+    if result_q.storage_width >= 32:
+        return value
+    value = b.clamp_to(value, result_q.storage_min, result_q.storage_max)
+    return emit_convert(b, value, storage_type(result_q))
+
+
 def _float_path_is_exact(op: Operation) -> bool:
     """Whether dequantize -> f32 op -> quantize gives the integer form's result (upstream's fallback).
 
@@ -437,9 +475,10 @@ class LowerElementwise(RewritePattern):
         b = HloBuilder(exact=self.exact)
         result: SSAValue | None = None
         if isinstance(op, ew.AddOp):
-            result = _upstream_add(b, op)
+            result = _upstream_add(b, op) if self.exact else _upstream_add_as_is(b, op)
         if (
-            result is None
+            self.exact
+            and result is None
             and isinstance(op, (ew.AddOp, ew.SubtractOp))
             and not _float_path_is_exact(op)
         ):
