@@ -64,11 +64,10 @@ dot/convolution are emitted op for op as upstream's pass
 (`StablehloLegalizeQuantToMath.cpp`): rank-0 or 1-D parameters combined by
 `chlo` broadcasting ops (so dynamic shapes lower too), upstream's type-change
 list (`MOVING_OPS`) and dequantize-op-quantize list (`QDQ_OPS` and
-`LowerElementwise`), no dead-code elimination. Upstream's form is used only
-where it computes the contract's numbers bit for bit; otherwise xquant keeps
-its own form. The listed exceptions, each because upstream's numbers differ
-(the last two only with `exact=true`; the others in both modes, not yet
-behind the option):
+`LowerElementwise`), no dead-code elimination. By default that form is used
+whatever its numbers. With `exact=true` it is used only where it computes the
+contract's numbers bit for bit; otherwise xquant keeps its own form. The
+differences `exact=true` removes, each because upstream's numbers differ:
 
 - requantize whose merged scale `s_in / s_out` is not an exact integer
   factor within f32's exact range (`stablehlo_ir.merged_requantize`):
@@ -78,7 +77,8 @@ behind the option):
   (upstream's i32 `q - zp` wraps); add/subtract on i32 storage computes in
   i64 and clamps (upstream adds in i32, wrapping, unclamped); quantize clamps
   at the largest f32 below 2^31 (upstream's f32(2^31) is outside i32);
-- non-f32 expressed types compute in the expressed type (upstream: f32 only);
+- add / subtract of different scales: exact integer math where upstream
+  requantizes (add) or goes through floats (subtract);
 - dot_general / convolution with all operands quantized: the contract's
   exact integer accumulation (i64 when i32 could overflow, see below), one
   f64 rescale with round-half-even and a clamp (upstream accumulates in i32,
@@ -86,6 +86,9 @@ behind the option):
 - reduce, reduce_window and select_and_scatter are lowered (upstream rejects
   reduce and select_and_scatter and retypes reduce_window's body, which is
   wrong for an add body with a nonzero zero point).
+
+In both modes non-f32 expressed types compute in the expressed type
+(upstream handles f32 only).
 """
 
 from __future__ import annotations
