@@ -72,3 +72,15 @@ def test_default_rejects_reduce_as_upstream() -> None:
     assert "quant.uniform" not in str(
         apply_passes(parse_module(text), "stablehlo-legalize-quant-to-math{exact=true}")
     )
+
+
+def test_default_dynamic_dot_general_lowers_as_upstream() -> None:
+    """Dynamic shapes lower: the offsets are broadcast to the result's run-time shape
+    (the interpreter does not run get_dimension_size / dynamic_broadcast_in_dim yet)."""
+    dynamic = TEXT.replace("tensor<3x4x", "tensor<?x4x").replace(
+        "tensor<3x5x", "tensor<?x5x"
+    )
+    text = str(apply_passes(parse_module(dynamic), "stablehlo-legalize-quant-to-math"))
+    assert "quant.uniform" not in text
+    assert "stablehlo.get_dimension_size" in text
+    assert "stablehlo.dynamic_broadcast_in_dim" in text
