@@ -319,7 +319,8 @@ class StableHloFunctions(InterpreterFunctions):
             else numbers.rhs_dimension_in_result(rhs_axis, lhs_rank, rhs_rank),
         )
         integer = not is_float_dtype(lhs.dtype)
-        accumulator = np.int64 if integer else np.float64
+        # Floats accumulate in their own type, in loop order (see kernels.dot_general).
+        accumulator = np.int64 if integer else lhs.dtype
         product = kernels.dot_general(
             lhs, rhs, numbers.lhs_batching, numbers.rhs_batching, numbers.lhs_contracting,
             numbers.rhs_contracting, accumulator,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from xquant.interpreter.common import integer_matmul
+from xquant.interpreter.common import integer_matmul, loop_order_matmul
 
 
 def gather(
@@ -76,7 +76,13 @@ def dot_general(
     rhs_contracting: Sequence[int],
     accumulator: np.dtype | type = np.float64,
 ) -> np.ndarray:
-    """Result dims: batch, lhs free, rhs free; sums in `accumulator` (returned in that dtype)."""
+    """Result dims: batch, lhs free, rhs free; sums in `accumulator` (returned in that dtype).
+
+    Integers sum exactly (then wrap); floats sum in `accumulator` in loop order
+    over the contracting dims (in `lhs_contracting` order), one rounding per
+    multiply and per add, as the `linalg.matmul`/`linalg.generic` that
+    `stablehlo-legalize-to-linalg` emits does (and StableHLO's reference
+    interpreter), so results are the same before and after that pass."""
     lhs_free = [
         d for d in range(lhs.ndim) if d not in (*lhs_batching, *lhs_contracting)
     ]
@@ -96,11 +102,13 @@ def dot_general(
     )
     left = left.reshape(batch, math.prod(lhs_free_shape), contract)
     right = right.reshape(batch, contract, math.prod(rhs_free_shape))
-    product = (
-        integer_matmul(left, right)
-        if np.dtype(accumulator).kind in "iu"
-        else np.matmul(left, right)
-    )
+    if np.dtype(accumulator).kind in "iu":
+        product = integer_matmul(left, right)
+    else:
+        zero = np.zeros((), dtype=left.dtype)
+        product = np.stack(
+            [loop_order_matmul(a, b, zero) for a, b in zip(left, right, strict=True)]
+        ).reshape(batch, left.shape[1], right.shape[2])
     return product.reshape(*batch_shape, *lhs_free_shape, *rhs_free_shape)
 
 
