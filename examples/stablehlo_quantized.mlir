@@ -2,9 +2,10 @@
 // each row (requantized to i16) into a wider i32 accumulator type. Run it as written, or lowered:
 //
 //   xquant-run examples/stablehlo_quantized.mlir --arg 'dense<[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]> : tensor<2x3xf32>'
-//   xquant-run examples/stablehlo_quantized.mlir -p stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg --arg '...'
+//   xquant-run examples/stablehlo_quantized.mlir -p 'stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg' --arg '...'
 //
 // Both print the same numbers (quantize, integer dot with one rescale, sum, dequantize).
+// Without exact=true the pass is upstream's, which refuses the quantized reduce.
 func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x2xf32>, tensor<2xf32>) {
   %w = stablehlo.constant() {value = dense<[[10, -20], [30, 5], [-7, 12]]> : tensor<3x2xi8>} : () -> tensor<3x2x!quant.uniform<i8:f32:1, {2.500000e-02,5.000000e-02}>>
   %q = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 2.500000e-02:3>>

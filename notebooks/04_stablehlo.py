@@ -11,7 +11,9 @@ def _(mo):
 
     **What you'll learn.** How a quantized `stablehlo.dot_general` and a
     `stablehlo.reduce` with a wider (i32) accumulator become integer
-    StableHLO (`stablehlo-legalize-quant-to-math`), then linalg
+    StableHLO (`stablehlo-legalize-quant-to-math{exact=true}`: xquant's exact
+    numerics; without the option the pass is upstream's, which approximates
+    and refuses a quantized `reduce`), then linalg
     (`stablehlo-legalize-to-linalg`), then fewer, fused generics
     (`linalg-fuse-elementwise-ops`), and that every stage computes the same
     numbers.
@@ -59,9 +61,11 @@ def _(mo, pathlib):
 def _():
     STAGES = {
         "quantized StableHLO": "",
-        "after quant-to-math": "stablehlo-legalize-quant-to-math",
-        "after to-linalg": "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg",
-        "after fusion": "stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg,"
+        "after quant-to-math": "stablehlo-legalize-quant-to-math{exact=true}",
+        "after to-linalg": "stablehlo-legalize-quant-to-math{exact=true},"
+        "stablehlo-legalize-to-linalg",
+        "after fusion": "stablehlo-legalize-quant-to-math{exact=true},"
+        "stablehlo-legalize-to-linalg,"
         "linalg-fuse-elementwise-ops",
     }
     return (STAGES,)
@@ -164,7 +168,7 @@ def _(modules, np, xquant):
 def _(mo):
     mo.md(r"""
     The CLI does the same: `xquant-run examples/stablehlo_quantized.mlir -p
-    stablehlo-legalize-quant-to-math,stablehlo-legalize-to-linalg --arg
+    'stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg' --arg
     'dense<[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]> : tensor<2x3xf32>'`.
 
     **Next:** `05_define_your_own_op.py`.
