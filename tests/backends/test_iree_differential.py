@@ -51,6 +51,10 @@ _F4 = "IREE: arith.truncf f32 -> f4E2M1FN rounds 0.75 (a tie) and 0.8 to 0.5 (AP
 _F8 = "IREE: arith.truncf f32 -> f8 flushes results in the f8 subnormal range to zero"
 _F6 = "IREE: no f6 storage: 'memref.store' of f6E2M3FN/f6E3M2FN fails to legalize"
 _FTZ = "IREE: the CPU runtime flushes f32 subnormals to zero (1e-42 inputs become 0)"
+_FMA = (
+    "IREE: llvm-cpu contracts the matmul body's a * b + acc into one fused "
+    "multiply-add (one rounding instead of two; no iree-compile flag turns it off)"
+)
 _NOT_LOWERED = "by design: stablehlo-legalize-to-linalg leaves this StableHLO (the corpus checks it stays)"
 
 # case id -> why IREE does not match; each is listed in docs/iree-backend.md.
@@ -71,6 +75,8 @@ KNOWN: dict[str, str] = {
     "mx:f6E3M2FN/rceil": _F6,
     "mx:bf16/floor": _FTZ,
     "mx:bf16/rceil": _FTZ,
+    "stablehlo-legalize-to-linalg#5@dot_batch_matmul_f32": _FMA,
+    "stablehlo-legalize-to-linalg#5@dot_matmul_f32": _FMA,
     "stablehlo-legalize-to-linalg#6@reduce_body_ops": (
         "order: min(acc + x, 100) is not associative; StableHLO leaves the reduction "
         "order to the implementation and IREE reorders it (100 vs -162)"
