@@ -25,7 +25,7 @@ from xquant.transforms.pipeline import (
 
 
 def test_mx_generalize_rejects_an_index_accumulator() -> None:
-    # was: AssertionError in mx_ir.emit_cast
+    # was: AssertionError in mx_emitters.emit_cast
     module = xquant.parse_module(
         """func.func @min(%a: !mx_tensor.tensor<<1x4xf8E8M0FNU>, <8x64xbf16>>, %b: tensor<8x64xbf16>) -> tensor<8x64xbf16> {
   %0 = linalg.min ins(%a, %b : !mx_tensor.tensor<<1x4xf8E8M0FNU>, <8x64xbf16>>, tensor<8x64xbf16>) outs(%b : tensor<8x64xbf16>) attrs = {accumulator_type = index} -> tensor<8x64xbf16>

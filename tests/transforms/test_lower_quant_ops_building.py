@@ -1,7 +1,7 @@
 """lower-quant-ops' quick builders build what xDSL's own builders build.
 
 The pass builds its ops with `Operation.create` and shares attributes
-between ops (see `xquant.transforms.quant_ir`), and drives its rewrites in
+between ops (see `xquant.transforms.quant_emitters`), and drives its rewrites in
 one walk instead of `PatternRewriteWalker`. Each shortcut is compared here
 with the xDSL path it replaces: the op's `__init__`, `from_list`, the
 pattern walker. The FileCheck files and the upstream suite check the text.
@@ -36,7 +36,7 @@ from xquant.transforms.lower_quant_ops import (
     LowerQuantOpsPass,
     lower_in_place,
 )
-from xquant.transforms.quant_ir import (
+from xquant.transforms.quant_emitters import (
     OpList,
     Rounding,
     dense_constant,
@@ -72,14 +72,14 @@ def test_create_matches_init() -> None:
 
 
 def test_quantize_body_matches_init() -> None:
-    """The properties quant_ir passes for cmpf and subi are their builders' defaults."""
-    from xquant.transforms import quant_ir
+    """The properties quant_emitters passes for cmpf and subi are their builders' defaults."""
+    from xquant.transforms import quant_emitters
 
     block = Block(arg_types=[f32, i32])
     x, wide = block.args
     ops = OpList()
-    ops.create(arith.CmpfOp, (x, x), IntegerType(1), quant_ir._CMPF_UNO)  # pyright: ignore[reportPrivateUsage]
-    ops.create(arith.SubiOp, (wide, wide), i32, quant_ir._NO_OVERFLOW)  # pyright: ignore[reportPrivateUsage]
+    ops.create(arith.CmpfOp, (x, x), IntegerType(1), quant_emitters._CMPF_UNO)  # pyright: ignore[reportPrivateUsage]
+    ops.create(arith.SubiOp, (wide, wide), i32, quant_emitters._NO_OVERFLOW)  # pyright: ignore[reportPrivateUsage]
     _same_op(ops.ops[0], arith.CmpfOp(x, x, "uno"))
     _same_op(ops.ops[1], arith.SubiOp(wide, wide))
 

@@ -17,7 +17,7 @@ import xquant
 from xquant.dialects.chlo import broadcast_shape
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.interpreter.chlo import align
-from xquant.transforms.stablehlo_ir import merged_requantize
+from xquant.transforms.stablehlo_emitters import merged_requantize
 
 PASS = "stablehlo-legalize-quant-to-math{exact=true}"
 

@@ -72,7 +72,7 @@ from xquant.dialects.mx_tensor.slicing import plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.numerics.mx import Algorithm, element_format
 from xquant.transforms.diagnostics import OpDiagnostic
-from xquant.transforms.mx_ir import (
+from xquant.transforms.mx_emitters import (
     I8,
     Constants,
     build_generic,
@@ -86,7 +86,7 @@ from xquant.transforms.mx_ir import (
     emit_scale_element,
 )
 from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
-from xquant.transforms.quant_ir import OpList
+from xquant.transforms.quant_emitters import OpList
 
 __all__ = ["LowerMxTensorPass", "build_generic", "parts_of"]
 

@@ -41,8 +41,13 @@ from xdsl.utils.hints import isa
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.transforms.diagnostics import OpDiagnostic
-from xquant.transforms.mx_ir import Constants, build_generic, emit_cast, emit_decode
-from xquant.transforms.quant_ir import OpList
+from xquant.transforms.mx_emitters import (
+    Constants,
+    build_generic,
+    emit_cast,
+    emit_decode,
+)
+from xquant.transforms.quant_emitters import OpList
 
 __all__ = ["GENERALIZE_PATTERNS", "GeneralizeMxLinalg", "MxTensorGeneralizePass"]
 

@@ -17,7 +17,7 @@ both modes; where it still differs from upstream is listed at the end.
 With `exact=true`:
 
 - `uniform_quantize` / `uniform_dequantize`: the contract's formulas
-  (`xquant.transforms.stablehlo_ir`; dequantize subtracts the zero point
+  (`xquant.transforms.stablehlo_emitters`; dequantize subtracts the zero point
   exactly in i32, or i64 above 16-bit storage, before converting, as the
   spec's `x_storage - zero_point`); a requantize between equal scales is
   an exact integer zero-point shift;
@@ -70,7 +70,7 @@ contract's numbers bit for bit; otherwise xquant keeps its own form. The
 differences `exact=true` removes, each because upstream's numbers differ:
 
 - requantize whose merged scale `s_in / s_out` is not an exact integer
-  factor within f32's exact range (`stablehlo_ir.merged_requantize`):
+  factor within f32's exact range (`stablehlo_emitters.merged_requantize`):
   upstream's f32 `q * merged_scale + merged_zp` rounds differently from
   `quantize(dequantize(q))`; xquant emits dequantize then quantize;
 - i32 storage: dequantize with a nonzero zero point subtracts in i64
@@ -128,7 +128,7 @@ from xquant.dialects.stablehlo.quantization import element_type, is_quantized, q
 from xquant.numerics import uniform
 from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.signatures import convert_function_boundaries
-from xquant.transforms.stablehlo_ir import (
+from xquant.transforms.stablehlo_emitters import (
     Channels,
     HloBuilder,
     emit_broadcast_binary,

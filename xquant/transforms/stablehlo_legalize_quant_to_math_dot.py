@@ -48,7 +48,7 @@ from xquant.dialects.stablehlo.dynamism import (
 from xquant.dialects.stablehlo.misc import PadOp
 from xquant.dialects.stablehlo.quantization import quantized
 from xquant.dialects.stablehlo.syntax import i64_array
-from xquant.transforms.stablehlo_ir import (
+from xquant.transforms.stablehlo_emitters import (
     Channels,
     HloBuilder,
     emit_convert,

@@ -66,7 +66,7 @@ from xquant.interpreter.common import int_info
 from xquant.interpreter.tosa import RescaleParameters
 from xquant.numerics.dtypes import integer_range
 from xquant.transforms.diagnostics import OpDiagnostic
-from xquant.transforms.stablehlo_ir import HloBuilder, is_static, storage_type
+from xquant.transforms.stablehlo_emitters import HloBuilder, is_static, storage_type
 
 
 def _constant_values(value: SSAValue) -> np.ndarray | None:

@@ -20,8 +20,6 @@ from xquant.numerics.dtypes import integer_range
 from xquant.numerics.float_format import llvm_double
 
 __all__ = [
-    "Granularity",
-    "GranularityAttr",
     "INT32_MAX",
     "INT64_MAX",
     "INT64_MIN",
@@ -29,6 +27,8 @@ __all__ = [
     "PER_AXIS",
     "PER_LAYER",
     "SUB_CHANNEL",
+    "Granularity",
+    "GranularityAttr",
     "check_scale",
     "check_storage",
     "default_storage_range",

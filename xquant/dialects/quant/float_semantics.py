@@ -15,8 +15,8 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.ir import Attribute
 
-from xquant.numerics.float_format import round_double, semantics_of
 from xquant.numerics.dtypes import numpy_dtype
+from xquant.numerics.float_format import round_double, semantics_of
 
 # Types numpy cannot hold. tf32 has f32's exponent range and a 10-bit mantissa;
 # f80/f128 do not fit a double, so a double can never leave their range.

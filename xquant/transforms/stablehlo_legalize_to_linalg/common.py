@@ -26,7 +26,7 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import linalg_extra
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.transforms.stablehlo_ir import shape_of
+from xquant.transforms.stablehlo_emitters import shape_of
 
 
 class Unsupported(Exception):

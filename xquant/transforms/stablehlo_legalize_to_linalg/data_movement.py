@@ -24,7 +24,7 @@ from xdsl.utils.hints import isa
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.transforms.stablehlo_ir import is_static, shape_of
+from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,

@@ -30,7 +30,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_ir import is_static, shape_of
+from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,

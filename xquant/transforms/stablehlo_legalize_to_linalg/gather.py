@@ -26,7 +26,7 @@ from xdsl.utils.hints import isa
 from xquant.compat.arith_casts import IndexCastUIOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_ir import shape_of
+from xquant.transforms.stablehlo_emitters import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,

@@ -31,7 +31,7 @@ from xdsl.utils.hints import isa
 from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_ir import is_static, shape_of
+from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,

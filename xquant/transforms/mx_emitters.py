@@ -56,7 +56,7 @@ from xquant.numerics.mx import (
     ElementFormat,
     element_format,
 )
-from xquant.transforms.quant_ir import OpList
+from xquant.transforms.quant_emitters import OpList
 
 __all__ = [
     "BodyFn",
