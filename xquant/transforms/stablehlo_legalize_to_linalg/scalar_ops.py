@@ -187,10 +187,17 @@ SHIFTS = (
 )
 
 
-def _signed_divide(
-    body: Ops, hoist: Ops, lhs: SSAValue, rhs: SSAValue, element: Attribute
+def _signed_division(
+    body: Ops,
+    hoist: Ops,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    element: Attribute,
+    *,
+    remainder: bool,
 ) -> SSAValue:
-    """Truncating division with x / 0 = -1 and MIN / -1 = MIN, as upstream (and XLA)."""
+    """Truncating division (x / 0 = -1, MIN / -1 = MIN) or remainder (x % 0 = x,
+    MIN % -1 = 0), as upstream (and XLA): the divisor is made safe first."""
     assert isa(element, IntegerType)
     minimum = -(1 << (element.width.data - 1))
     zero, one = scalar_constant(hoist, 0, element), scalar_constant(hoist, 1, element)
@@ -202,29 +209,13 @@ def _signed_divide(
     overflow = body.add(arith.AndIOp(lhs_is_min, rhs_is_minus_one))
     special = body.add(arith.OrIOp(by_zero, overflow))
     safe_rhs = body.add(arith.SelectOp(special, one, rhs))
-    quotient = body.add(arith.DivSIOp(lhs, safe_rhs))
-    quotient = body.add(arith.SelectOp(overflow, smallest, quotient))
-    return body.add(arith.SelectOp(by_zero, minus_one, quotient))
-
-
-def _signed_remainder(
-    body: Ops, hoist: Ops, lhs: SSAValue, rhs: SSAValue, element: Attribute
-) -> SSAValue:
-    """Truncating remainder with x % 0 = x and MIN % -1 = 0, as upstream (and XLA)."""
-    assert isa(element, IntegerType)
-    minimum = -(1 << (element.width.data - 1))
-    zero, one = scalar_constant(hoist, 0, element), scalar_constant(hoist, 1, element)
-    minus_one = scalar_constant(hoist, -1, element)
-    smallest = scalar_constant(hoist, minimum, element)
-    by_zero = body.add(arith.CmpiOp(rhs, zero, "eq"))
-    lhs_is_min = body.add(arith.CmpiOp(lhs, smallest, "eq"))
-    rhs_is_minus_one = body.add(arith.CmpiOp(rhs, minus_one, "eq"))
-    overflow = body.add(arith.AndIOp(lhs_is_min, rhs_is_minus_one))
-    special = body.add(arith.OrIOp(by_zero, overflow))
-    safe_rhs = body.add(arith.SelectOp(special, one, rhs))
-    remainder = body.add(arith.RemSIOp(lhs, safe_rhs))
-    remainder = body.add(arith.SelectOp(overflow, zero, remainder))
-    return body.add(arith.SelectOp(by_zero, lhs, remainder))
+    if remainder:
+        result = body.add(arith.RemSIOp(lhs, safe_rhs))
+        result = body.add(arith.SelectOp(overflow, zero, result))
+        return body.add(arith.SelectOp(by_zero, lhs, result))
+    result = body.add(arith.DivSIOp(lhs, safe_rhs))
+    result = body.add(arith.SelectOp(overflow, smallest, result))
+    return body.add(arith.SelectOp(by_zero, minus_one, result))
 
 
 def _reduce_precision(
@@ -553,9 +544,13 @@ def emit_scalar(
                 arith.XOrIOp(operands[0], scalar_constant(hoist, -1, result))
             )
         if name == "stablehlo.divide":
-            return _signed_divide(body, hoist, operands[0], operands[1], result)
+            return _signed_division(
+                body, hoist, operands[0], operands[1], result, remainder=False
+            )
         if name == "stablehlo.remainder":
-            return _signed_remainder(body, hoist, operands[0], operands[1], result)
+            return _signed_division(
+                body, hoist, operands[0], operands[1], result, remainder=True
+            )
         if name == "stablehlo.popcnt":
             return body.add(math.CtPopOp(operands[0]))
         if name == "stablehlo.count_leading_zeros":
