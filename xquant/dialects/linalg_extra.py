@@ -105,11 +105,8 @@ def _build(
     )
 
 
-@irdl_op_definition
-class DivOp(ElementwiseOperation):
-    """Divides two tensors elementwise (`divf`, or signed `divsi` for integers)."""
-
-    name = "linalg.div"
+class _NamedOpInit:
+    """The constructor every named op here shares (`_build`), as xDSL's named ops take it."""
 
     def __init__(
         self,
@@ -118,7 +115,14 @@ class DivOp(ElementwiseOperation):
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        _build(self, inputs, outputs, res, attributes)
+        _build(self, inputs, outputs, res, attributes)  # pyright: ignore[reportArgumentType]
+
+
+@irdl_op_definition
+class DivOp(_NamedOpInit, ElementwiseOperation):
+    """Divides two tensors elementwise (`divf`, or signed `divsi` for integers)."""
+
+    name = "linalg.div"
 
     @classmethod
     def get_hidden_region(
@@ -136,7 +140,7 @@ class DivOp(ElementwiseOperation):
 
 
 @irdl_op_definition
-class BatchMatmulOp(NamedOperation):
+class BatchMatmulOp(_NamedOpInit, NamedOperation):
     """`C[b, m, n] += A[b, m, k] * B[b, k, n]`."""
 
     name = "linalg.batch_matmul"
@@ -153,15 +157,6 @@ class BatchMatmulOp(NamedOperation):
             ]
         ),
     )
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        outputs: Sequence[SSAValue] = (),
-        res: Sequence[Attribute] | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        _build(self, inputs, outputs, res, attributes)
 
     @classmethod
     def get_hidden_region(
@@ -192,7 +187,7 @@ class BatchMatmulOp(NamedOperation):
         return ArrayAttr([parallel, parallel, parallel, IteratorTypeAttr.reduction()])
 
 
-class _VectorContraction(NamedOperation, ABC):
+class _VectorContraction(_NamedOpInit, NamedOperation, ABC):
     """A matvec/vecmat/dot: `C += A * B` summed over the last loop, fixed maps.
 
     As MLIR's OpDSL ops they have no `indexing_maps` attribute; the body is
@@ -202,15 +197,6 @@ class _VectorContraction(NamedOperation, ABC):
     PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
 
     MAPS: ClassVar[tuple[AffineMap, AffineMap, AffineMap]]
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        outputs: Sequence[SSAValue] = (),
-        res: Sequence[Attribute] | None = None,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        _build(self, inputs, outputs, res, attributes)
 
     @classmethod
     def get_hidden_region(
