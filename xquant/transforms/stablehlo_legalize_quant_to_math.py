@@ -93,8 +93,9 @@ In both modes non-f32 expressed types compute in the expressed type
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.context import Context
@@ -804,30 +805,41 @@ class LowerDotGeneral(RewritePattern):
     def match_and_rewrite(
         self, op: shlo.DotGeneralOp, rewriter: PatternRewriter
     ) -> None:
-        if not _touches_quantized(op):
-            return
-        b = HloBuilder(exact=self.exact)
-        if (result := _upstream_hybrid(b, op)) is not None:
+        _lower_contraction(op, rewriter, self.exact, _integer_dot_general)
+
+
+def _lower_contraction(
+    op: shlo.DotGeneralOp | shlo.ConvolutionOp,
+    rewriter: PatternRewriter,
+    exact: bool,
+    integer_form: Callable[[HloBuilder, Any], SSAValue | None],
+) -> None:
+    """A quantized dot_general or convolution: upstream's hybrid form, then
+    upstream's all-quantized form (default) or the contract's exact integer form
+    (`exact`), else dequantize -> float op -> quantize."""
+    if not _touches_quantized(op):
+        return
+    b = HloBuilder(exact=exact)
+    if (result := _upstream_hybrid(b, op)) is not None:
+        _replace(rewriter, op, b, [result])
+        return
+    all_quantized = all(is_quantized(t) for t in _types(op))
+    if not exact:
+        b = HloBuilder(exact=exact)
+        if all_quantized and (result := _upstream_all_quantized(b, op)) is not None:
             _replace(rewriter, op, b, [result])
             return
-        if not self.exact:
-            b = HloBuilder(exact=self.exact)
-            if all(is_quantized(t) for t in _types(op)) and (
-                (result := _upstream_all_quantized(b, op)) is not None
-            ):
-                _replace(rewriter, op, b, [result])
-                return
-            b = HloBuilder(exact=self.exact)
-            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
-            return
-        if all(is_quantized(t) for t in _types(op)):
-            _require_static(op)  # the exact integer form needs static shapes
-        b = HloBuilder(exact=self.exact)
-        if (result := _integer_dot_general(b, op)) is not None:
-            _replace(rewriter, op, b, [result])
-            return
-        b = HloBuilder(exact=self.exact)
+        b = HloBuilder(exact=exact)
         _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+        return
+    if all_quantized:
+        _require_static(op)  # the exact integer form needs static shapes
+    b = HloBuilder(exact=exact)
+    if (result := integer_form(b, op)) is not None:
+        _replace(rewriter, op, b, [result])
+        return
+    b = HloBuilder(exact=exact)
+    _replace(rewriter, op, b, dequantize_op_quantize(b, op))
 
 
 @dataclass(frozen=True)
@@ -841,30 +853,7 @@ class LowerConvolution(RewritePattern):
     def match_and_rewrite(
         self, op: shlo.ConvolutionOp, rewriter: PatternRewriter
     ) -> None:
-        if not _touches_quantized(op):
-            return
-        b = HloBuilder(exact=self.exact)
-        if (result := _upstream_hybrid(b, op)) is not None:
-            _replace(rewriter, op, b, [result])
-            return
-        if not self.exact:
-            b = HloBuilder(exact=self.exact)
-            if all(is_quantized(t) for t in _types(op)) and (
-                (result := _upstream_all_quantized(b, op)) is not None
-            ):
-                _replace(rewriter, op, b, [result])
-                return
-            b = HloBuilder(exact=self.exact)
-            _replace(rewriter, op, b, dequantize_op_quantize(b, op))
-            return
-        if all(is_quantized(t) for t in _types(op)):
-            _require_static(op)  # the exact integer form needs static shapes
-        b = HloBuilder(exact=self.exact)
-        if (result := _integer_convolution(b, op)) is not None:
-            _replace(rewriter, op, b, [result])
-            return
-        b = HloBuilder(exact=self.exact)
-        _replace(rewriter, op, b, dequantize_op_quantize(b, op))
+        _lower_contraction(op, rewriter, self.exact, _integer_convolution)
 
 
 # ----------------------------------------------------------------------------------------
