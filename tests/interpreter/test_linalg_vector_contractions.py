@@ -7,12 +7,12 @@ output's element type, as MLIR's OpDSL definitions read
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 
+from tests.upstream.mlir_opt import find_mlir_opt
 from xquant.interpreter.runner import run
 
 RNG = np.random.default_rng(9)
@@ -60,8 +60,10 @@ def test_dot_i8_into_i32_sign_extends_and_wraps() -> None:
     assert int(got) == (exact + 2**31) % 2**32 - 2**31
 
 
-@pytest.mark.skipif(shutil.which("mlir-opt") is None, reason="mlir-opt not on PATH")
 def test_printed_form_is_mlir_opt_valid() -> None:
+    mlir_opt = find_mlir_opt()
+    if mlir_opt is None:
+        pytest.skip("upstream mlir-opt not installed (pip install -e '.[upstream]')")
     text = named("matvec", ["tensor<2x?xf32>", "tensor<?xf32>"], "tensor<2xf32>")
     text += named("vecmat", ["tensor<3xi8>", "tensor<3x?xi8>"], "tensor<?xi32>").replace("@main", "@m2")  # fmt: skip
     text += named("dot", ["tensor<?xf32>", "tensor<?xf32>"], "tensor<f32>").replace("@main", "@m3")  # fmt: skip
@@ -70,4 +72,4 @@ def test_printed_form_is_mlir_opt_valid() -> None:
     ).stdout
     for op in ("linalg.matvec", "linalg.vecmat", "linalg.dot"):
         assert f"{op} ins(" in out
-    subprocess.run(["mlir-opt", "-"], input=out, capture_output=True, text=True, check=True)  # fmt: skip
+    subprocess.run([*map(str, mlir_opt), "-"], input=out, capture_output=True, text=True, check=True)  # fmt: skip
