@@ -8,6 +8,7 @@ output's element type, as MLIR's OpDSL definitions read
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -68,7 +69,16 @@ def test_printed_form_is_mlir_opt_valid() -> None:
     text += named("vecmat", ["tensor<3xi8>", "tensor<3x?xi8>"], "tensor<?xi32>").replace("@main", "@m2")  # fmt: skip
     text += named("dot", ["tensor<?xf32>", "tensor<?xf32>"], "tensor<f32>").replace("@main", "@m3")  # fmt: skip
     out = subprocess.run(
-        ["xquant-opt", "-"], input=text, capture_output=True, text=True, check=True
+        [
+            sys.executable,
+            "-c",
+            "import sys; from xquant.tools.xquant_opt import main; sys.exit(main())",
+            "-",
+        ],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     for op in ("linalg.matvec", "linalg.vecmat", "linalg.dot"):
         assert f"{op} ins(" in out
