@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo import bitwise
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.quantization import quantized, shape_of
@@ -558,7 +559,13 @@ ElementwiseFunctions = register_impls(
             "__doc__": "The arithmetic element-wise ops (one implementation, `elementwise`, for all).",
             **{
                 f"run_{c.name.split('.', 1)[1]}": _elementwise_impl(c)
-                for c in (*ew.UNARY_OPS, *ew.BINARY_OPS)
+                for c in (
+                    *ew.UNARY_OPS,
+                    *ew.BINARY_OPS,
+                    bitwise.ShiftLeftOp,
+                    bitwise.ShiftRightArithmeticOp,
+                    bitwise.ShiftRightLogicalOp,
+                )
             },
         },
     )

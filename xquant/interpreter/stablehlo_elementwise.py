@@ -139,6 +139,34 @@ INTEGER_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
 }
 
 
+def _shift(name: str, a: NDArray[Any], b: NDArray[Any], width: int) -> NDArray[Any]:
+    """StableHLO's shifts on `width`-bit integers (spec and reference interpreter):
+    an amount outside [0, width) (read unsigned) shifts everything out, giving 0,
+    or the sign for `shift_right_arithmetic`."""
+    mask = (1 << width) - 1
+    value = a.astype(np.int64)
+    amount = b.astype(np.int64) & mask  # the amount as an unsigned `width`-bit value
+    in_range = amount < width
+    safe = np.where(in_range, amount, 0)
+    if name == "stablehlo.shift_left":
+        shifted = np.left_shift(value, safe)
+        return np.where(in_range, shifted, 0)
+    if name == "stablehlo.shift_right_logical":
+        shifted = np.right_shift(value & mask, safe)
+        return np.where(in_range, shifted, 0)
+    sign = np.where(value < 0, -1, 0)
+    return np.where(in_range, np.right_shift(value, safe), sign)
+
+
+SHIFTS = frozenset(
+    {
+        "stablehlo.shift_left",
+        "stablehlo.shift_right_logical",
+        "stablehlo.shift_right_arithmetic",
+    }
+)
+
+
 def _quantized_in_integers(
     op: Operation, values: Sequence[np.ndarray]
 ) -> np.ndarray | None:
@@ -208,6 +236,8 @@ def elementwise(op: Operation, values: Sequence[np.ndarray]) -> np.ndarray:
             and all(a.dtype == dtype for a in arrays)
         ):
             return native(*arrays)  # numpy wraps modulo 2**width itself
+        if op.name in SHIFTS:
+            return wrap(_shift(op.name, arrays[0], arrays[1], info.width), info)
         function = INTEGER_FUNCTIONS.get(op.name)
         if function is None:
             raise InterpretationError(f"{op.name} is not defined on integers")
