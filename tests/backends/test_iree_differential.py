@@ -29,6 +29,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.dialects import func
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import xquant
 from tests.backends.cases import (
@@ -39,7 +41,7 @@ from tests.backends.cases import (
     chunks,
     same_bits,
 )
-from xquant.backends.iree import available
+from xquant.backends.iree import IreeUnsupportedOpError, available
 
 REASON = available()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -55,7 +57,12 @@ _FMA = (
     "IREE: llvm-cpu contracts the matmul body's a * b + acc into one fused "
     "multiply-add (one rounding instead of two; no iree-compile flag turns it off)"
 )
-_NOT_LOWERED = "by design: stablehlo-legalize-to-linalg leaves this StableHLO (the corpus checks it stays)"
+# Corpus functions that stay StableHLO by design (stablehlo-legalize-to-linalg's
+# "not lowered" cases): the backend must refuse them, naming the op.
+NOT_LOWERED: dict[str, str] = {
+    "stablehlo-legalize-to-linalg#10@reduce_unsupported_body": "stablehlo.reduce",
+    "stablehlo-legalize-to-linalg#10@windows_not_lowered": "stablehlo.select_and_scatter",
+}
 
 # case id -> why IREE does not match; each is listed in docs/iree-backend.md.
 KNOWN: dict[str, str] = {
@@ -81,23 +88,22 @@ KNOWN: dict[str, str] = {
         "order: min(acc + x, 100) is not associative; StableHLO leaves the reduction "
         "order to the implementation and IREE reorders it (100 vs -162)"
     ),
-    "stablehlo-legalize-to-linalg#10@reduce_unsupported_body": _NOT_LOWERED
-    + " (a reduce body op without a scalar lowering)",
-    "stablehlo-legalize-to-linalg#10@windows_not_lowered": _NOT_LOWERED
-    + " (stablehlo.select_and_scatter)",
 }
 
 
 def _compare(text: str, function: str, args: list[Any], *, drawn: bool = False) -> None:
     try:
         expected = xquant.run(text, function, *args)
-    except Exception as err:
+    except DiagnosticException:
         if not drawn:
             raise
-        # Arguments drawn from the types can miss what the function needs
-        # (per-axis scales on a dynamic size, an external callee).
-        first = str(err).splitlines()[0][:120] if str(err) else type(err).__name__
-        pytest.skip(f"the interpreter cannot run it on drawn arguments: {first}")
+        # Arguments drawn from the types can miss what the function needs (an
+        # external callee, a custom_call target): the interpreter refuses with a
+        # located diagnostic, and the native backend must refuse as well, never
+        # return numbers.
+        with pytest.raises(DiagnosticException):
+            xquant.run(text, function, *args, backend="iree")
+        return
     got = xquant.run(text, function, *args, backend="iree")
     assert len(got) == len(expected)
     for index, (a, b) in enumerate(zip(expected, got)):
@@ -216,13 +222,40 @@ CORPORA = [
 ]
 
 
+def _entry_points(path: Path) -> list[tuple[int, str]]:
+    """The corpus functions a caller can run with numpy values: chunks that parse
+    (the invalid-input chunks test diagnostics), public definitions, no MX result
+    (no numpy value to compare), and arguments numpy can hold (not unranked
+    tensors or `!shape` values). Everything else is not a case."""
+    out: list[tuple[int, str]] = []
+    for k, chunk in enumerate(chunks(path.read_text())):
+        try:
+            module = xquant.parse_module(chunk)
+        except (ParseError, DiagnosticException):
+            continue
+        for op in module.walk():
+            if not isinstance(op, func.FuncOp) or not op.body.blocks:
+                continue
+            if op.sym_visibility is not None:
+                continue
+            if any("mx_tensor" in str(t) for t in op.function_type.outputs.data):
+                continue
+            if arguments(op.function_type, seed=k) is None:
+                continue
+            out.append((k, op.sym_name.data))
+    return out
+
+
 def _corpus_params() -> list[Any]:
+    # Parsing the corpora costs seconds: only when the suite can run at all.
+    if REASON is not None:
+        return []
     params: list[Any] = []
     for name in CORPORA:
         path = ROOT / "filecheck" / "transforms" / name
         params += [
             _param(f"{name.removesuffix('.mlir')}#{k}@{fn}", path, k, fn)
-            for k, fn in _chunk_functions(path)
+            for k, fn in _entry_points(path)
         ]
     return _every_fourth(params)
 
@@ -230,22 +263,19 @@ def _corpus_params() -> list[Any]:
 @pytest.mark.parametrize(("path", "chunk", "function"), _corpus_params())
 def test_lowering_corpus(path: Path, chunk: int, function: str) -> None:
     text = chunks(path.read_text())[chunk]
-    try:
-        module = xquant.parse_module(text)
-    except Exception:
-        pytest.skip("an invalid-input chunk (the corpus tests its diagnostics)")
+    module = xquant.parse_module(text)
     fn = next(
         op
         for op in module.walk()
-        if getattr(op, "sym_name", None) is not None and op.sym_name.data == function  # pyright: ignore[reportAttributeAccessIssue]
+        if isinstance(op, func.FuncOp) and op.sym_name.data == function
     )
-    if not fn.body.blocks or fn.sym_visibility is not None:  # pyright: ignore[reportAttributeAccessIssue]
-        pytest.skip("a declaration or a private function: not an entry point")
-    if any("mx_tensor" in str(t) for t in fn.function_type.outputs.data):  # pyright: ignore[reportAttributeAccessIssue]
-        pytest.skip("returns an MX tensor: no numpy result to compare")
-    args = arguments(fn.function_type, seed=chunk)  # pyright: ignore[reportAttributeAccessIssue]
-    if args is None:
-        pytest.skip("no numpy value for one of its argument types (unranked, !shape)")
+    args = arguments(fn.function_type, seed=chunk)
+    assert args is not None
+    case_id = f"{path.stem}#{chunk}@{function}"
+    if case_id in NOT_LOWERED:
+        with pytest.raises(IreeUnsupportedOpError, match=NOT_LOWERED[case_id]):
+            xquant.run(text, function, *args, backend="iree")
+        return
     _compare(text, function, args, drawn=True)
 
 
