@@ -1193,36 +1193,39 @@ class LowerReductions(RewritePattern):
             converted_to(b, value, target)
             for value, target in zip(op.operands, _operand_targets(op), strict=True)
         ]
-        regions = [
-            rewriter.move_region_contents_to_new_regions(region)
-            for region in op.regions
-        ]
-        for region in regions:
-            _retype_body(rewriter, region)
+        regions = _retyped_regions(rewriter, op)
         if isinstance(op, shlo.SelectAndScatterOp):
             operands[0] = _widen_select(
                 b, rewriter, operands[0], regions[0], operands[1]
             )
-        clone = type(op).create(
-            operands=operands,
-            result_types=[storage_tensor_type(t) or t for t in op.result_types],
-            properties=dict(op.properties),
-            attributes=dict(op.attributes),
-            regions=regions,
-        )
-        b.ops.append(clone)
-        _replace(rewriter, op, b, list(clone.results))
+        _replace_with_clone(rewriter, op, b, operands, regions)
 
 
 def _retype_only(rewriter: PatternRewriter, op: Operation) -> None:
     """Upstream's `ConvertGenericOp`: the op on storage types, its body's arguments retyped."""
     b = HloBuilder()
     operands = [to_storage(b, value) for value in op.operands]
+    _replace_with_clone(rewriter, op, b, operands, _retyped_regions(rewriter, op))
+
+
+def _retyped_regions(rewriter: PatternRewriter, op: Operation) -> list[Region]:
+    """`op`'s regions moved out, their block arguments retyped to storage types."""
     regions = [
         rewriter.move_region_contents_to_new_regions(region) for region in op.regions
     ]
     for region in regions:
         _retype_body(rewriter, region)
+    return regions
+
+
+def _replace_with_clone(
+    rewriter: PatternRewriter,
+    op: Operation,
+    b: HloBuilder,
+    operands: list[SSAValue],
+    regions: list[Region],
+) -> None:
+    """Replace `op` by the same op on `operands` and `regions`, with storage result types."""
     clone = type(op).create(
         operands=operands,
         result_types=[storage_tensor_type(t) or t for t in op.result_types],
