@@ -608,6 +608,49 @@ def _to_output(
     return np.asarray(v, order="C")
 
 
+_SHORT_AXIS = 64
+_WIDEN_MIN = 1 << 14
+
+
+def _widen_short_broadcast(v: Any, shape: tuple[int, ...]) -> Any:
+    """`v` repeated along a short innermost axis it is broadcast over.
+
+    numpy runs its inner loop once per innermost row: a block scale bound as
+    (rows, blocks, 1) against (rows, blocks, 32) values costs a loop call every
+    32 elements, about 3x one flat pass. Repeating it once (a flat pass itself)
+    lets the body's element-wise ops coalesce to a single loop.
+    """
+    if (
+        type(v) is not np.ndarray
+        or v.ndim != len(shape)
+        or v.ndim < 2
+        or v.shape[-1] != 1
+        or not 1 < shape[-1] <= _SHORT_AXIS
+        or v.size * shape[-1] < _WIDEN_MIN
+    ):
+        return v
+    root = v
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.flags.writeable:
+        return np.repeat(v, shape[-1], axis=-1)
+    key = (id(root), v.__array_interface__["data"][0], v.shape, v.strides, shape[-1])
+    hit = _WIDENED.get(key)
+    if hit is not None and hit[0]() is root:
+        return hit[1]
+    wide = np.repeat(v, shape[-1], axis=-1)
+    wide.flags.writeable = False
+    _WIDENED[key] = (
+        weakref.ref(root, lambda _, key=key: _WIDENED.pop(key, None)),
+        wide,
+    )
+    return wide
+
+
+_WIDENED: dict[tuple[Any, ...], tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
+"""Widened views of read-only (constant) arrays, dropped with the constant."""
+
+
 def _run_sliced(
     interpreter: Interpreter,
     spec: StructuredSpec,
@@ -635,7 +678,8 @@ def _run_sliced(
     n_in = spec.n_inputs
     if not red_dims:
         index = [space.iota(d) for d in range(spec.n_loops)]
-        results = _run_body(interpreter, spec, bound, index)
+        bound_in = [_widen_short_broadcast(v, space.shape) for v in bound[:n_in]]
+        results = _run_body(interpreter, spec, bound_in + bound[n_in:], index)
         return tuple(
             _to_output(spec, j, r, space, par_axes, out_dtypes[j])
             for j, r in enumerate(results)
