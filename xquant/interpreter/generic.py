@@ -56,6 +56,7 @@ from xdsl.utils.hints import isa
 
 from xquant.interpreter.common import (
     dtype_of,
+    element_type,
     int_info,
     is_float_dtype,
     unsigned_view,
@@ -290,16 +291,10 @@ def spec_for_generic(op: linalg.GenericOp | Any) -> StructuredSpec:
         n_inputs=len(op.inputs),
         n_outputs=len(op.outputs),
         reduction=tuple(it == "reduction" for it in iters),
-        out_types=[_elem(o.type) for o in op.outputs],
+        out_types=[element_type(o.type) for o in op.outputs],
         body=op.body,
     )
     return finish_spec(spec)
-
-
-def _elem(t: Attribute) -> Attribute:
-    from xquant.interpreter.common import element_type
-
-    return element_type(t)
 
 
 # ---------------------------------------------------------------------------------------
