@@ -646,6 +646,21 @@ _WIDENED: dict[tuple[Any, ...], tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
 """Widened views of read-only (constant) arrays, dropped with the constant."""
 
 
+def _block_splits(
+    spec: StructuredSpec, sizes: list[int], split_reductions: bool
+) -> dict[int, int]:
+    """Loop dims read only as `d floordiv c` (c dividing the dim) to split into
+    (d / c, c) axes, so a block-indexed operand binds as a broadcast view."""
+    splits: dict[int, int] = {}
+    for d, cs in spec.floordivs.items():
+        if len(cs) != 1 or (spec.reduction[d] and not split_reductions):
+            continue
+        (c,) = cs
+        if sizes[d] % c == 0 and sizes[d] > 0:
+            splits[d] = c
+    return splits
+
+
 def _run_sliced(
     interpreter: Interpreter,
     spec: StructuredSpec,
@@ -653,13 +668,7 @@ def _run_sliced(
     outs: Sequence[Any],
     sizes: list[int],
 ) -> tuple[np.ndarray, ...]:
-    splits: dict[int, int] = {}
-    for d, cs in spec.floordivs.items():
-        if len(cs) == 1 and not spec.reduction[d]:
-            (c,) = cs
-            if sizes[d] % c == 0 and sizes[d] > 0:
-                splits[d] = c
-    space = _Space(sizes, splits)
+    space = _Space(sizes, _block_splits(spec, sizes, split_reductions=False))
     red_dims = [d for d, r in enumerate(spec.reduction) if r]
     par_axes = [
         a
@@ -784,13 +793,7 @@ def _run_combined(
     outs: Sequence[Any],
     sizes: list[int],
 ) -> tuple[np.ndarray, ...]:
-    splits: dict[int, int] = {}
-    for d, cs in spec.floordivs.items():
-        if len(cs) == 1:
-            (c,) = cs
-            if sizes[d] % c == 0 and sizes[d] > 0:
-                splits[d] = c
-    space = _Space(sizes, splits)
+    space = _Space(sizes, _block_splits(spec, sizes, split_reductions=True))
     red_dims = [d for d, r in enumerate(spec.reduction) if r]
     red_axes = [a for d in red_dims for a in space.dim_axes(d)]
     par_axes = [a for a in range(space.ndim) if a not in red_axes]
