@@ -374,75 +374,119 @@ class _Space:
         """`value` (an operand) as an array broadcastable to `self.shape`."""
         if type(value) is not np.ndarray:
             return value
-        kinds: list[tuple[str, int]] = []
-        used: set[int] = set()
-        gather = False
-        for e in m.results:
-            if isinstance(e, AffineDimExpr):
-                kinds.append(("dim", e.position))
-                if e.position in used:
-                    gather = True
-                used.add(e.position)
-            elif isinstance(e, AffineConstantExpr):
-                kinds.append(("const", e.value))
-            elif (
-                isinstance(e, AffineBinaryOpExpr)
-                and e.kind == AffineBinaryOpKind.FloorDiv
-                and isinstance(e.lhs, AffineDimExpr)
-                and isinstance(e.rhs, AffineConstantExpr)
-                and self.splits.get(e.lhs.position) == e.rhs.value
-            ):
-                kinds.append(("outer", e.lhs.position))
-                if e.lhs.position in used:
-                    gather = True
-                used.add(e.lhs.position)
-            else:
-                gather = True
-        if gather:
-            idx = tuple(self.eval(e) for e in m.results)
-            v = value[idx]
-            if type(v) is not np.ndarray:
-                return v
-            if v.ndim != self.ndim:
-                v = v.reshape((1,) * (self.ndim - v.ndim) + v.shape)
-            return v
+        plan = _bind_plan(
+            m, tuple(self.sizes), tuple(sorted(self.splits.items())), value.shape
+        )
+        if plan is None:
+            return self._gather(value, m)
         v = value
-        if any(k == "const" for k, _ in kinds):
-            v = v[tuple(c if k == "const" else slice(None) for k, c in kinds)]
-        shape: list[int] = []
-        ax: list[int] = []
-        cut: list[slice] = []
-        for (k, d), n in zip([kd for kd in kinds if kd[0] != "const"], v.shape):
-            if k == "dim":
-                if d in self.splits:
-                    c = self.splits[d]
-                    shape += [n // c, c]
-                    ax += self.dim_axes(d)
-                    cut.append(slice(None))
-                else:
-                    shape.append(n)
-                    ax.append(self.axes[(d, "full")])
-                    cut.append(
-                        slice(0, self.sizes[d]) if n != self.sizes[d] else slice(None)
-                    )
-            else:
-                outer = self.sizes[d] // self.splits[d]
-                shape.append(min(n, outer))
-                ax.append(self.axes[(d, "outer")])
-                cut.append(slice(0, outer) if n != outer else slice(None))
-        if any(c != slice(None) for c in cut):
-            v = v[tuple(cut)]
-        if tuple(shape) != v.shape:
-            v = v.reshape(shape)
-        order = sorted(range(len(ax)), key=lambda i: ax[i])
-        if order != list(range(len(ax))):
-            v = v.transpose(order)
-        present = set(ax)
-        if len(present) != self.ndim:
-            v = v[
-                tuple(slice(None) if a in present else None for a in range(self.ndim))
-            ]
+        if plan.pick is not None:
+            v = v[plan.pick]
+        if plan.reshape is not None:
+            v = v.reshape(plan.reshape)
+        if plan.order is not None:
+            v = v.transpose(plan.order)
+        if plan.expand is not None:
+            v = v[plan.expand]
         return v
+
+    def _gather(self, value: np.ndarray, m: AffineMap) -> Any:
+        """`value` indexed by the map's results evaluated over the space (a copy)."""
+        idx = tuple(self.eval(e) for e in m.results)
+        v = value[idx]
+        if type(v) is not np.ndarray:
+            return v
+        if v.ndim != self.ndim:
+            v = v.reshape((1,) * (self.ndim - v.ndim) + v.shape)
+        return v
+
+
+@dataclass(frozen=True)
+class _BindPlan:
+    """The views that bind an operand to a space: index, reshape, transpose, expand."""
+
+    pick: tuple[Any, ...] | None
+    reshape: tuple[int, ...] | None
+    order: tuple[int, ...] | None
+    expand: tuple[Any, ...] | None
+
+
+@functools.lru_cache(maxsize=4096)
+def _bind_plan(
+    m: AffineMap,
+    sizes: tuple[int, ...],
+    splits_items: tuple[tuple[int, int], ...],
+    shape: tuple[int, ...],
+) -> _BindPlan | None:
+    """How `Space(sizes, splits).bind` views an operand of `shape` read through `m`
+    (None: the map needs a gather). Cached: the same generic runs on the same shapes."""
+    splits = dict(splits_items)
+    space = _Space(list(sizes), splits)
+    kinds: list[tuple[str, int]] = []
+    used: set[int] = set()
+    for e in m.results:
+        if isinstance(e, AffineDimExpr):
+            d = e.position
+            kinds.append(("dim", d))
+        elif isinstance(e, AffineConstantExpr):
+            kinds.append(("const", e.value))
+            continue
+        elif (
+            isinstance(e, AffineBinaryOpExpr)
+            and e.kind == AffineBinaryOpKind.FloorDiv
+            and isinstance(e.lhs, AffineDimExpr)
+            and isinstance(e.rhs, AffineConstantExpr)
+            and splits.get(e.lhs.position) == e.rhs.value
+        ):
+            d = e.lhs.position
+            kinds.append(("outer", d))
+        else:
+            return None
+        if d in used:
+            return None
+        used.add(d)
+    # Constant positions are picked first; a slice trims a dim read in part.
+    pick: list[Any] = []
+    reshape: list[int] = []
+    ax: list[int] = []
+    trimmed = False
+    for (k, d), n in zip(kinds, shape):
+        if k == "const":
+            pick.append(d)
+        elif k == "dim" and d in splits:
+            c = splits[d]
+            reshape += [n // c, c]
+            ax += space.dim_axes(d)
+            pick.append(slice(None))
+        elif k == "dim":
+            reshape.append(min(n, sizes[d]))
+            ax.append(space.axes[(d, "full")])
+            trimmed |= n != sizes[d]
+            pick.append(slice(0, sizes[d]) if n != sizes[d] else slice(None))
+        else:
+            outer = sizes[d] // splits[d]
+            reshape.append(min(n, outer))
+            ax.append(space.axes[(d, "outer")])
+            trimmed |= n != outer
+            pick.append(slice(0, outer) if n != outer else slice(None))
+    has_const = any(k == "const" for k, _ in kinds)
+    picked = tuple(
+        len(range(*p.indices(n))) if isinstance(p, slice) else None
+        for p, n in zip(pick, shape)
+    )
+    picked_shape = tuple(n for n in picked if n is not None)
+    order = tuple(sorted(range(len(ax)), key=lambda i: ax[i]))
+    present = set(ax)
+    return _BindPlan(
+        pick=tuple(pick) if has_const or trimmed else None,
+        reshape=tuple(reshape) if tuple(reshape) != picked_shape else None,
+        order=order if order != tuple(range(len(ax))) else None,
+        expand=(
+            tuple(slice(None) if a in present else None for a in range(space.ndim))
+            if len(present) != space.ndim
+            else None
+        ),
+    )
 
 
 def _loop_sizes(spec: StructuredSpec, operands: Sequence[Any]) -> list[int]:
