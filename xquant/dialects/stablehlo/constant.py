@@ -35,13 +35,13 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 # `check` imports this package's quantization helpers: import the module, not
 # its function, so that either may be imported first.
 from xquant.dialects import check
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
     parse_functional_op_tail,
     parse_optional_attributes,
@@ -120,10 +120,7 @@ class ConstantOp(IRDLOperation):
             or value_type.get_shape() != result_type.get_shape()
             or value_type.get_element_type() != storage
         ):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(value_type)} are incompatible with return type(s) of operation "
-                f"{q.type_text(result_type)}"
-            )
+            raise incompatible_return_type(self.name, value_type, result_type)
 
 
 @irdl_op_definition

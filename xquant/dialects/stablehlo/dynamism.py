@@ -41,6 +41,10 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.inferred_types import (
+    incompatible_result_shape,
+    incompatible_return_type,
+)
 from xquant.dialects.stablehlo.syntax import (
     FunctionalTypeFormat,
     array_values,
@@ -265,11 +269,7 @@ class DynamicSliceOp(IRDLOperation):
         for index, t in enumerate(self.start_indices.types):
             _verify_index_tensor(self.name, f"operand #{index + 1}", t, 0)
         if q.shape_of(self.result.type) != sizes:
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) "
-                f"{q.type_text(TensorType(q.element_type(self.result.type), sizes))} are incompatible with "
-                f"return type(s) of operation {q.type_text(self.result.type)}"
-            )
+            raise incompatible_result_shape(self.name, sizes, self.result.type)
         q.verify_same_baseline(self.name, self.operand.type, self.result.type)
 
 
@@ -311,9 +311,8 @@ class DynamicUpdateSliceOp(FunctionalTypeFormat):
             not q.dims_compatible(a, b)
             for a, b in zip(shape, q.shape_of(self.result.type))
         ):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(self.operand.type)} are incompatible with "
-                f"return type(s) of operation {q.type_text(self.result.type)}"
+            raise incompatible_return_type(
+                self.name, self.operand.type, self.result.type
             )
 
 

@@ -47,6 +47,7 @@ from xquant.dialects.stablehlo.elementwise import (
     UnaryElementwiseOp,
     verify_same_shapes,
 )
+from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
     parse_functional_op_tail,
     parse_keyword_value,
@@ -138,9 +139,8 @@ class _ComplexPartOp(UnaryElementwiseOp):
         element = q.element_type(operand_type)
         expected = element.element_type if isinstance(element, ComplexType) else element
         if q.element_type(result_type) != expected:
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(expected, q.shape_of(result_type)))} "
-                f"are incompatible with return type(s) of operation {q.type_text(result_type)}"
+            raise incompatible_return_type(
+                self.name, TensorType(expected, q.shape_of(result_type)), result_type
             )
 
 
@@ -222,11 +222,8 @@ class ComplexOp(IRDLOperation):
             )
         element = q.element_type(self.result.type)
         if not (isinstance(element, ComplexType) and element.element_type == part):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) "
-                f"{q.type_text(TensorType(ComplexType(part), q.shape_of(self.result.type)))} are incompatible with "
-                f"return type(s) of operation {q.type_text(self.result.type)}"
-            )
+            inferred = TensorType(ComplexType(part), q.shape_of(self.result.type))
+            raise incompatible_return_type(self.name, inferred, self.result.type)
 
 
 _FORMAT = re.compile(r"e(\d+)m(\d+)")

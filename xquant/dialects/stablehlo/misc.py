@@ -65,6 +65,10 @@ from xquant.dialects.stablehlo.dot_conv import (
     precision_text,
     verify_precision_config,
 )
+from xquant.dialects.stablehlo.inferred_types import (
+    incompatible_result_shape,
+    incompatible_return_type,
+)
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
@@ -80,15 +84,6 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     print_same_type_op_tail,
 )
-
-
-def _inferred(
-    op_name: str, element: Attribute, shape: Sequence[int], actual: Attribute
-) -> VerifyException:
-    return VerifyException(
-        f"'{op_name}' op inferred type(s) {q.type_text(TensorType(element, shape))} are incompatible with "
-        f"return type(s) of operation {q.type_text(actual)}"
-    )
 
 
 @irdl_op_definition
@@ -140,9 +135,7 @@ class DotOp(IRDLOperation):
         if len(result) != len(expected) or any(
             not q.dims_compatible(a, b) for a, b in zip(result, expected)
         ):
-            raise _inferred(
-                self.name, q.element_type(self.result.type), expected, self.result.type
-            )
+            raise incompatible_result_shape(self.name, expected, self.result.type)
         q.verify_quantization_granularity(self.name, [self.lhs.type], False)
 
 
@@ -229,9 +222,7 @@ class PadOp(IRDLOperation):
         if len(result) != len(expected) or any(
             not q.dims_compatible(a, b) for a, b in zip(result, expected)
         ):
-            raise _inferred(
-                self.name, q.element_type(self.result.type), expected, self.result.type
-            )
+            raise incompatible_result_shape(self.name, expected, self.result.type)
 
 
 @irdl_op_definition
@@ -450,9 +441,8 @@ class TupleOp(IRDLOperation):
 
     def verify_(self) -> None:
         if list(self.result.type.types.data) != list(self.operand_types):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TupleType(list(self.operand_types)))} are "
-                f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
+            raise incompatible_return_type(
+                self.name, TupleType(list(self.operand_types)), self.result.type
             )
 
 
@@ -491,10 +481,7 @@ class GetTupleElementOp(IRDLOperation):
                 f"index {index} is out of bounds of operand with size {len(types)}"
             )
         if types[index] != self.result.type:
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(types[index])} are incompatible with return "
-                f"type(s) of operation {q.type_text(self.result.type)}"
-            )
+            raise incompatible_return_type(self.name, types[index], self.result.type)
 
 
 @irdl_op_definition

@@ -27,6 +27,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
     parse_optional_attributes,
     parse_same_operands_and_result_type,
@@ -119,10 +120,7 @@ class UniformDequantizeOp(QuantizationConversionOp):
         assert isinstance(result_type, TensorType)
         if result_type.get_element_type() != operand_q.expressed_type:
             inferred = TensorType(operand_q.expressed_type, result_type.get_shape())
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(inferred)} are incompatible with return type(s) of operation "
-                f"{q.type_text(result_type)}"
-            )
+            raise incompatible_return_type(self.name, inferred, result_type)
 
 
 QUANTIZE_OPS: list[type[IRDLOperation]] = [UniformQuantizeOp, UniformDequantizeOp]

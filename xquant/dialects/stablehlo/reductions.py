@@ -50,6 +50,10 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.inferred_types import (
+    incompatible_return_type,
+    incompatible_return_types,
+)
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
@@ -312,16 +316,7 @@ class ReduceOp(IRDLOperation):
         if len(self.result_types) != len(expected) or not all(
             q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
         ):
-            _incompatible(self.name, expected, self.result_types)
-
-
-def _incompatible(
-    op_name: str, expected: Sequence[Attribute], actual: Sequence[Attribute]
-) -> None:
-    raise VerifyException(
-        f"'{op_name}' op inferred type(s) {', '.join(q.type_text(t) for t in expected)} are incompatible with return type(s) of "
-        f"operation {', '.join(q.type_text(t) for t in actual)}"
-    )
+            raise incompatible_return_types(self.name, expected, self.result_types)
 
 
 def parse_dims_after(parser: Parser, keyword: str, name: str) -> list[int]:
@@ -538,7 +533,7 @@ class ReduceWindowOp(WindowedOp):
         if len(self.result_types) != len(expected) or not all(
             q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
         ):
-            _incompatible(self.name, expected, self.result_types)
+            raise incompatible_return_types(self.name, expected, self.result_types)
 
 
 @irdl_op_definition
@@ -610,7 +605,7 @@ class SelectAndScatterOp(WindowedOp):
         accumulator = accumulator_types(self.scatter)[0]
         expected = TensorType(q.element_type(accumulator), operand_type.get_shape())
         if not q.compatible_types(self.result.type, expected):
-            _incompatible(self.name, [expected], [self.result.type])
+            raise incompatible_return_type(self.name, expected, self.result.type)
 
 
 def reduced_size(shape: Sequence[int], dims: Sequence[int]) -> int:

@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
+from xquant.dialects.stablehlo.inferred_types import incompatible_result_shape
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
@@ -178,10 +179,7 @@ class TransposeOp(DimsShapeOp):
             )
         expected = tuple(shape[p] for p in perm)
         if q.shape_of(result_type) != expected:
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are incompatible "
-                f"with return type(s) of operation {q.type_text(result_type)}"
-            )
+            raise incompatible_result_shape(self.name, expected, result_type)
         q.verify_transpose_quantization(operand_type, result_type, perm)
 
 
@@ -275,10 +273,7 @@ class ConcatenateOp(IRDLOperation):
         sizes = [s[dim] for s in shapes]
         expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
         if not q.compatible_shapes(q.shape_of(self.result.type), expected):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(self.result.type), expected))} are "
-                f"incompatible with return type(s) of operation {q.type_text(self.result.type)}"
-            )
+            raise incompatible_result_shape(self.name, expected, self.result.type)
 
 
 @irdl_op_definition
@@ -360,10 +355,7 @@ class SliceOp(IRDLOperation):
                 )
             expected.append(-(-(limit - start) // stride))
         if list(q.shape_of(result_type)) != expected:
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
-                f"incompatible with return type(s) of operation {q.type_text(result_type)}"
-            )
+            raise incompatible_result_shape(self.name, expected, result_type)
 
 
 @irdl_op_definition
@@ -464,10 +456,7 @@ class GatherOp(IRDLOperation):
         if len(result_shape) != len(expected) or any(
             not q.dims_compatible(a, b) for a, b in zip(result_shape, expected)
         ):
-            raise VerifyException(
-                f"'{self.name}' op inferred type(s) {q.type_text(TensorType(q.element_type(result_type), expected))} are "
-                f"incompatible with return type(s) of operation {q.type_text(result_type)}"
-            )
+            raise incompatible_result_shape(self.name, expected, result_type)
 
 
 def verify_gather_dimension_numbers(
