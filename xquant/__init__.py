@@ -52,9 +52,9 @@ def parse_module(text: str, name: str = "<string>") -> ModuleOp:
     """
     from xdsl.utils.exceptions import VerifyException
 
+    from xquant.asm.diagnostics import remember_spans
     from xquant.asm.located_parser import parse_located
     from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
-    from xquant.transforms.diagnostics import remember_spans
     from xquant.transforms.pipeline import verify_dominance
 
     located = parse_located(make_context(), text, name)

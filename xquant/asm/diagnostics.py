@@ -10,25 +10,35 @@ and one without a location as `<unknown>:0: error: message`. The tools
 collect `Diagnostic`s instead of printing at once, so that
 `--verify-diagnostics` can check them against the file's annotations
 (`xquant.asm.diagnostic_verifier`) before anything is shown.
+
+Passes and the interpreter raise `OpDiagnostic` against the op they cannot
+handle; the tools find its source position through `source_location`, from
+the spans the parser recorded (`remember_spans`), since xDSL ops carry none.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from xdsl.utils.exceptions import ParseError
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 
 from xquant.dialects.parse_errors import ParseErrorWithFollowUps
 
 __all__ = [
     "Diagnostic",
+    "OpDiagnostic",
     "Severity",
     "SourceLocation",
     "diagnostic_at",
     "diagnostic_from_parse_error",
     "diagnostics_from_parse_error",
+    "remember_spans",
+    "source_location",
 ]
 
 
@@ -142,3 +152,37 @@ def diagnostics_from_parse_error(err: ParseError, file_name: str) -> list[Diagno
             diagnostic_at(span, message, file_name) for span, message in err.follow_ups
         ]
     return diagnostics
+
+
+class OpDiagnostic(DiagnosticException):
+    """A pass cannot handle `op`; the message follows MLIR's `'dialect.op' op ...` form."""
+
+    def __init__(self, op: Operation, message: str, follow_ups: Sequence[str] = ()):
+        super().__init__(message)
+        self.op = op
+        # Further errors at the same op, reported after `message` (as MLIR's
+        # conversion driver follows a pattern's error with "failed to legalize").
+        self.follow_ups = tuple(follow_ups)
+
+
+# Where parsed ops came from, for errors raised far from the parser (the
+# interpreter, passes). Weak: an op that dies takes its entry with it.
+_SPANS: weakref.WeakKeyDictionary[Operation, Span[str] | Span[bytes]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def remember_spans(op_spans: Mapping[Operation, Span[str] | Span[bytes]]) -> None:
+    """Record the source spans of parsed ops (`LocatedModule.op_spans`)."""
+    _SPANS.update(op_spans)
+
+
+def source_location(op: Operation) -> str | None:
+    """`file:line:col` of `op`, or of its closest ancestor whose span was remembered."""
+    current: Operation | None = op
+    while current is not None:
+        if (span := _SPANS.get(current)) is not None:
+            loc = span.get_location()
+            return f"{loc.file}:{loc.line}:{loc.col}"
+        current = current.parent_op()
+    return None

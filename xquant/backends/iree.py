@@ -38,8 +38,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException
 
-from xquant.asm.diagnostics import Diagnostic, Severity, SourceLocation
-from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLocation
 
 __all__ = [
     "COMPILE_FLAGS",

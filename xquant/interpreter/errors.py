@@ -20,8 +20,8 @@ from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
+from xquant.asm.diagnostics import OpDiagnostic, source_location
 from xquant.interpreter.common import IdentityCache
-from xquant.transforms.diagnostics import OpDiagnostic, source_location
 
 __all__ = ["OpInterpretationError", "XquantInterpreter", "op_error"]
 
@@ -30,7 +30,7 @@ class OpInterpretationError(InterpretationError, OpDiagnostic):
     """Interpreting `op` failed; the message reads `'dialect.op' op: ...`.
 
     `str()` starts with `file:line:col: ` when the op's source position is
-    known (see `xquant.transforms.diagnostics.source_location`).
+    known (see `xquant.asm.diagnostics.source_location`).
     """
 
     def __init__(self, op: Operation, message: str):

@@ -24,12 +24,12 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
+from xquant.asm.diagnostics import remember_spans
 from xquant.asm.located_parser import parse_located
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.interpreter.common import as_value, dtype_of, element_type, is_float_dtype
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
-from xquant.transforms.diagnostics import remember_spans
 
 __all__ = [
     "RunSetupError",

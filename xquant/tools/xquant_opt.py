@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xquant.asm.diagnostic_verifier import DiagnosticVerifier
 from xquant.asm.diagnostics import (
     Diagnostic,
+    OpDiagnostic,
     Severity,
     SourceLocation,
     diagnostic_at,
@@ -52,7 +53,6 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.pipeline import DominanceError, verify_dominance
 from xquant.universe import PASSES
 

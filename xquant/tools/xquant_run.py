@@ -34,8 +34,11 @@ from typing import Any
 
 from xdsl.utils.lexer import Span
 
-from xquant.asm.diagnostics import diagnostic_at, diagnostics_from_parse_error
-from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.asm.diagnostics import (
+    OpDiagnostic,
+    diagnostic_at,
+    diagnostics_from_parse_error,
+)
 
 __all__ = ["main"]
 

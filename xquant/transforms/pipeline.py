@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 
-from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.asm.diagnostics import OpDiagnostic
 
 
 class DominanceError(VerifyException, OpDiagnostic):

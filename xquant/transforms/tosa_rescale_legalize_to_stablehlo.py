@@ -58,6 +58,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import InterpretationError
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import ComparisonDirection
@@ -65,7 +66,6 @@ from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.interpreter.common import int_info
 from xquant.interpreter.tosa import RescaleParameters
 from xquant.numerics.dtypes import integer_range
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.stablehlo_emitters import HloBuilder, is_static, storage_type
 
 
