@@ -11,9 +11,9 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
 import xquant
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.asm.located_parser import parse_located
 from xquant.interpreter.errors import OpInterpretationError
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.pipeline import (
     DominanceError,
     PassCrashError,

@@ -8,10 +8,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 import xquant
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.asm.located_parser import parse_located
 from xquant.interpreter.errors import OpInterpretationError
 from xquant.interpreter.runner import RunSetupError
-from xquant.transforms.diagnostics import OpDiagnostic
 
 
 def _fails(text: str, *args: object) -> OpInterpretationError:

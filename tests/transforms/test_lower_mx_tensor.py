@@ -218,7 +218,7 @@ def test_bad_dynamic_offset_is_an_interpreter_error() -> None:
 
 
 def test_unlowerable_use_is_a_located_diagnostic() -> None:
-    from xquant.transforms.diagnostics import OpDiagnostic
+    from xquant.asm.diagnostics import OpDiagnostic
 
     text = """
 func.func @f(%x: tensor<64xf32>, %n: index) -> tensor<64xf32> {

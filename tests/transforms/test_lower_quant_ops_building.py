@@ -30,7 +30,7 @@ from xdsl.ir import Block, Operation
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
 import xquant
-from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.transforms.lower_quant_ops import (
     LowerQuantCast,
     LowerQuantOpsPass,

@@ -18,8 +18,8 @@ import pytest
 
 import xquant
 from tests.upstream import mlir_opt
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.asm.printer import module_to_mlir
-from xquant.transforms.diagnostics import OpDiagnostic
 
 STRIP = """
 !q = !quant.uniform<u8:f32, 0.5:128>

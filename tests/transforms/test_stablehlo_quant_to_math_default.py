@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from xquant import apply_passes, parse_module, run
-from xquant.transforms.diagnostics import OpDiagnostic
+from xquant.asm.diagnostics import OpDiagnostic
 
 LHS = "!quant.uniform<i8:f32, 0.5:2>"
 RHS = "!quant.uniform<i8:f32, 0.25>"  # the spec wants rhs zero point 0

@@ -59,6 +59,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.hints import isa
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.mx_tensor.ops import (
     ConstructOp,
     DeconstructOp,
@@ -71,7 +72,6 @@ from xquant.dialects.mx_tensor.ops import (
 from xquant.dialects.mx_tensor.slicing import plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.numerics.mx import Algorithm, element_format
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.mx_emitters import (
     I8,
     Constants,

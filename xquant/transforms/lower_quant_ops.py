@@ -72,6 +72,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import shape
 from xquant.dialects.quant.ops import (
     DequantizeCastOp,
@@ -80,7 +81,6 @@ from xquant.dialects.quant.ops import (
     element_type,
 )
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.quant_emitters import (
     Bounds,
     OpList,

@@ -38,9 +38,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.mx_emitters import (
     Constants,
     build_generic,

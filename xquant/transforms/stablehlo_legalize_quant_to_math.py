@@ -118,6 +118,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import check, chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
@@ -127,7 +128,6 @@ from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
 from xquant.numerics import uniform
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.signatures import convert_function_boundaries
 from xquant.transforms.stablehlo_emitters import (
     Channels,

@@ -29,9 +29,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import StorageCastOp, element_type
 from xquant.dialects.quant.types import CalibratedQuantizedType, StorageQuantizedType
-from xquant.transforms.diagnostics import OpDiagnostic
 from xquant.transforms.signatures import convert_function_boundaries
 
 
