@@ -50,10 +50,8 @@ from xquant.dialects.stablehlo.attributes import (
 from xquant.dialects.stablehlo.syntax import (
     FunctionalTypeFormat,
     SameTypeFormat,
+    ShortTypesFormat,
     parse_functional_op_tail,
-    parse_op_tail,
-    parse_operand_list,
-    print_extra_attributes,
     print_functional_op_tail,
     print_operands,
 )
@@ -464,7 +462,7 @@ class CompareOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SelectOp(IRDLOperation):
+class SelectOp(ShortTypesFormat):
     """`stablehlo.select %pred, %on_true, %on_false : tensor<2xi1>, tensor<2xf32>`.
 
     `pred` is a rank-0 or same-shaped i1 tensor. On quantized values it is
@@ -480,30 +478,19 @@ class SelectOp(IRDLOperation):
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
     @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
+    def parse_short_types(
+        cls, parser: Parser
+    ) -> tuple[list[Attribute], list[Attribute]]:
+        """`: tensor<2xi1>, tensor<2xf32>`: the predicate's type, then the values' one."""
+        pred_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        value_type = parser.parse_type()
+        return [pred_type, value_type, value_type], [value_type]
 
-        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
-            if (function_type := parser.parse_optional_function_type()) is not None:
-                return list(function_type.inputs.data), list(function_type.outputs.data)
-            pred_type = parser.parse_type()
-            parser.parse_punctuation(",")
-            value_type = parser.parse_type()
-            return [pred_type, value_type, value_type], [value_type]
-
-        return parse_op_tail(cls, parser, operands, None, parse_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
+    def short_types(self) -> list[Attribute] | None:
         if self.on_true.type == self.on_false.type == self.result.type:
-            printer.print_attribute(self.pred.type)
-            printer.print_string(", ")
-            printer.print_attribute(self.result.type)
-            return
-        printer.print_function_type(self.operand_types, self.result_types)
+            return [self.pred.type, self.result.type]
+        return None
 
     def verify_(self) -> None:
         pred_type = self.pred.type

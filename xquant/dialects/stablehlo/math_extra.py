@@ -49,14 +49,11 @@ from xquant.dialects.stablehlo.elementwise import (
 )
 from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
+    ShortTypesFormat,
     parse_functional_op_tail,
     parse_keyword_value,
-    parse_op_tail,
-    parse_operand_list,
     parse_same_type_op_tail,
-    print_extra_attributes,
     print_functional_op_tail,
-    print_operands,
     print_same_type_op_tail,
 )
 
@@ -159,7 +156,7 @@ class ImagOp(_ComplexPartOp):
 
 
 @irdl_op_definition
-class ComplexOp(IRDLOperation):
+class ComplexOp(ShortTypesFormat):
     """`stablehlo.complex %re, %im : tensor<2xcomplex<f32>>` (`custom<ComplexOpType>`)."""
 
     name = "stablehlo.complex"
@@ -170,31 +167,23 @@ class ComplexOp(IRDLOperation):
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
     @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
+    def parse_short_types(
+        cls, parser: Parser
+    ) -> tuple[list[Attribute], list[Attribute]]:
+        """`: tensor<2xcomplex<f32>>`: the result's type; the parts are its element's halves."""
+        start = parser.pos
+        result_type = parser.parse_type()
+        element = q.element_type(result_type)
+        if not isinstance(result_type, TensorType) or not isinstance(
+            element, ComplexType
+        ):
+            parser.raise_error(
+                "expected tensor with complex element type", start, parser.pos
+            )
+        part = TensorType(element.element_type, result_type.get_shape())
+        return [part, part], [result_type]
 
-        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
-            start = parser.pos
-            if (function_type := parser.parse_optional_function_type()) is not None:
-                return list(function_type.inputs.data), list(function_type.outputs.data)
-            result_type = parser.parse_type()
-            element = q.element_type(result_type)
-            if not isinstance(result_type, TensorType) or not isinstance(
-                element, ComplexType
-            ):
-                parser.raise_error(
-                    "expected tensor with complex element type", start, parser.pos
-                )
-            part = TensorType(element.element_type, result_type.get_shape())
-            return [part, part], [result_type]
-
-        return parse_op_tail(cls, parser, operands, None, parse_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
+    def short_types(self) -> list[Attribute] | None:
         result_type = self.result.type
         element = q.element_type(result_type)
         if (
@@ -204,9 +193,8 @@ class ComplexOp(IRDLOperation):
             and self.lhs.type
             == TensorType(element.element_type, result_type.get_shape())
         ):
-            printer.print_attribute(result_type)
-            return
-        printer.print_function_type(self.operand_types, self.result_types)
+            return [result_type]
+        return None
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.lhs.type, self.rhs.type, self.result.type])

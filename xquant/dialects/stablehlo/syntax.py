@@ -287,6 +287,47 @@ class SameTypeFormat(IRDLOperation):
         print_same_type_op_tail(printer, self)
 
 
+class ShortTypesFormat(IRDLOperation):
+    """`stablehlo.<op> %a, %b {attr-dict} : <short types>`, else `: (T1, T2) -> R`.
+
+    The `custom<SelectOpType>` / `custom<ComplexOpType>` formats: a function
+    type always parses; the op's own short list of types (`parse_short_types`)
+    is printed whenever `short_types` says it spells the op's types.
+    """
+
+    @classmethod
+    def parse_short_types(
+        cls, parser: Parser
+    ) -> tuple[list[Attribute], list[Attribute]]:
+        """(operand types, result types) from the short form after the colon."""
+        raise NotImplementedError
+
+    def short_types(self) -> Sequence[Attribute] | None:
+        """The types the short form prints, or None when it cannot express the op's types."""
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operands = parse_operand_list(parser)
+
+        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
+            if (function_type := parser.parse_optional_function_type()) is not None:
+                return list(function_type.inputs.data), list(function_type.outputs.data)
+            return cls.parse_short_types(parser)
+
+        return parse_op_tail(cls, parser, operands, None, parse_types)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_extra_attributes(printer, self)
+        printer.print_string(" : ")
+        if (short := self.short_types()) is not None:
+            printer.print_list(short, printer.print_attribute)
+            return
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
 class FunctionalTypeFormat(IRDLOperation):
     """`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`: operands, then `functional-type`."""
 
