@@ -45,6 +45,7 @@ from xquant.interpreter.generic import (
     finish_spec,
     run_structured,
 )
+from xquant.interpreter.math import apply_float
 
 __all__ = ["LinalgFunctions", "cast_signed"]
 
@@ -105,8 +106,6 @@ def binary(kind: str, elem: Attribute) -> Callable[[Any, Any], Any]:
 
 
 def _unary(kind: str, elem: Attribute) -> Callable[[Any], Any]:
-    from xquant.interpreter.math import apply_float
-
     dt = dtype_of(elem)
     fn = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt}[kind]
     return lambda x: apply_float(fn, dt, x)
@@ -170,102 +169,85 @@ def _elementwise_spec(kind: str) -> Callable[[Any], StructuredSpec]:
     return build
 
 
-def _matmul_spec(op: Any, quantized: bool = False) -> StructuredSpec:
+_COMBINERS: dict[str, tuple[str, str]] = {
+    "add": ("addf", "add"),
+    "max": ("maximumf", "maxs"),
+    "min": ("minimumf", "mins"),
+}
+"""The generic engine's combiner of each `binary` kind: (float, integer)."""
+
+
+def _combiner(kind: str, out: Attribute) -> list[str]:
+    """The one-output combiner list of a spec folding with `binary(kind, out)`."""
+    as_float, as_int = _COMBINERS[kind]
+    return [as_float if is_float_dtype(dtype_of(out)) else as_int]
+
+
+def _fold_spec(op: Any, kind: str, multiply: bool) -> StructuredSpec:
+    """`out = out kind x` over the reduction loops, where `x` is `cast(in) * cast(filter)`
+    (`multiply`: a matmul or convolution) or `cast(in)` (a pooling, whose second
+    operand is only the window's shape)."""
     spec = _base_spec(op)
     ins, out = _operand_elems(op)
-    mul = binary("mul", out)
-    add = binary("add", out)
-    if quantized:
-        sub = binary("sub", out)
-
-        def pre(a: Any, b: Any, za: Any, zb: Any) -> tuple[Any]:
-            return (
-                mul(
-                    sub(cast_signed(a, ins[0], out), cast_signed(za, ins[2], out)),
-                    sub(cast_signed(b, ins[1], out), cast_signed(zb, ins[3], out)),
-                ),
-            )
-
-        def body(a: Any, b: Any, za: Any, zb: Any, c: Any) -> tuple[Any]:
-            return (add(c, pre(a, b, za, zb)[0]),)
-
-        spec.py_pre = pre
-        spec.py_body = body
-    else:
-
-        def pre2(a: Any, b: Any) -> tuple[Any]:
-            return (mul(cast_signed(a, ins[0], out), cast_signed(b, ins[1], out)),)
-
-        def body2(a: Any, b: Any, c: Any) -> tuple[Any]:
-            return (add(c, pre2(a, b)[0]),)
-
-        spec.py_pre = pre2
-        spec.py_body = body2
-    spec.combiners = ["addf" if is_float_dtype(dtype_of(out)) else "add"]
-    return finish_spec(spec)
-
-
-def _pooling_max_spec(op: Any) -> StructuredSpec:
-    """out = max(out, in) over the window (xDSL's hidden body maxes the input with the window operand)."""
-    spec = _base_spec(op)
-    ins, out = _operand_elems(op)
-    mx = binary("max", out)
-
-    def pre(x: Any, _w: Any) -> tuple[Any]:
-        return (cast_signed(x, ins[0], out),)
-
-    def body(x: Any, w: Any, o: Any) -> tuple[Any]:
-        return (mx(o, pre(x, w)[0]),)
-
-    spec.py_pre = pre
-    spec.py_body = body
-    spec.combiners = ["maximumf" if is_float_dtype(dtype_of(out)) else "maxs"]
-    return finish_spec(spec)
-
-
-def _channel_last_pooling_spec(op: Any) -> StructuredSpec:
-    """out = out op in over the window (sum, max or min; the window operand is only a shape)."""
-    spec = _base_spec(op)
-    ins, out = _operand_elems(op)
-    is_float = is_float_dtype(dtype_of(out))
-    kind = {"sum": "add", "max": "max", "min": "min"}[op.KIND]
     combine = binary(kind, out)
+    mul = binary("mul", out)
 
-    def pre(x: Any, _w: Any) -> tuple[Any]:
+    def product(x: Any, w: Any) -> tuple[Any]:
+        return (mul(cast_signed(x, ins[0], out), cast_signed(w, ins[1], out)),)
+
+    def window(x: Any, _w: Any) -> tuple[Any]:
         return (cast_signed(x, ins[0], out),)
+
+    pre = product if multiply else window
 
     def body(x: Any, w: Any, o: Any) -> tuple[Any]:
         return (combine(o, pre(x, w)[0]),)
 
     spec.py_pre = pre
     spec.py_body = body
-    spec.combiners = [
-        {
-            "sum": "addf" if is_float else "add",
-            "max": "maximumf" if is_float else "maxs",
-            "min": "minimumf" if is_float else "mins",
-        }[op.KIND]
-    ]
+    spec.combiners = _combiner(kind, out)
     return finish_spec(spec)
 
 
-def _conv_spec(op: Any) -> StructuredSpec:
-    """out += cast(in) * cast(filter)."""
+def _mac_spec(op: Any) -> StructuredSpec:
+    """Multiply-accumulate, out += cast(lhs) * cast(rhs): the matmuls, matvec, vecmat, dot and the convolutions."""
+    return _fold_spec(op, "add", multiply=True)
+
+
+def _quantized_matmul_spec(op: Any) -> StructuredSpec:
+    """out += (cast(lhs) - cast(lhs_zp)) * (cast(rhs) - cast(rhs_zp))."""
     spec = _base_spec(op)
     ins, out = _operand_elems(op)
     mul = binary("mul", out)
     add = binary("add", out)
+    sub = binary("sub", out)
 
-    def pre(x: Any, w: Any) -> tuple[Any]:
-        return (mul(cast_signed(x, ins[0], out), cast_signed(w, ins[1], out)),)
+    def pre(a: Any, b: Any, za: Any, zb: Any) -> tuple[Any]:
+        return (
+            mul(
+                sub(cast_signed(a, ins[0], out), cast_signed(za, ins[2], out)),
+                sub(cast_signed(b, ins[1], out), cast_signed(zb, ins[3], out)),
+            ),
+        )
 
-    def body(x: Any, w: Any, o: Any) -> tuple[Any]:
-        return (add(o, pre(x, w)[0]),)
+    def body(a: Any, b: Any, za: Any, zb: Any, c: Any) -> tuple[Any]:
+        return (add(c, pre(a, b, za, zb)[0]),)
 
     spec.py_pre = pre
     spec.py_body = body
-    spec.combiners = ["addf" if is_float_dtype(dtype_of(out)) else "add"]
+    spec.combiners = _combiner("add", out)
     return finish_spec(spec)
+
+
+def _pooling_max_spec(op: Any) -> StructuredSpec:
+    """out = max(out, in) over the window (xDSL's hidden body maxes the input with the window operand)."""
+    return _fold_spec(op, "max", multiply=False)
+
+
+def _channel_last_pooling_spec(op: Any) -> StructuredSpec:
+    """out = out op in over the window (sum, max or min; the window operand is only a shape)."""
+    kind = {"sum": "add", "max": "max", "min": "min"}[op.KIND]
+    return _fold_spec(op, kind, multiply=False)
 
 
 def _reduce_spec(op: linalg.ReduceOp | linalg_extra.ReduceOp) -> StructuredSpec:
@@ -406,23 +388,23 @@ class LinalgFunctions(InterpreterFunctions):
     run_transpose = impl(linalg.TransposeOp)(
         _structured(_elementwise_spec("transpose"))
     )
-    run_matmul = impl(linalg.MatmulOp)(_integer_matmul_or(_structured(_matmul_spec)))
+    run_matmul = impl(linalg.MatmulOp)(_integer_matmul_or(_structured(_mac_spec)))
     run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(
-        _integer_matmul_or(_structured(_matmul_spec))
+        _integer_matmul_or(_structured(_mac_spec))
     )
-    run_matvec = impl(linalg_extra.MatvecOp)(_structured(_matmul_spec))
-    run_vecmat = impl(linalg_extra.VecmatOp)(_structured(_matmul_spec))
-    run_dot = impl(linalg_extra.DotOp)(_structured(_matmul_spec))
+    run_matvec = impl(linalg_extra.MatvecOp)(_structured(_mac_spec))
+    run_vecmat = impl(linalg_extra.VecmatOp)(_structured(_mac_spec))
+    run_dot = impl(linalg_extra.DotOp)(_structured(_mac_spec))
     run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
-        _structured(lambda op: _matmul_spec(op, quantized=True))
+        _structured(_quantized_matmul_spec)
     )
     run_pooling_nchw_max = impl(linalg.PoolingNchwMaxOp)(_structured(_pooling_max_spec))
-    run_conv_2d_nchw_fchw = impl(linalg.Conv2DNchwFchwOp)(_structured(_conv_spec))
-    run_conv_2d_ngchw_fgchw = impl(linalg.Conv2DNgchwFgchwOp)(_structured(_conv_spec))
-    run_conv_2d_ngchw_gfchw = impl(linalg.Conv2DNgchwGfchwOp)(_structured(_conv_spec))
-    run_conv_2d_nhwc_fhwc = impl(linalg.Conv2DNhwc_FhwcOp)(_structured(_conv_spec))
-    run_conv_2d_nhwc_hwcf = impl(linalg.Conv2DNhwc_HwcfOp)(_structured(_conv_spec))
-    run_conv_2d_nhwgc_gfhwc = impl(linalg.Conv2DNhwgcGfhwcOp)(_structured(_conv_spec))
+    run_conv_2d_nchw_fchw = impl(linalg.Conv2DNchwFchwOp)(_structured(_mac_spec))
+    run_conv_2d_ngchw_fgchw = impl(linalg.Conv2DNgchwFgchwOp)(_structured(_mac_spec))
+    run_conv_2d_ngchw_gfchw = impl(linalg.Conv2DNgchwGfchwOp)(_structured(_mac_spec))
+    run_conv_2d_nhwc_fhwc = impl(linalg.Conv2DNhwc_FhwcOp)(_structured(_mac_spec))
+    run_conv_2d_nhwc_hwcf = impl(linalg.Conv2DNhwc_HwcfOp)(_structured(_mac_spec))
+    run_conv_2d_nhwgc_gfhwc = impl(linalg.Conv2DNhwgcGfhwcOp)(_structured(_mac_spec))
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
     run_reduce_variadic = impl(linalg_extra.ReduceOp)(_structured(_reduce_spec))
     run_map = impl(linalg_extra.MapOp)(_structured(_map_spec))
