@@ -150,30 +150,34 @@ def rescalable(qtype: UniformQuantizedType | None) -> bool:
     return qtype.storage_width == 16 and qtype.zero_point == 0
 
 
+def _common_scale_factors(
+    lhs: UniformQuantizedType,
+    rhs: UniformQuantizedType,
+    result: UniformQuantizedType,
+    common: float,
+) -> tuple[float, float, float]:
+    """Both operands to the scale `common` with the input shift's extra precision
+    bits, and the result back from it."""
+    unit = float(1 << _input_shift(result))
+    return (
+        lhs.scale / common * unit,
+        rhs.scale / common * unit,
+        common / (result.scale * unit),
+    )
+
+
 def add_sub_scales(
     lhs: UniformQuantizedType, rhs: UniformQuantizedType, result: UniformQuantizedType
 ) -> tuple[float, float, float]:
     """Operand and result rescale factors of add / subtract (upstream's `GetAddSubRescaleScales`)."""
-    max_scale_2x = 2.0 * max(lhs.scale, rhs.scale)
-    unit = float(1 << _input_shift(result))
-    return (
-        lhs.scale / max_scale_2x * unit,
-        rhs.scale / max_scale_2x * unit,
-        max_scale_2x / (result.scale * unit),
-    )
+    return _common_scale_factors(lhs, rhs, result, 2.0 * max(lhs.scale, rhs.scale))
 
 
 def min_max_scales(
     lhs: UniformQuantizedType, rhs: UniformQuantizedType, result: UniformQuantizedType
 ) -> tuple[float, float, float]:
     """Operand and result rescale factors of maximum / minimum (upstream's `GetMinMaxRescaleScales`)."""
-    max_scale = max(lhs.scale, rhs.scale)
-    unit = float(1 << _input_shift(result))
-    return (
-        lhs.scale / max_scale * unit,
-        rhs.scale / max_scale * unit,
-        max_scale / (result.scale * unit),
-    )
+    return _common_scale_factors(lhs, rhs, result, max(lhs.scale, rhs.scale))
 
 
 def multiply_scales(
