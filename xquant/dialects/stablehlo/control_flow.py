@@ -50,20 +50,9 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import ScatterDimensionNumbersAttr
+from xquant.dialects.stablehlo.elementwise import verify_same_shapes
 from xquant.dialects.stablehlo.reductions import ReturnOp, body_types
 from xquant.dialects.stablehlo.syntax import array_values, parse_optional_attributes
-
-
-def _compatible_types(a: Attribute, b: Attribute) -> bool:
-    """Same element type and rank, dimensions equal unless one is dynamic."""
-    if a == b:
-        return True
-    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
-        return False
-    if q.element_type(a) != q.element_type(b):
-        return False
-    sa, sb = a.get_shape(), b.get_shape()
-    return len(sa) == len(sb) and all(q.dims_compatible(x, y) for x, y in zip(sa, sb))
 
 
 def _returned(region: Region) -> list[Attribute]:
@@ -152,7 +141,7 @@ class WhileOp(IRDLOperation):
         for label, region in (("cond", self.cond), ("body", self.body)):
             args = [a.type for a in region.block.args]
             if len(args) != len(operand_types) or not all(
-                _compatible_types(a, b) for a, b in zip(args, operand_types)
+                q.compatible_types(a, b) for a, b in zip(args, operand_types)
             ):
                 raise VerifyException(
                     f"expect operands to be compatible with {label} block arguments but got "
@@ -161,7 +150,7 @@ class WhileOp(IRDLOperation):
                 )
         returned = _returned(self.body)
         if len(returned) != len(operand_types) or not all(
-            _compatible_types(a, b) for a, b in zip(returned, operand_types)
+            q.compatible_types(a, b) for a, b in zip(returned, operand_types)
         ):
             raise VerifyException(
                 "expect operands to be compatible with body block return types but got "
@@ -178,7 +167,7 @@ class WhileOp(IRDLOperation):
                 f"{q.type_text(cond_returned[0])}"
             )
         if len(self.result_types) != len(operand_types) or not all(
-            _compatible_types(a, b) for a, b in zip(self.result_types, operand_types)
+            q.compatible_types(a, b) for a, b in zip(self.result_types, operand_types)
         ):
             raise VerifyException("expect operands to be compatible with results")
 
@@ -228,13 +217,7 @@ class MapOp(IRDLOperation):
             raise VerifyException(
                 f"computation must return single output, but got: {len(returned)}"
             )
-        shapes = [
-            tuple(t.get_shape()) for t in self.inputs.types if isinstance(t, TensorType)
-        ]
-        if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
-            raise VerifyException(
-                f"'{self.name}' op requires the same shape for all operands"
-            )
+        shapes = verify_same_shapes(self.name, self.inputs.types, "operands")
         rank = len(shapes[0]) if shapes else 0
         if list(array_values(self.dimensions)) != list(range(rank)):
             raise VerifyException(
@@ -263,13 +246,7 @@ class SortOp(IRDLOperation):
         q.verify_quantization_granularity(
             self.name, [*operand_types, *self.result_types], False
         )
-        shapes = [
-            tuple(t.get_shape()) for t in operand_types if isinstance(t, TensorType)
-        ]
-        if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
-            raise VerifyException(
-                f"'{self.name}' op requires the same shape for all operands"
-            )
+        shapes = verify_same_shapes(self.name, operand_types, "operands")
         rank = len(shapes[0])
         dim = self.dimension.value.data if self.dimension is not None else -1
         if not -rank <= dim < rank:

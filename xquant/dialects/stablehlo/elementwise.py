@@ -14,6 +14,7 @@ types (add_c5..c7); the others are per-tensor only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from typing_extensions import Self
@@ -57,13 +58,14 @@ from xquant.dialects.stablehlo.syntax import (
 )
 
 
-def verify_same_shapes(op_name: str, types: list[Attribute]) -> None:
-    """SameOperandsAndResultShape."""
+def verify_same_shapes(
+    op_name: str, types: Sequence[Attribute], of: str = "operands and results"
+) -> list[tuple[int, ...]]:
+    """SameOperandsAndResultShape (SameOperandsShape with `of="operands"`); the tensors' shapes."""
     shapes = [tuple(t.get_shape()) for t in types if isinstance(t, TensorType)]
     if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
-        raise VerifyException(
-            f"'{op_name}' op requires the same shape for all operands and results"
-        )
+        raise VerifyException(f"'{op_name}' op requires the same shape for all {of}")
+    return shapes
 
 
 ElementKinds = Literal["any", "no_bool", "float", "integer"]
