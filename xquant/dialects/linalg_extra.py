@@ -14,7 +14,7 @@ dialect (the interpreter runs them through `xquant/interpreter/linalg.py`).
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Self
 
 from xdsl.builder import Builder
@@ -378,6 +378,37 @@ def _parse_body(parser: Parser) -> Region:
     return parser.parse_region(args)
 
 
+def _print_payload_or_body(
+    printer: Printer,
+    op: Operation,
+    region: Region,
+    init_first: bool,
+    print_operands: Callable[[], None],
+) -> None:
+    """`{ payload }` before the operands and attributes when the body is one op, else the body after them."""
+    block = region.blocks.first
+    assert block is not None
+    payload = _payload_op(block, init_first)
+    if payload is not None:
+        _print_short_form(printer, payload)
+    print_operands()
+    printer.print_op_attributes(op.attributes)
+    if payload is None:
+        _print_body(printer, region)
+
+
+def _parse_payload_or_body(
+    parser: Parser,
+    short: tuple[str, dict[str, Attribute]] | None,
+    operands: Sequence[SSAValue],
+    init_first: bool,
+) -> Region:
+    """The region: the long form's body, or the one the short form read before the operands stands for."""
+    if short is None:
+        return _parse_body(parser)
+    return _payload_body(parser, *short, [_element(v) for v in operands], init_first)
+
+
 def _element(value: SSAValue) -> Attribute:
     t = value.type
     return t.get_element_type() if isinstance(t, TensorType | MemRefType) else t
@@ -449,17 +480,12 @@ class MapOp(IRDLOperation):
             raise VerifyException("expected the result type to be the init's type")
 
     def print(self, printer: Printer) -> None:
-        block = self.mapper.blocks.first
-        assert block is not None
-        payload = _payload_op(block, init_first=False)
-        if payload is not None:
-            _print_short_form(printer, payload)
-        if self.inputs:
-            _print_operand_group(printer, "ins", self.inputs)
-        _print_operand_group(printer, "outs", [self.init])
-        printer.print_op_attributes(self.attributes)
-        if payload is None:
-            _print_body(printer, self.mapper)
+        def print_operands() -> None:
+            if self.inputs:
+                _print_operand_group(printer, "ins", self.inputs)
+            _print_operand_group(printer, "outs", [self.init])
+
+        _print_payload_or_body(printer, self, self.mapper, False, print_operands)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -470,12 +496,7 @@ class MapOp(IRDLOperation):
         if len(outs) != 1:
             parser.raise_error("expected one init in outs(...)", pos, parser.pos)
         attributes = parser.parse_optional_attr_dict()
-        if short is None:
-            region = _parse_body(parser)
-        else:
-            region = _payload_body(
-                parser, *short, [_element(v) for v in (*inputs, *outs)], False
-            )
+        region = _parse_payload_or_body(parser, short, [*inputs, *outs], False)
         return cls(inputs, outs[0], region, attributes)
 
 
@@ -547,19 +568,14 @@ class ReduceOp(IRDLOperation):
             )
 
     def print(self, printer: Printer) -> None:
-        block = self.combiner.blocks.first
-        assert block is not None
-        payload = _payload_op(block, init_first=True)
-        if payload is not None:
-            _print_short_form(printer, payload)
-        _print_operand_group(printer, "ins", self.inputs)
-        _print_operand_group(printer, "outs", self.inits)
-        printer.print_string(" dimensions = [")
-        printer.print_list(self.dimensions.get_values(), printer.print_int)
-        printer.print_string("] ")
-        printer.print_op_attributes(self.attributes)
-        if payload is None:
-            _print_body(printer, self.combiner)
+        def print_operands() -> None:
+            _print_operand_group(printer, "ins", self.inputs)
+            _print_operand_group(printer, "outs", self.inits)
+            printer.print_string(" dimensions = [")
+            printer.print_list(self.dimensions.get_values(), printer.print_int)
+            printer.print_string("] ")
+
+        _print_payload_or_body(printer, self, self.combiner, True, print_operands)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -572,12 +588,7 @@ class ReduceOp(IRDLOperation):
             Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
         )
         attributes = parser.parse_optional_attr_dict()
-        if short is None:
-            region = _parse_body(parser)
-        else:
-            region = _payload_body(
-                parser, *short, [_element(v) for v in (*inputs, *inits)], True
-            )
+        region = _parse_payload_or_body(parser, short, [*inputs, *inits], True)
         return cls(inputs, inits, dimensions, region, attributes)
 
 
