@@ -160,3 +160,34 @@ def test_block_scales_over_a_short_inner_axis(source: str) -> None:
     for _ in range(2):  # the second run reads the cached widened constant
         (got,) = xquant.run(module, "main", q, arg)
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [(-128.0, 127.0), (-0.0, 127.0), (-128.0, 0.0), (5.0, -5.0), (0.5, 0.5)],
+)
+def test_clamp_pair(low: float, high: float) -> None:
+    """`minimumf(maximumf(x, low), high)`, the clamp of a lowered quantize."""
+    text = f"""
+func.func @main(%x: tensor<{N}xf32>) -> tensor<{N}xf32> {{
+  %lo = arith.constant {low!r} : f32
+  %hi = arith.constant {high!r} : f32
+  %e = tensor.empty() : tensor<{N}xf32>
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+      iterator_types = ["parallel"]}} ins(%x : tensor<{N}xf32>) outs(%e : tensor<{N}xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %lo : f32
+    %n = arith.minimumf %m, %hi : f32
+    linalg.yield %n : f32
+  }} -> tensor<{N}xf32>
+  func.return %r : tensor<{N}xf32>
+}}"""
+    rng = np.random.default_rng(4)
+    x = rng.normal(0, 200, N).astype(np.float32)
+    x[: len(SPECIALS)] = SPECIALS
+    (got,) = xquant.run(text, "main", x)
+    expected = np.array(
+        [_ieee_max(_ieee_max(float(v), low, True), high, False) for v in x], np.float32
+    )
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))

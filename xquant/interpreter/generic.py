@@ -130,6 +130,8 @@ class StructuredSpec:
         default_factory=list[Callable[[tuple[int, ...]], tuple[int, ...]]]
     )
     steps: list[tuple[Operation, tuple[SSAValue, ...]]] | None = None
+    # Steps that start a maximumf/minimumf clamp pair (see `_clamp_pairs`).
+    clamps: dict[int, SSAValue] | None = None
     # `steps`' implementations, resolved for one interpreter (see `_direct_calls`).
     direct: (
         tuple[weakref.ref[Interpreter], list[Callable[[Any], Any] | None]] | None
@@ -530,6 +532,42 @@ def _liveness(block: Any) -> list[tuple[Operation, tuple[SSAValue, ...]]]:
     return [(op, tuple(d)) for op, d in zip(ops[:-1], dies)]
 
 
+def _clamp_pairs(
+    steps: list[tuple[Operation, tuple[SSAValue, ...]]],
+) -> dict[int, SSAValue]:
+    """Steps `maximumf(x, low)` followed by `minimumf(that, high)`, the first result
+    used only there (the clamp of every lowered quantize): step index -> `high`."""
+    pairs: dict[int, SSAValue] = {}
+    for i, ((first, _), (second, second_dead)) in enumerate(itertools.pairwise(steps)):
+        if (
+            isinstance(first, arith.MaximumfOp)
+            and isinstance(second, arith.MinimumfOp)
+            and second.lhs is first.result
+            and first.result in second_dead
+        ):
+            pairs[i] = second.rhs
+    return pairs
+
+
+def _clip(x: Any, low: Any, high: Any) -> np.ndarray | None:
+    """`minimumf(maximumf(x, low), high)` as one `np.clip` pass, for an array `x` and
+    scalar bounds `low <= high` of its dtype that are neither NaN nor zero (clip keeps
+    NaN like both ops; a zero bound needs their -0 < +0 order). None otherwise."""
+    if type(x) is not np.ndarray or x.dtype.kind != "f" or x.size < _CLIP_MIN:
+        return None
+    for bound in (low, high):
+        if not isinstance(bound, np.generic) or bound.dtype != x.dtype:
+            return None
+        if bound != bound or bound == 0:
+            return None
+    if not low <= high:
+        return None
+    return np.clip(x, low, high)
+
+
+_CLIP_MIN = 1 << 12  # below this the two ops cost no more than the checks
+
+
 def _direct_calls(
     interpreter: Interpreter, spec: StructuredSpec
 ) -> list[Callable[[Any], Any] | None]:
@@ -573,8 +611,26 @@ def _run_vectorized_block(
     calls = _direct_calls(interpreter, spec)
     env: dict[SSAValue, Any] = dict(zip(block.args, values))
     ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
-    for (op, dead), call in zip(spec.steps, calls):
+    if spec.clamps is None:
+        spec.clamps = _clamp_pairs(spec.steps)
+    fused = False
+    for i, ((op, dead), call) in enumerate(zip(spec.steps, calls)):
+        if fused:  # the minimumf of a clamp pair, done with its maximumf
+            fused = False
+            for v in dead:
+                env.pop(v, None)
+            continue
         inputs = tuple(env[v] if v in env else ctx[v] for v in op.operands)
+        high = spec.clamps.get(i)
+        if high is not None and call is not None and calls[i + 1] is not None:
+            clamped = _clip(*inputs, env[high] if high in env else ctx[high])
+            if clamped is not None:
+                env[spec.steps[i + 1][0].results[0]] = clamped
+                fused = True
+                del inputs
+                for v in dead:
+                    env.pop(v, None)
+                continue
         results = None
         if call is not None:
             try:
