@@ -152,7 +152,7 @@ class ElementFormat:
         return self.max_normal / 2.0**self.emax
 
 
-_FLOAT_ELEMENTS: tuple[type[Attribute], ...] = (
+FLOAT_ELEMENT_TYPES: tuple[type[Attribute], ...] = (
     builtin.Float8E4M3FNType,
     builtin.Float8E5M2Type,
     builtin.Float6E2M3FNType,
@@ -164,17 +164,24 @@ _FLOAT_ELEMENTS: tuple[type[Attribute], ...] = (
 )
 
 
+def is_element_type(element_type: Attribute) -> bool:
+    """An element format MX defines: one of `FLOAT_ELEMENT_TYPES`, or MXINT8 (a signless i8)."""
+    if isa(element_type, IntegerType):
+        return (
+            element_type.width.data == 8
+            and element_type.signedness.data == Signedness.SIGNLESS
+        )
+    return isinstance(element_type, FLOAT_ELEMENT_TYPES)
+
+
 def element_format(element_type: Attribute) -> ElementFormat:
     """The MX format of a data element type (ValueError for a type MX does not define)."""
     if isa(element_type, IntegerType):
-        if (
-            element_type.width.data != 8
-            or element_type.signedness.data != Signedness.SIGNLESS
-        ):
+        if not is_element_type(element_type):
             raise ValueError(f"{element_type} is not an MX element type (MXINT8 is i8)")
         max_normal = 127 / 2**MXINT8_FRACTION_BITS
         return ElementFormat(element_type, np.dtype(np.int8), 8, 0, max_normal, True)
-    if not isinstance(element_type, _FLOAT_ELEMENTS):
+    if not is_element_type(element_type):
         raise ValueError(f"{element_type} is not an MX element type")
     dtype = numpy_dtype(element_type)
     # ml_dtypes.finfo is untyped beyond numpy's finfo, whose fields it fills in.

@@ -38,6 +38,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from xquant.numerics import mx
+
 __all__ = [
     "COMPUTE_TYPE_NAMES",
     "MxTensorType",
@@ -51,16 +53,6 @@ COMPUTE_TYPE_NAMES = (
     "f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN, i8, bf16, f16 or f32"
 )
 
-_COMPUTE_FLOATS: tuple[type[Attribute], ...] = (
-    builtin.Float8E4M3FNType,
-    builtin.Float8E5M2Type,
-    builtin.Float6E2M3FNType,
-    builtin.Float6E3M2FNType,
-    builtin.Float4E2M1FNType,
-    builtin.BFloat16Type,
-    builtin.Float16Type,
-    builtin.Float32Type,
-)
 _SCALE_FLOATS: tuple[type[Attribute], ...] = (
     builtin.Float8E8M0FNUType,
     builtin.Float8E4M3FNType,
@@ -77,9 +69,7 @@ def _is_signless(attr: Attribute) -> bool:
 
 def is_compute_type(attr: Attribute) -> bool:
     """An element format the MX semantics define (MXINT8 is a signless i8)."""
-    if isa(attr, IntegerType):
-        return _is_signless(attr) and attr.width.data == 8
-    return isinstance(attr, _COMPUTE_FLOATS)
+    return mx.is_element_type(attr)
 
 
 def is_scale_type(attr: Attribute) -> bool:
