@@ -32,56 +32,26 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.hints import isa
 
 from xquant.compat.arith_casts import IndexCastUIOp
-from xquant.interpreter.common import (
+from xquant.interpreter.resources import resource_value
+from xquant.numerics.dtypes import cast_float, integer_range, integers_to_float
+from xquant.numerics.values import (
     IntInfo,
     as_value,
-    cast_float,
+    dense_value,
     dtype_of,
     finish,
     int_info,
     is_float_dtype,
-    is_ml_float,
     signed_view,
     unsigned_view,
     wrap,
 )
-from xquant.interpreter.resources import resource_value
-from xquant.numerics.dtypes import integer_range, integers_to_float
 
-__all__ = ["ArithFunctions", "attribute_value", "dense_value"]
+__all__ = ["ArithFunctions", "attribute_value"]
 
 
 # ---------------------------------------------------------------------------------------
 # constants
-
-
-def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A dense int/float elements attribute as a numpy array of the element type's dtype."""
-    shape = attr.get_shape()
-    el = attr.get_element_type()
-    dt = dtype_of(el)
-    raw = attr.data.data
-    n = len(attr)
-    size = int(np.prod(shape)) if shape else 1
-    if dt.kind == "b":
-        arr = np.frombuffer(raw, dtype=np.int8, count=n) != 0
-    elif (dt.itemsize == el.compile_time_size and dt.kind in "iuf") or (
-        is_ml_float(dt) and el.compile_time_size == dt.itemsize
-    ):  # pyright: ignore
-        arr = np.frombuffer(raw, dtype=dt, count=n)
-        if dt.kind in "iu":
-            arr = wrap(arr, int_info(el))
-    else:
-        values = attr.get_values()
-        if dt.kind in "iu":
-            arr = wrap(np.array(values, dtype=np.int64), int_info(el))
-        else:
-            arr = cast_float(np.array(values, dtype=np.float64), dt)
-    if arr.size == 1 and size != 1:
-        arr = np.broadcast_to(arr.reshape(()), shape)
-    arr = np.array(arr.reshape(shape), copy=True)
-    arr.flags.writeable = False
-    return arr
 
 
 def attribute_value(attr: Attribute, typ: Attribute) -> Any:

@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.asm.diagnostics import OpDiagnostic, source_location
-from xquant.interpreter.common import IdentityCache
+from xquant.numerics.values import IdentityCache
 
 __all__ = ["OpInterpretationError", "XquantInterpreter", "op_error"]
 

@@ -34,8 +34,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
-from xquant.interpreter.common import dtype_of, element_type, int_info, wrap
 from xquant.numerics.dtypes import cast_float
+from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
 __all__ = [
     "ResourceError",

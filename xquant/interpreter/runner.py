@@ -28,8 +28,8 @@ from xquant.asm.diagnostics import remember_spans
 from xquant.asm.located_parser import parse_located
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
-from xquant.interpreter.common import as_value, dtype_of, element_type, is_float_dtype
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
+from xquant.numerics.values import as_value, dtype_of, element_type, is_float_dtype
 
 __all__ = [
     "RunSetupError",

@@ -29,26 +29,67 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import ml_dtypes
 import numpy as np
+from xdsl.ir import Attribute
 
-from xquant.dialects.quant.types import UniformQuantizedType, default_storage_range
-from xquant.numerics.dtypes import integers_to_float, numpy_dtype, storage_dtype
+from xquant.numerics.dtypes import (
+    integer_range,
+    integers_to_float,
+    numpy_dtype,
+    storage_dtype,
+)
 
 
-def expressed_dtype(qtype: UniformQuantizedType) -> np.dtype:
+class UniformType(Protocol):
+    """What the arithmetic reads of a `!quant.uniform` type.
+
+    `xquant.dialects.quant.types.UniformQuantizedType` is the one
+    implementation; naming only its members here keeps the numeric contract
+    below the dialects that describe it.
+    """
+
+    @property
+    def expressed_type(self) -> Attribute: ...
+    @property
+    def storage_width(self) -> int: ...
+    @property
+    def is_signed(self) -> bool: ...
+    @property
+    def storage_min(self) -> int: ...
+    @property
+    def storage_max(self) -> int: ...
+    @property
+    def is_per_layer(self) -> bool: ...
+    @property
+    def is_per_axis(self) -> bool: ...
+    @property
+    def is_sub_channel(self) -> bool: ...
+    @property
+    def quantized_dimension(self) -> int | None: ...
+    @property
+    def scale(self) -> float: ...
+    @property
+    def scales(self) -> np.ndarray: ...
+    @property
+    def zero_points(self) -> np.ndarray: ...
+    def block_sizes_for(self, shape: Sequence[int]) -> tuple[int, ...]: ...
+    def scales_for(self, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def expressed_dtype(qtype: UniformType) -> np.dtype:
     """The numpy dtype that quantize/dequantize compute in."""
     return numpy_dtype(qtype.expressed_type)
 
 
-def storage_numpy_dtype(qtype: UniformQuantizedType) -> np.dtype:
+def storage_numpy_dtype(qtype: UniformType) -> np.dtype:
     """The numpy dtype holding the storage integers (`i4` -> int8, `u8` -> uint8)."""
     return storage_dtype(qtype.storage_width, qtype.is_signed)
 
 
-def clamp_bounds(qtype: UniformQuantizedType) -> tuple[np.generic, np.generic]:
+def clamp_bounds(qtype: UniformType) -> tuple[np.generic, np.generic]:
     """storage_min/max as expressed-type floats, rounded toward zero so they stay in range."""
     dtype = expressed_dtype(qtype)
     return _toward_zero(qtype.storage_min, dtype), _toward_zero(
@@ -93,12 +134,12 @@ def broadcast_parameters(
 _Parameters = tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, ...]]
 
 _PARAMETER_CACHE: dict[
-    tuple[int, tuple[int, ...]], tuple[UniformQuantizedType, _Parameters]
+    tuple[int, tuple[int, ...]], tuple[UniformType, _Parameters]
 ] = {}
 _PARAMETER_CACHE_SIZE = 64
 
 
-def _parameters(qtype: UniformQuantizedType, shape: Sequence[int]) -> _Parameters:
+def _parameters(qtype: UniformType, shape: Sequence[int]) -> _Parameters:
     """Scales and zero points, broadcastable against the blocked view, and that view's shape.
 
     The scales and the first zero points are in the expressed type (for
@@ -119,9 +160,7 @@ def _parameters(qtype: UniformQuantizedType, shape: Sequence[int]) -> _Parameter
     return result
 
 
-def _compute_parameters(
-    qtype: UniformQuantizedType, shape: Sequence[int]
-) -> _Parameters:
+def _compute_parameters(qtype: UniformType, shape: Sequence[int]) -> _Parameters:
     dtype = expressed_dtype(qtype)
     scales, zero_points = qtype.scales_for(shape)
     blocks = qtype.block_sizes_for(shape)
@@ -139,7 +178,7 @@ def _compute_parameters(
     return scales_b, zps_b, int_zps_b, view_shape
 
 
-def dequantize_wide_bits(qtype: UniformQuantizedType) -> int:
+def dequantize_wide_bits(qtype: UniformType) -> int:
     """The integer width (32 or 64) dequantize computes `q - zero_point` in.
 
     32 for storage of at most 16 bits, 64 above, so the difference never
@@ -151,14 +190,14 @@ def dequantize_wide_bits(qtype: UniformQuantizedType) -> int:
     """
     if qtype.storage_width > 16:
         return 64
-    low, high = default_storage_range(qtype.storage_width, qtype.is_signed)
+    low, high = integer_range(qtype.storage_width, qtype.is_signed)
     zero_points = qtype.zero_points
     lowest = low - int(zero_points.max())
     highest = high - int(zero_points.min())
     return 32 if -(2**31) <= lowest and highest < 2**31 else 64
 
 
-def quantize(x: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
+def quantize(x: np.ndarray, qtype: UniformType) -> np.ndarray:
     """Float values (any shape the type allows) to storage integers, by the contract above."""
     dtype = expressed_dtype(qtype)
     x = np.asarray(x, dtype=dtype)
@@ -172,7 +211,7 @@ def quantize(x: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
     return rounded.astype(storage_numpy_dtype(qtype)).reshape(x.shape)
 
 
-def dequantize(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
+def dequantize(q: np.ndarray, qtype: UniformType) -> np.ndarray:
     """Storage integers to expressed-type floats: `convert(q - zero_point) * scale`.
 
     `q - zero_point` is exact, in integers of `dequantize_wide_bits`; the
@@ -192,7 +231,7 @@ def dequantize(q: np.ndarray, qtype: UniformQuantizedType) -> np.ndarray:
 
 
 def requantize(
-    q: np.ndarray, from_type: UniformQuantizedType, to_type: UniformQuantizedType
+    q: np.ndarray, from_type: UniformType, to_type: UniformType
 ) -> np.ndarray:
     """Storage integers of `from_type` to storage integers of `to_type` via the expressed values.
 
@@ -234,9 +273,7 @@ class IntegerRequantize:
     clamps: bool
 
     @staticmethod
-    def of(
-        source: UniformQuantizedType, target: UniformQuantizedType
-    ) -> IntegerRequantize | None:
+    def of(source: UniformType, target: UniformType) -> IntegerRequantize | None:
         """The integer form from `source` to `target`, or None; cached per pair of type objects."""
         key = (id(source), id(target))
         entry = _INTEGER_REQUANTIZE_CACHE.get(key)
@@ -249,9 +286,7 @@ class IntegerRequantize:
         return found
 
     @staticmethod
-    def _find(
-        source: UniformQuantizedType, target: UniformQuantizedType
-    ) -> IntegerRequantize | None:
+    def _find(source: UniformType, target: UniformType) -> IntegerRequantize | None:
         if source.expressed_type != target.expressed_type:
             return None
         if source.is_sub_channel or target.is_sub_channel:
@@ -293,7 +328,7 @@ class IntegerRequantize:
         )
         return IntegerRequantize(axis if count > 1 else None, k, c, wide_bits, clamps)
 
-    def apply(self, q: np.ndarray, target: UniformQuantizedType) -> np.ndarray:
+    def apply(self, q: np.ndarray, target: UniformType) -> np.ndarray:
         """The target storage of source storage integers `q`."""
         shape = [1] * q.ndim
         if self.axis is not None:
@@ -311,13 +346,13 @@ class IntegerRequantize:
 
 _INTEGER_REQUANTIZE_CACHE: dict[
     tuple[int, int],
-    tuple[UniformQuantizedType, UniformQuantizedType, IntegerRequantize | None],
+    tuple[UniformType, UniformType, IntegerRequantize | None],
 ] = {}
 
 
 def _float_exact(
-    source: UniformQuantizedType,
-    target: UniformQuantizedType,
+    source: UniformType,
+    target: UniformType,
     factors: np.ndarray,
     zps_from: np.ndarray,
     zps_to: np.ndarray,
@@ -343,9 +378,9 @@ def _float_exact(
 
 
 def contraction_rescale(
-    lhs: UniformQuantizedType,
-    rhs: UniformQuantizedType,
-    result: UniformQuantizedType,
+    lhs: UniformType,
+    rhs: UniformType,
+    result: UniformType,
     rhs_axis_in_result: int | None,
 ) -> tuple[np.ndarray, int | None] | None:
     """The multiplier `s_lhs * s_rhs / s_result` of an integer dot/convolution, per result channel.
@@ -377,7 +412,7 @@ def rescale_accumulator(
     acc: np.ndarray,
     multiplier: np.ndarray,
     axis: int | None,
-    result: UniformQuantizedType,
+    result: UniformType,
 ) -> np.ndarray:
     """`rne(clamp(acc * multiplier + z_result))` in float64, into the result's storage.
 
@@ -395,7 +430,7 @@ def rescale_accumulator(
     return np.rint(value).astype(storage_numpy_dtype(result))
 
 
-def _channels(qtype: UniformQuantizedType, count: int) -> tuple[np.ndarray, np.ndarray]:
+def _channels(qtype: UniformType, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Scales (float64) and zero points (int64) of a per-tensor/per-axis type over `count` channels."""
     scales = np.asarray(qtype.scales, np.float64).reshape(-1)
     zero_points = np.asarray(qtype.zero_points, np.int64).reshape(-1)
@@ -404,7 +439,7 @@ def _channels(qtype: UniformQuantizedType, count: int) -> tuple[np.ndarray, np.n
     return scales, zero_points
 
 
-def common_channels(*qtypes: UniformQuantizedType) -> tuple[int | None, int] | None:
+def common_channels(*qtypes: UniformType) -> tuple[int | None, int] | None:
     """`(axis, channel count)` when every type has the same scale on every channel, else None.
 
     Per-tensor types count as that scale on every channel; per-axis types
@@ -423,9 +458,9 @@ def common_channels(*qtypes: UniformQuantizedType) -> tuple[int | None, int] | N
 
 
 def integer_add_correction(
-    lhs: UniformQuantizedType,
-    rhs: UniformQuantizedType,
-    result: UniformQuantizedType,
+    lhs: UniformType,
+    rhs: UniformType,
+    result: UniformType,
     subtract: bool,
 ) -> tuple[np.ndarray, int | None] | None:
     """Per-channel `c` such that add/subtract is `clamp(q_lhs +- q_rhs + c)` in integers.

@@ -48,9 +48,9 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
 )
 from xquant.dialects.stablehlo.quantization import element_type, quantized, shape_of
-from xquant.interpreter.common import int_info
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
+from xquant.numerics.values import int_info
 
 
 def storage_type(qtype: UniformQuantizedType) -> IntegerType:

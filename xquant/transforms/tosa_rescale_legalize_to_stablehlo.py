@@ -5,7 +5,7 @@ Upstream's pass of the same name (openxla/stablehlo,
 lowers only per-tensor SINGLE_ROUND rescales with `scale32`. This one lowers
 every rounding mode, per-channel rescales, `scale32 = false` and unsigned
 inputs/outputs, matching TOSA 1.0's RESCALE bit for bit (see
-`xquant.interpreter.tosa` for the pseudo-code):
+`xquant.numerics.tosa_rescale` for the pseudo-code):
 
     x      = convert(bits of input, zero-extended if input_unsigned) : i64
     v      = x - input_zp
@@ -63,9 +63,9 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import ComparisonDirection
 from xquant.dialects.stablehlo.quantization import element_type, quantized
-from xquant.interpreter.common import int_info
-from xquant.interpreter.tosa import RescaleParameters
 from xquant.numerics.dtypes import integer_range
+from xquant.numerics.tosa_rescale import RescaleParameters, extend
+from xquant.numerics.values import int_info
 from xquant.transforms.stablehlo_emitters import HloBuilder, is_static, storage_type
 
 
@@ -95,11 +95,6 @@ def _integer_element(t: Attribute) -> IntegerType | None:
     if not isinstance(element, IntegerType):
         return None
     return IntegerType(int_info(element).width, element.signedness.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
-
-
-def _extend(value: int, width: int, unsigned: bool) -> int:
-    bits = value & ((1 << width) - 1)
-    return bits if unsigned else bits - ((bits >> (width - 1)) << width)
 
 
 def _shape(t: Attribute) -> tuple[int, ...]:
@@ -147,8 +142,8 @@ def _read(
     )
     if input_zp.size != 1 or output_zp.size != 1:
         raise OpDiagnostic(op, "'tosa.rescale' op zero points must have one element")
-    in_zp = _extend(int(input_zp[0]), params.in_width, params.input_unsigned)
-    out_zp = _extend(int(output_zp[0]), params.out_width, params.output_unsigned)
+    in_zp = int(extend(input_zp[0], params.in_width, params.input_unsigned))
+    out_zp = int(extend(output_zp[0], params.out_width, params.output_unsigned))
     shape = _shape(op.input.type)
     try:
         params.check(len(shape), in_zp, out_zp)

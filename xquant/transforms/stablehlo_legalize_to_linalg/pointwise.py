@@ -36,8 +36,8 @@ from xquant.dialects.stablehlo.math_extra import (
     ReducePrecisionOp,
 )
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.interpreter.arith import dense_value
 from xquant.numerics.dtypes import numpy_dtype
+from xquant.numerics.values import dense_value
 from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
