@@ -29,8 +29,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 import xquant
 from tests.fuzz.mutants import KINDS, SEEDS, Mutation, mutate, relevant_pipelines
-from xquant.interpreter.common import is_float_dtype
 from xquant.interpreter.runner import holder_dtype
+from xquant.numerics.values import is_float_dtype
 
 MAX_EXAMPLES = int(os.environ.get("XQUANT_FUZZ_EXAMPLES", "150"))
 MAX_ELEMENTS = 1 << 16  # larger tensors are not interpreted (time, memory)

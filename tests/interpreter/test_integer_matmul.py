@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from xquant.interpreter.common import integer_matmul
+from xquant.numerics.values import integer_matmul
 
 
 @pytest.mark.parametrize(

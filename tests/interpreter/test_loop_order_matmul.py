@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import xquant
-from xquant.interpreter.common import loop_order_matmul
+from xquant.numerics.values import loop_order_matmul
 
 NAMED = """
 func.func @main(%a: tensor<3x6xf32>, %b: tensor<6x4xf32>, %c: tensor<3x4xf32>) -> tensor<3x4xf32> {

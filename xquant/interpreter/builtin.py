@@ -18,7 +18,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 
 from xquant.interpreter.arith import attribute_value
-from xquant.interpreter.common import dtype_of
+from xquant.numerics.values import dtype_of
 
 __all__ = ["BuiltinFunctions"]
 

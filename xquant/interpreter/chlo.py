@@ -24,13 +24,13 @@ from xdsl.interpreter import (
 from xquant.dialects import chlo
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.interpreter.common import dtype_of, int_info, wrap
 from xquant.interpreter.stablehlo_elementwise import (
     BOOLEAN_FUNCTIONS,
     FLOAT_FUNCTIONS,
     INTEGER_FUNCTIONS,
     WRAPPING_FUNCTIONS,
 )
+from xquant.numerics.values import dtype_of, int_info, wrap
 
 
 def align(

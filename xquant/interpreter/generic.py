@@ -54,7 +54,8 @@ from xdsl.ir.affine import (
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
-from xquant.interpreter.common import (
+from xquant.interpreter.liveness import ReleaseDeadValues
+from xquant.numerics.values import (
     dtype_of,
     element_type,
     int_info,
@@ -62,7 +63,6 @@ from xquant.interpreter.common import (
     unsigned_view,
     wrap,
 )
-from xquant.interpreter.liveness import ReleaseDeadValues
 
 __all__ = [
     "COMBINER_KINDS",

@@ -28,8 +28,15 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import linalg_extra
 from xquant.interpreter.arith import float_to_int, int_to_float, maximumf, minimumf
-from xquant.interpreter.common import (
-    cast_float,
+from xquant.interpreter.generic import (
+    StructuredSpec,
+    cached_spec,
+    finish_spec,
+    run_structured,
+)
+from xquant.interpreter.math import apply_float
+from xquant.numerics.dtypes import cast_float
+from xquant.numerics.values import (
     dtype_of,
     element_type,
     int_info,
@@ -39,13 +46,6 @@ from xquant.interpreter.common import (
     signed_view,
     wrap,
 )
-from xquant.interpreter.generic import (
-    StructuredSpec,
-    cached_spec,
-    finish_spec,
-    run_structured,
-)
-from xquant.interpreter.math import apply_float
 
 __all__ = ["LinalgFunctions", "cast_signed"]
 

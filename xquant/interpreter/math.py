@@ -23,9 +23,9 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from xquant.interpreter.common import (
+from xquant.numerics.dtypes import cast_float
+from xquant.numerics.values import (
     as_value,
-    cast_float,
     dtype_of,
     finish,
     int_info,

@@ -43,14 +43,10 @@ from xquant.dialects.mx_tensor.ops import (
 )
 from xquant.dialects.mx_tensor.slicing import DimSlice, check_offsets, plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
-from xquant.interpreter.common import (
-    cast_float,
-    dtype_of,
-    element_type,
-    loop_order_matmul,
-)
 from xquant.interpreter.linalg import LinalgFunctions, binary, cast_signed
 from xquant.numerics import mx
+from xquant.numerics.dtypes import cast_float
+from xquant.numerics.values import dtype_of, element_type, loop_order_matmul
 
 __all__ = [
     "MxTensorFunctions",

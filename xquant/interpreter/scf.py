@@ -22,7 +22,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from xquant.interpreter.common import dtype_of
+from xquant.numerics.values import dtype_of
 
 __all__ = ["ScfFunctions"]
 

@@ -54,12 +54,7 @@ from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.quantization import quantized, shape_of
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.interpreter import stablehlo_kernels as kernels
-from xquant.interpreter.arith import dense_value
 from xquant.interpreter.check import CUSTOM_CALL_CHECKS, report_check
-from xquant.interpreter.common import (
-    dtype_of,
-    is_float_dtype,
-)
 from xquant.interpreter.quant import reinterpret
 from xquant.interpreter.resources import resource_value
 from xquant.interpreter.stablehlo_elementwise import COMPARISONS, elementwise
@@ -77,6 +72,7 @@ from xquant.interpreter.stablehlo_values import (
     to_float,
 )
 from xquant.numerics import uniform
+from xquant.numerics.values import dense_value, dtype_of, is_float_dtype
 
 
 def _result(value: np.ndarray, t: Attribute) -> np.ndarray:

@@ -16,13 +16,9 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects.stablehlo.quantization import element_type, quantized
-from xquant.interpreter.common import (
-    dtype_of,
-    int_info,
-    wrap,
-)
 from xquant.interpreter.stablehlo_values import from_float, to_float
 from xquant.numerics import uniform
+from xquant.numerics.values import dtype_of, int_info, wrap
 
 
 def _round_afz(x: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from xquant.interpreter.common import integer_matmul, loop_order_matmul
+from xquant.numerics.values import integer_matmul, loop_order_matmul
 
 
 def gather(

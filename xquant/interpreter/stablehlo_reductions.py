@@ -16,8 +16,8 @@ from xdsl.ir import Region
 
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.quantization import element_type, quantized
-from xquant.interpreter.common import int_info
 from xquant.numerics import uniform
+from xquant.numerics.values import int_info
 
 
 def run_body(

@@ -21,8 +21,8 @@ from xdsl.interpreter import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from xquant.interpreter.common import as_value, dtype_of
 from xquant.interpreter.errors import op_error
+from xquant.numerics.values import as_value, dtype_of
 
 __all__ = ["TensorFunctions", "check_shape", "mixed_values"]
 
