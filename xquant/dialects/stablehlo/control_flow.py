@@ -63,8 +63,7 @@ def _returned(region: Region) -> list[Attribute]:
 def _is_i1_scalar(t: Attribute) -> bool:
     if not isinstance(t, TensorType) or t.get_shape():
         return False
-    element = t.get_element_type()
-    return isa(element, IntegerType) and element.width.data == 1
+    return q.is_pred(t.get_element_type())
 
 
 @irdl_op_definition

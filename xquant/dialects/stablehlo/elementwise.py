@@ -81,7 +81,7 @@ def _admits(kinds: ElementKinds, element: Attribute) -> bool:
         return not isinstance(element, IntegerType)
     if kinds == "integer":
         return isinstance(element, IntegerType)
-    return not (isa(element, IntegerType) and element.width.data == 1)
+    return not q.is_pred(element)
 
 
 class ElementwiseOp(SameTypeFormat):
@@ -412,7 +412,7 @@ class CompareOp(IRDLOperation):
             self.name, [self.lhs.type, self.rhs.type], False
         )
         result_element = q.element_type(self.result.type)
-        if not (isa(result_element, IntegerType) and result_element.width.data == 1):
+        if not q.is_pred(result_element):
             raise VerifyException(
                 f"result #0 must be ranked tensor of bool values, but got {q.type_text(self.result.type)}"
             )
@@ -498,7 +498,7 @@ class SelectOp(ShortTypesFormat):
         pred_type = self.pred.type
         assert isa(pred_type, TensorType)
         pred_element = pred_type.get_element_type()
-        if not (isa(pred_element, IntegerType) and pred_element.width.data == 1):
+        if not q.is_pred(pred_element):
             raise VerifyException(
                 f"operand #0 must be ranked tensor of bool values, but got {q.type_text(pred_type)}"
             )

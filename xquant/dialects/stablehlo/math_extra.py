@@ -38,7 +38,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.elementwise import (
@@ -115,7 +114,7 @@ class IsFiniteOp(IRDLOperation):
                 f"quantized values, but got {q.type_text(self.x.type)}"
             )
         result = q.element_type(self.y.type)
-        if not (isa(result, IntegerType) and result.width.data == 1):
+        if not q.is_pred(result):
             raise VerifyException(
                 f"'{self.name}' op result #0 must be ranked tensor of pred (AKA boolean or 1-bit integer) values, "
                 f"but got {q.type_text(self.y.type)}"

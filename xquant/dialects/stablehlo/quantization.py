@@ -75,6 +75,11 @@ def shape_of(t: Attribute) -> tuple[int, ...]:
     return tuple(t.get_shape())
 
 
+def is_pred(element: Attribute) -> bool:
+    """StableHLO's `pred` (AKA boolean): a 1-bit integer element type."""
+    return isa(element, IntegerType) and element.width.data == 1
+
+
 def dims_compatible(a: int, b: int) -> bool:
     """Two dimension sizes agree: equal, or either is dynamic (`?`)."""
     return a == b or DYNAMIC_INDEX in (a, b)
