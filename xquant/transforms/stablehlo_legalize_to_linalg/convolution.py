@@ -184,38 +184,47 @@ class LowerConvolution(RewritePattern):
         loops = 3 + grouped + 2 * spatial
         n_parallel = 2 + grouped + spatial
 
-        def with_group(
-            exprs: list[AffineExpr], dim: int, split: bool
-        ) -> list[AffineExpr]:
-            """`exprs` (one per original dim) with dim `dim` split into (group, rest) when `split`."""
-            if not split:
-                return exprs
-            return [*exprs[:dim], group_d, *exprs[dim:]]
+        def operand_map(
+            placed: Sequence[tuple[int, AffineExpr]],
+            spatial_dims: Sequence[int],
+            spatial_exprs: Sequence[AffineExpr],
+            split: int,
+        ) -> AffineMap:
+            """The map of an operand of `spatial + 2` dims: `placed` (dim, expr) pairs and
+            the spatial exprs at their dims, dim `split` split into (group, rest) when
+            there are groups."""
+            exprs: list[AffineExpr] = [AffineExpr.constant(0)] * (spatial + 2)
+            for d, expr in placed:
+                exprs[d] = expr
+            for d, expr in zip(spatial_dims, spatial_exprs, strict=True):
+                exprs[d] = expr
+            if count > 1:
+                exprs.insert(split, group_d)
+            return AffineMap(loops, 0, tuple(exprs))
 
-        lhs_exprs: list[AffineExpr] = [AffineExpr.constant(0)] * (spatial + 2)
-        lhs_exprs[lhs_batch] = batch_d
-        lhs_exprs[lhs_feature] = in_feature_d
-        for j, d in enumerate(numbers.input_spatial):
-            lhs_exprs[d] = out_d[j] * strides[j] + window_d[j] * rhs_dilation[j]
-        split_lhs = lhs_batch if batch_groups > 1 else lhs_feature
-        lhs_map = AffineMap(
-            loops, 0, tuple(with_group(lhs_exprs, split_lhs, count > 1))
+        lhs_map = operand_map(
+            [(lhs_batch, batch_d), (lhs_feature, in_feature_d)],
+            numbers.input_spatial,
+            [
+                out_d[j] * strides[j] + window_d[j] * rhs_dilation[j]
+                for j in range(spatial)
+            ],
+            lhs_batch if batch_groups > 1 else lhs_feature,
         )
-        rhs_exprs: list[AffineExpr] = [AffineExpr.constant(0)] * (spatial + 2)
-        rhs_exprs[numbers.kernel_input_feature_dimension.data] = in_feature_d
-        rhs_exprs[kernel_out] = feature_d
-        for j, d in enumerate(numbers.kernel_spatial):
-            rhs_exprs[d] = window_d[j]
-        rhs_map = AffineMap(
-            loops, 0, tuple(with_group(rhs_exprs, kernel_out, count > 1))
+        rhs_map = operand_map(
+            [
+                (numbers.kernel_input_feature_dimension.data, in_feature_d),
+                (kernel_out, feature_d),
+            ],
+            numbers.kernel_spatial,
+            window_d,
+            kernel_out,
         )
-        out_exprs: list[AffineExpr] = [AffineExpr.constant(0)] * (spatial + 2)
-        out_exprs[numbers.output_batch_dimension.data] = batch_d
-        out_exprs[out_feature] = feature_d
-        for j, d in enumerate(numbers.output_spatial):
-            out_exprs[d] = out_d[j]
-        out_map = AffineMap(
-            loops, 0, tuple(with_group(out_exprs, out_feature, count > 1))
+        out_map = operand_map(
+            [(numbers.output_batch_dimension.data, batch_d), (out_feature, feature_d)],
+            numbers.output_spatial,
+            out_d,
+            out_feature,
         )
         acc_shape = list(result_shape)
         if count > 1:
