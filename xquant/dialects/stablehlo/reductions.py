@@ -147,6 +147,18 @@ def verify_body(
     q.verify_reducer_types(inputs, inits, args, returned)
 
 
+def verify_init_element_types(
+    inputs: Sequence[Attribute], inits: Sequence[Attribute]
+) -> None:
+    """Each init value of reduce / reduce_window has its input's element type."""
+    for input_type, init_type in zip(inputs, inits, strict=True):
+        if q.element_type(input_type) != q.element_type(init_type):
+            raise VerifyException(
+                "expects all inputs and init_values to have the same element type, got "
+                f"{q.type_text(q.element_type(input_type))} and {q.type_text(q.element_type(init_type))}"
+            )
+
+
 def combiner_name(region: Region) -> str | None:
     """The op name if the body is `return(op(arg0, arg1))` of a commutative stablehlo op, else None."""
     block = region.block
@@ -293,12 +305,7 @@ class ReduceOp(IRDLOperation):
         if len(shapes) > 1:
             raise VerifyException("expects all inputs to have compatible shapes")
         verify_body(self.body, input_types, init_types)
-        for input_type, init_type in zip(input_types, init_types, strict=True):
-            if q.element_type(input_type) != q.element_type(init_type):
-                raise VerifyException(
-                    "expects all inputs and init_values to have the same element type, got "
-                    f"{q.type_text(q.element_type(input_type))} and {q.type_text(q.element_type(init_type))}"
-                )
+        verify_init_element_types(input_types, init_types)
         shape = next(iter(shapes)) if shapes else ()
         dims = self.reduced_dimensions
         if len(set(dims)) != len(dims):
@@ -512,12 +519,7 @@ class ReduceWindowOp(WindowedOp):
             raise VerifyException("requires same shape for all inputs")
         shape = next(iter(shapes))
         verify_body(self.body, input_types, init_types)
-        for input_type, init_type in zip(input_types, init_types, strict=True):
-            if q.element_type(input_type) != q.element_type(init_type):
-                raise VerifyException(
-                    "expects all inputs and init_values to have the same element type, got "
-                    f"{q.type_text(q.element_type(input_type))} and {q.type_text(q.element_type(init_type))}"
-                )
+        verify_init_element_types(input_types, init_types)
         base, window_dil = self.dilations(len(shape))
         self.verify_window(
             len(shape), [("base_dilations", base), ("window_dilations", window_dil)]
