@@ -359,10 +359,8 @@ class ClampOp(ElementwiseOp):
         q.verify_quantization_granularity(self.name, types, False)
         if any(q.is_quantized(t) for t in types):
             q.verify_compatible_element_types(self.name, types)
-        elif len({q.element_type(t) for t in types}) > 1:
-            raise VerifyException(
-                "requires compatible element types for all operands and results"
-            )
+        else:
+            self.verify_element_types()
 
 
 @irdl_op_definition

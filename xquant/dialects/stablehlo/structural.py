@@ -63,6 +63,8 @@ from xquant.dialects.stablehlo.syntax import (
     split_properties,
 )
 
+_SAME_ELEMENT_TYPE = "requires the same element type for all operands and results"
+
 
 def _same_element_type(operand: Attribute, result: Attribute) -> None:
     """Non-quantized element types must be equal (quantized ones are checked by the quantization rules)."""
@@ -73,9 +75,16 @@ def _same_element_type(operand: Attribute, result: Attribute) -> None:
             q.element_type(operand), q.element_type(result)
         ):
             return
-    elif q.element_type(operand) == q.element_type(result):
-        return
-    raise VerifyException("requires the same element type for all operands and results")
+        raise VerifyException(_SAME_ELEMENT_TYPE)
+    _verify_equal_element_types([operand], result)
+
+
+def _verify_equal_element_types(
+    operands: Sequence[Attribute], result: Attribute
+) -> None:
+    """Every operand's element type is the result's (quantized types compared whole)."""
+    if any(q.element_type(t) != q.element_type(result) for t in operands):
+        raise VerifyException(_SAME_ELEMENT_TYPE)
 
 
 class UnaryShapeOp(IRDLOperation):
@@ -248,11 +257,7 @@ class ConcatenateOp(IRDLOperation):
     def verify_(self) -> None:
         types = [*self.operand_types, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        for t in self.operand_types:
-            if q.element_type(t) != q.element_type(self.result.type):
-                raise VerifyException(
-                    "requires the same element type for all operands and results"
-                )
+        _verify_equal_element_types(self.operand_types, self.result.type)
         shapes = [q.shape_of(t) for t in self.operand_types]
         dim = self.dimension.value.data
         rank = len(shapes[0]) if shapes else 0
@@ -334,10 +339,7 @@ class SliceOp(IRDLOperation):
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
         q.verify_quantization_granularity(self.name, [operand_type, result_type], False)
-        if q.element_type(operand_type) != q.element_type(result_type):
-            raise VerifyException(
-                "requires the same element type for all operands and results"
-            )
+        _verify_equal_element_types([operand_type], result_type)
         shape = q.shape_of(operand_type)
         starts, limits, strides = (
             array_values(a)
