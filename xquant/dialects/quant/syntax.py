@@ -2,7 +2,9 @@
 
 Every error is raised at the offending token with upstream's message text,
 and the checks that upstream makes when constructing a type are repeated
-here so that they too carry a position.
+here so that they too carry a position. The parsers return the types'
+parameters and the printers take them as plain values, so this module never
+names the types (`xquant.dialects.quant.types` builds on it).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -21,7 +23,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -51,14 +52,6 @@ from xquant.numerics.float_format import (
     llvm_double,
     semantics_of,
 )
-
-if TYPE_CHECKING:
-    from xquant.dialects.quant.types import (
-        AnyQuantizedType,
-        CalibratedQuantizedType,
-        StorageQuantizedType,
-        UniformQuantizedType,
-    )
 
 _D = TypeVar("_D", FloatData, IntAttr)
 
@@ -259,10 +252,10 @@ def _storage_attrs(
     ]
 
 
-def _print_storage(qtype: StorageQuantizedType, printer: Printer) -> None:
-    printer.print_string(f"{'i' if qtype.is_signed else 'u'}{qtype.storage_width}")
-    if qtype.has_storage_bounds:
-        printer.print_string(f"<{qtype.storage_min}:{qtype.storage_max}>")
+def storage_text(signed: bool, width: int, bounds: tuple[int, int] | None) -> str:
+    """The storage part of a type body: `i8`, or `u4<1:15>` when `bounds` are given."""
+    text = f"{'i' if signed else 'u'}{width}"
+    return text if bounds is None else f"{text}<{bounds[0]}:{bounds[1]}>"
 
 
 # ----- !quant.any -----
@@ -326,15 +319,6 @@ def parse_any(parser: AttrParser) -> list[Attribute]:
     _punct(parser, ">")
     _verify_storage(parser, mnemonic, storage)
     return [*_storage_attrs(*storage), expressed]
-
-
-def print_any(qtype: AnyQuantizedType, printer: Printer) -> None:
-    printer.print_string("<")
-    _print_storage(qtype, printer)
-    if qtype.expressed is not None:
-        printer.print_string(":")
-        printer.print_attribute(qtype.expressed_type)
-    printer.print_string(">")
 
 
 # ----- !quant.uniform -----
@@ -642,9 +626,8 @@ def _plain_data(cls: type[_D], values: list[Any]) -> tuple[_D, ...]:
     return tuple(made)
 
 
-def _scale_zero_text(
-    scale: float, zero_point: int, float_type: Attribute | None
-) -> str:
+def scale_zero_text(scale: float, zero_point: int, float_type: Attribute | None) -> str:
+    """`scale:zp` (`scale` when zp is 0), the scale printed for `float_type`."""
     text = format_float(scale, float_type)
     if float_type is not None and text.startswith("0x"):
         text = _decimal_scale(scale)
@@ -667,24 +650,6 @@ def _decimal_scale(scale: float) -> str:
     return text
 
 
-def print_uniform(qtype: UniformQuantizedType, printer: Printer) -> None:
-    printer.print_string("<")
-    _print_storage(qtype, printer)
-    printer.print_string(":")
-    printer.print_attribute(qtype.expressed_type)
-    if qtype.is_per_layer:
-        scale, zero_point = qtype.scales_attr.data[0], qtype.zero_points_attr.data[0]
-        text = _scale_zero_text(scale.data, zero_point.data, None)
-        printer.print_string(f", {text}>")
-        return
-    if qtype.is_per_axis:
-        body = ",".join(_scale_zero_texts(qtype, None))
-        printer.print_string(f":{qtype.quantized_dimensions[0]}, {{{body}}}>")
-        return
-    blocks = ", ".join(f"{a}:{b}" for a, b in qtype.block_size_info)
-    printer.print_string(f":{{{blocks}}}, {_sub_channel_body(qtype)}>")
-
-
 # The printed scale lists of the last types printed, by the identity of their
 # parameter arrays (types parsed from the same text share them).
 _PRINT_CACHE: dict[tuple[int, int], tuple[object, object, str]] = {}
@@ -692,14 +657,19 @@ _PRINT_CACHE_SIZE = 8
 _CACHED_SCALES = 256  # fewer print faster than they are looked up
 
 
-def _sub_channel_body(qtype: UniformQuantizedType) -> str:
-    scales, zero_points = qtype.scales_attr, qtype.zero_points_attr
+def sub_channel_body(
+    scales: ArrayAttr[FloatData],
+    zero_points: ArrayAttr[IntAttr],
+    scales_shape: list[int],
+    expressed: Attribute,
+) -> str:
+    """The nested `{scale:zp, ...}` braces of a sub-channel type, cached by list identity."""
     key = (id(scales), id(zero_points))
     cached = _PRINT_CACHE.get(key)
     if cached is not None and cached[0] is scales and cached[1] is zero_points:
         return cached[2]
-    items = _scale_zero_texts(qtype, qtype.expressed_type)
-    text = _nest(items, [n.data for n in qtype.scales_shape])
+    items = scale_zero_texts(scales, zero_points, expressed)
+    text = _nest(items, scales_shape)
     if len(scales) >= _CACHED_SCALES:
         if len(_PRINT_CACHE) >= _PRINT_CACHE_SIZE:
             del _PRINT_CACHE[next(iter(_PRINT_CACHE))]
@@ -707,12 +677,14 @@ def _sub_channel_body(qtype: UniformQuantizedType) -> str:
     return text
 
 
-def _scale_zero_texts(
-    qtype: UniformQuantizedType, float_type: Attribute | None
+def scale_zero_texts(
+    scales_attr: ArrayAttr[FloatData],
+    zero_points_attr: ArrayAttr[IntAttr],
+    float_type: Attribute | None,
 ) -> list[str]:
     """`scale:zp` (`scale` when zp is 0) for every scale, formatted as one array."""
-    scales = np.array([s.data for s in qtype.scales_attr], dtype=np.float64)
-    zero_points = [z.data for z in qtype.zero_points_attr]
+    scales = np.array([s.data for s in scales_attr], dtype=np.float64)
+    zero_points = [z.data for z in zero_points_attr]
     texts = format_floats(scales, float_type)
     if float_type is not None:
         texts = [
@@ -774,9 +746,3 @@ def _followed_by(
     """`err`, then `message` at `start`, as upstream's caller reports its failure."""
     span = Span(start, start + 1, parser.lexer.input)
     return ParseErrorWithFollowUps(err, [(span, message)])
-
-
-def print_calibrated(qtype: CalibratedQuantizedType, printer: Printer) -> None:
-    printer.print_string("<")
-    printer.print_attribute(qtype.expressed_type)
-    printer.print_string(f"<{format_float(qtype.min)}:{format_float(qtype.max)}>>")

@@ -61,7 +61,7 @@ from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,
 )
-from xquant.numerics.float_format import llvm_double
+from xquant.numerics.float_format import format_float, llvm_double
 
 
 def check_expressed_type(expressed_type: Attribute) -> None:
@@ -138,6 +138,14 @@ class StorageQuantizedType(QuantizedType):
             self.storage_width, self.is_signed
         )
 
+    def _storage_text(self) -> str:
+        bounds = (self.storage_min, self.storage_max)
+        return syntax.storage_text(
+            self.is_signed,
+            self.storage_width,
+            bounds if self.has_storage_bounds else None,
+        )
+
     def _verify_storage(self) -> None:
         builtin = self.storage_type.signedness.data
         if builtin != Signedness.SIGNLESS and (builtin == Signedness.SIGNED) != (
@@ -209,7 +217,11 @@ class AnyQuantizedType(StorageQuantizedType):
         return syntax.parse_any(parser)
 
     def print_parameters(self, printer: Printer) -> None:
-        syntax.print_any(self, printer)
+        printer.print_string(f"<{self._storage_text()}")
+        if self.expressed is not None:
+            printer.print_string(":")
+            printer.print_attribute(self.expressed_type)
+        printer.print_string(">")
 
 
 @irdl_attr_definition
@@ -541,7 +553,27 @@ class UniformQuantizedType(StorageQuantizedType):
         return syntax.parse_uniform(parser)
 
     def print_parameters(self, printer: Printer) -> None:
-        syntax.print_uniform(self, printer)
+        printer.print_string(f"<{self._storage_text()}:")
+        printer.print_attribute(self.expressed_type)
+        scales, zero_points = self.scales_attr, self.zero_points_attr
+        if self.is_per_layer:
+            text = syntax.scale_zero_text(
+                scales.data[0].data, zero_points.data[0].data, None
+            )
+            printer.print_string(f", {text}>")
+            return
+        if self.is_per_axis:
+            body = ",".join(syntax.scale_zero_texts(scales, zero_points, None))
+            printer.print_string(f":{self.quantized_dimensions[0]}, {{{body}}}>")
+            return
+        blocks = ", ".join(f"{a}:{b}" for a, b in self.block_size_info)
+        body = syntax.sub_channel_body(
+            scales,
+            zero_points,
+            [n.data for n in self.scales_shape],
+            self.expressed_type,
+        )
+        printer.print_string(f":{{{blocks}}}, {body}>")
 
 
 @irdl_attr_definition
@@ -582,7 +614,10 @@ class CalibratedQuantizedType(QuantizedType):
         return syntax.parse_calibrated(parser)
 
     def print_parameters(self, printer: Printer) -> None:
-        syntax.print_calibrated(self, printer)
+        printer.print_string("<")
+        printer.print_attribute(self.expressed_type)
+        low, high = format_float(self.min), format_float(self.max)
+        printer.print_string(f"<{low}:{high}>>")
 
 
 def storage_container_element(attr: Attribute) -> Attribute:
