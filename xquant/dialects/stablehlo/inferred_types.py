@@ -39,6 +39,14 @@ def incompatible_return_type(
     return incompatible_return_types(op_name, [inferred], [actual])
 
 
+def verify_inferred_shape(
+    op_name: str, shape: Sequence[int], actual: Attribute
+) -> None:
+    """The result's shape is compatible with the inferred `shape` (a dynamic size matches any)."""
+    if not q.compatible_shapes(q.shape_of(actual), shape):
+        raise incompatible_result_shape(op_name, shape, actual)
+
+
 def incompatible_result_shape(
     op_name: str, shape: Sequence[int], actual: Attribute
 ) -> VerifyException:

@@ -66,8 +66,8 @@ from xquant.dialects.stablehlo.dot_conv import (
     verify_precision_config,
 )
 from xquant.dialects.stablehlo.inferred_types import (
-    incompatible_result_shape,
     incompatible_return_type,
+    verify_inferred_shape,
 )
 from xquant.dialects.stablehlo.syntax import (
     array_values,
@@ -131,11 +131,7 @@ class DotOp(IRDLOperation):
         if not q.dims_compatible(lhs[-1], rhs[0]):
             raise VerifyException("dot requires contracting dimensions to match")
         expected = list(lhs[:-1]) + list(rhs[1:])
-        result = q.shape_of(self.result.type)
-        if len(result) != len(expected) or any(
-            not q.dims_compatible(a, b) for a, b in zip(result, expected)
-        ):
-            raise incompatible_result_shape(self.name, expected, self.result.type)
+        verify_inferred_shape(self.name, expected, self.result.type)
         q.verify_quantization_granularity(self.name, [self.lhs.type], False)
 
 
@@ -218,11 +214,7 @@ class PadOp(IRDLOperation):
             expected.append(size)
         q.verify_same_baseline(self.name, self.operand.type, self.padding_value.type)
         q.verify_same_baseline(self.name, self.operand.type, self.result.type)
-        result = q.shape_of(self.result.type)
-        if len(result) != len(expected) or any(
-            not q.dims_compatible(a, b) for a, b in zip(result, expected)
-        ):
-            raise incompatible_result_shape(self.name, expected, self.result.type)
+        verify_inferred_shape(self.name, expected, self.result.type)
 
 
 @irdl_op_definition

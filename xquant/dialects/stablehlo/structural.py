@@ -47,7 +47,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import GatherDimensionNumbersAttr
-from xquant.dialects.stablehlo.inferred_types import incompatible_result_shape
+from xquant.dialects.stablehlo.inferred_types import (
+    incompatible_result_shape,
+    verify_inferred_shape,
+)
 from xquant.dialects.stablehlo.syntax import (
     array_values,
     format_dims,
@@ -277,8 +280,7 @@ class ConcatenateOp(IRDLOperation):
         expected = list(shapes[0])
         sizes = [s[dim] for s in shapes]
         expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
-        if not q.compatible_shapes(q.shape_of(self.result.type), expected):
-            raise incompatible_result_shape(self.name, expected, self.result.type)
+        verify_inferred_shape(self.name, expected, self.result.type)
 
 
 @irdl_op_definition
@@ -455,10 +457,7 @@ class GatherOp(IRDLOperation):
                         f"slice_sizes {name} dimension {dim} should <= 1 but got {sizes[dim]}"
                     )
         expected = gather_result_shape(indices_shape, numbers, sizes)
-        if len(result_shape) != len(expected) or any(
-            not q.dims_compatible(a, b) for a, b in zip(result_shape, expected)
-        ):
-            raise incompatible_result_shape(self.name, expected, result_type)
+        verify_inferred_shape(self.name, expected, result_type)
 
 
 def verify_gather_dimension_numbers(
