@@ -3,6 +3,8 @@
 Modules, one concept each:
 - `attributes`: enums (precision, comparison) and dot/gather/conv dimension numbers
 - `quantization`: the spec's quantization constraints and upstream's messages
+- `inferred_types`: upstream's 'inferred type(s) ... are incompatible' check and message
+- `syntax`: the pretty-syntax pieces and format bases the ops share
 - `elementwise`: arithmetic, clamp, compare, select, convert, bitcast_convert
 - `quantize_ops`: uniform_quantize, uniform_dequantize (the ops; `quantization` holds the rules they and all others check)
 - `structural`: reshape, transpose, broadcast_in_dim, concatenate, slice, iota, gather
