@@ -73,6 +73,27 @@ def _error(op: Operation, message: str) -> VerifyException:
     return VerifyException(f"'{op.name}' op {message}")
 
 
+def _check_float_values(
+    op: Operation,
+    what: str,
+    values: TensorType[Attribute],
+    mx_type: MxTensorType,
+    whose: str,
+) -> None:
+    """quantize's input / dequantize's result: an f16, bf16 or f32 tensor of the MX type's data shape.
+
+    `whose` follows the data shape in the message (" of the result", or nothing).
+    """
+    element = values.get_element_type()
+    if not _is_float_value_type(element):
+        raise _error(op, f"{what} element type must be f16, bf16 or f32, got {element}")
+    if values.get_shape() != mx_type.get_shape():
+        raise _error(
+            op, f"{what} shape {list(values.get_shape())} does not match the data shape "
+            f"{list(mx_type.get_shape())}{whose}"
+        )  # fmt: skip
+
+
 def split_types(
     mx_type: MxTensorType, storage_types: ArrayAttr[Attribute] | None
 ) -> list[Attribute]:
@@ -415,16 +436,7 @@ class QuantizeOp(IRDLOperation):
     def verify_(self) -> None:
         input_type, mx_type = self.input.type, self.result.type
         assert isa(input_type, TensorType) and isinstance(mx_type, MxTensorType)
-        if not _is_float_value_type(input_type.get_element_type()):
-            raise _error(
-                self,
-                f"input element type must be f16, bf16 or f32, got {input_type.get_element_type()}",
-            )
-        if input_type.get_shape() != mx_type.get_shape():
-            raise _error(
-                self, f"input shape {list(input_type.get_shape())} does not match the data shape "
-                f"{list(mx_type.get_shape())} of the result"
-            )  # fmt: skip
+        _check_float_values(self, "input", input_type, mx_type, " of the result")
         if self.algorithm is not None and self.algorithm.data not in [
             a.value for a in Algorithm
         ]:
@@ -537,16 +549,7 @@ class DequantizeOp(IRDLOperation):
     def verify_(self) -> None:
         mx_type, result_type = self.input.type, self.result.type
         assert isinstance(mx_type, MxTensorType) and isinstance(result_type, TensorType)
-        if not _is_float_value_type(result_type.get_element_type()):
-            raise _error(
-                self,
-                f"result element type must be f16, bf16 or f32, got {result_type.get_element_type()}",
-            )
-        if result_type.get_shape() != mx_type.get_shape():
-            raise _error(
-                self, f"result shape {list(result_type.get_shape())} does not match the data shape "
-                f"{list(mx_type.get_shape())}"
-            )  # fmt: skip
+        _check_float_values(self, "result", result_type, mx_type, "")
         if self.tensor_scale is None:
             return
         _check_tensor_scale(self, self.tensor_scale)
