@@ -29,10 +29,8 @@ from xdsl.utils.exceptions import VerifyException
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
-    parse_optional_attributes,
-    parse_same_operands_and_result_type,
-    print_extra_attributes,
-    print_same_operands_and_result_type,
+    parse_same_type_op_tail,
+    print_same_type_op_tail,
 )
 
 
@@ -49,21 +47,12 @@ class QuantizationConversionOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
-        attributes = parse_optional_attributes(parser)
-        parser.parse_punctuation(":")
-        operand_types, result_type = parse_same_operands_and_result_type(parser, 1)
-        (resolved,) = parser.resolve_operands([operand], operand_types, parser.pos)
-        return cls.create(
-            operands=[resolved], result_types=[result_type], attributes=attributes
-        )
+        return parse_same_type_op_tail(cls, parser, [operand])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        print_extra_attributes(printer, self)
-        print_same_operands_and_result_type(
-            printer, self.operand_types, self.result.type
-        )
+        print_same_type_op_tail(printer, self)
 
     def verify_shapes(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
