@@ -12,6 +12,11 @@ Public API (nothing heavy is imported until used):
 
 Importing xquant changes nothing in xDSL; each of these functions first installs
 xquant's fixes to xDSL (`xquant.compat.install`).
+
+Every import of an xquant module below is inside the function that needs it,
+on purpose: `import xquant` takes about 10 ms, the modules behind the API
+about 600 ms, and stock `xdsl-opt` imports this package at every start (its
+`xdsl.universe` entry point is `xquant.universe`, a submodule).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ __all__ = [
 
 def make_context() -> Context:
     """A context with xDSL's dialects and every xquant dialect registered (lazily)."""
+    # Lazy: see the module docstring.
     from xquant.context import make_context as _make_context
 
     return _make_context()
@@ -50,6 +56,7 @@ def parse_module(text: str, name: str = "<string>") -> ModuleOp:
     definition does not dominate). Op positions are remembered, so later
     interpreter and pass errors name `file:line:col`.
     """
+    # Lazy: see the module docstring.
     from xdsl.utils.exceptions import VerifyException
 
     from xquant.asm.diagnostics import remember_spans
@@ -79,6 +86,7 @@ def apply_passes(
 
     Only diagnostics escape: a pass that crashes is a `PassCrashError` naming it.
     """
+    # Lazy: see the module docstring.
     from xquant.transforms.pipeline import apply_pipeline
 
     apply_pipeline(ctx or make_context(), module, pipeline)
@@ -92,6 +100,7 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     Blobs that `dense_resource` attributes name (parsed, or bound by
     `bind_weights`) follow in a `{-# dialect_resources ... #-}` section.
     """
+    # Lazy: see the module docstring.
     from io import StringIO
 
     from xdsl.dialects.builtin import Builtin
@@ -120,6 +129,7 @@ def bind_weights(module: ModuleOp, weights: Mapping[str, Any]) -> ModuleOp:
         bind_weights(module, {"w": weight})
         (y,) = run(module, "main", x)
     """
+    # Lazy: see the module docstring.
     from xquant.compat import install
     from xquant.interpreter.resources import bind_weights as _bind
 
@@ -139,10 +149,12 @@ def run(
     `backend="iree"` lowers a copy to linalg/arith/tensor and runs it compiled
     by IREE for the host CPU (`xquant.backends.iree`, the optional `iree` extra).
     """
+    # Lazy: see the module docstring.
     from xquant.compat import install
 
     install()
     if backend == "iree":
+        # Lazy: see the module docstring.
         from xquant.backends.iree import run as _run_iree
 
         module = (
@@ -157,6 +169,7 @@ def run(
         raise DiagnosticException(
             f"unknown backend {backend!r}: 'interpreter' or 'iree'"
         )
+    # Lazy: see the module docstring.
     from xquant.interpreter.runner import run as _run
 
     return _run(module_or_text, function_name, *args)

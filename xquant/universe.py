@@ -26,6 +26,8 @@ def _with_fixes(factory: Callable[[], _Loaded]) -> Callable[[], _Loaded]:
 
     @wraps(factory)
     def load() -> _Loaded:
+        # Lazy, as every import of an xquant module here: xdsl-opt imports this
+        # entry point at every start, and must not load xquant until it is used.
         from xquant.compat import install
         from xquant.compat.printer import sort_attr_dicts_in_xdsl_printer
 
@@ -35,6 +37,10 @@ def _with_fixes(factory: Callable[[], _Loaded]) -> Callable[[], _Loaded]:
         return factory()
 
     return load
+
+
+# The factories import their module when xDSL first asks for the dialect
+# (lazy, see `_with_fixes`).
 
 
 def _quant() -> Dialect:
@@ -82,6 +88,10 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "check": _with_fixes(_check),
     "chlo": _with_fixes(_chlo),
 }
+
+
+# The factories import their pass when xDSL first asks for it (lazy, see
+# `_with_fixes`).
 
 
 def _lower_quant_ops() -> type[ModulePass]:

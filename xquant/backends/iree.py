@@ -30,15 +30,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from io import StringIO
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Operation
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLocation
+from xquant.compat.printer import XQuantPrinter
+from xquant.context import make_context
+from xquant.dialects.quant.types import StorageQuantizedType
+from xquant.numerics.dtypes import numpy_dtype, storage_dtype
+from xquant.transforms.pipeline import apply_pipeline
 
 __all__ = [
     "COMPILE_FLAGS",
@@ -182,8 +191,6 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     `pipeline` (xdsl-opt `-p` syntax) replaces `lowering_for(module)`. Raises `IreeUnsupportedOpError` at the
     first op outside `IREE_DIALECTS` (a check op, an unlowered StableHLO op).
     """
-    from xquant.context import make_context
-    from xquant.transforms.pipeline import apply_pipeline
 
     def apply_passes(module: ModuleOp, pipeline: str) -> None:
         apply_pipeline(make_context(), module, pipeline)
@@ -220,10 +227,6 @@ def _generalize_elementwise(module: ModuleOp) -> None:
     """Named elementwise ops (`linalg.add`, `linalg.mul`, ...) as `linalg.generic`:
     IREE 3.13's parser no longer knows them (upstream replaced them by
     `linalg.elementwise`); their generic form is the same computation."""
-    from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
-    from xdsl.dialects.linalg.ops import GenericOp
-    from xdsl.rewriter import Rewriter
-
     for op in list(module.walk()):
         if isinstance(op, ElementwiseOperation):
             generic = GenericOp(
@@ -260,10 +263,6 @@ def _erase_uncalled_declarations(module: ModuleOp) -> None:
 
 def print_for_iree(module: ModuleOp) -> str:
     """The module as IREE's parser reads it (mlir-opt's text; xquant prints that)."""
-    from io import StringIO
-
-    from xquant.compat.printer import XQuantPrinter
-
     stream = StringIO()
     XQuantPrinter(stream=stream).print_op(module)
     return stream.getvalue()
@@ -347,9 +346,6 @@ class _Boundary:
 
 
 def _element(attr: Attribute) -> np.dtype[Any]:
-    from xquant.dialects.quant.types import StorageQuantizedType
-    from xquant.numerics.dtypes import numpy_dtype, storage_dtype
-
     element = attr.element_type if isinstance(attr, TensorType) else attr  # pyright: ignore[reportUnknownMemberType]
     assert isinstance(element, Attribute)
     if isinstance(

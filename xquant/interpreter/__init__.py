@@ -11,6 +11,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from xquant.interpreter.errors import XquantInterpreter
+from xquant.interpreter.liveness import ReleaseDeadValues
+
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.interpreter import Interpreter, InterpreterFunctions
@@ -110,9 +113,6 @@ def register_implementations(interpreter: Interpreter) -> None:
 def make_interpreter(module: ModuleOp) -> Interpreter:
     """An interpreter on `module` (64-bit index) with every implementation registered;
     any failure of an op is an `OpInterpretationError` naming that op."""
-    from xquant.interpreter.errors import XquantInterpreter
-    from xquant.interpreter.liveness import ReleaseDeadValues
-
     interpreter = XquantInterpreter(module, index_bitwidth=64)
     register_implementations(interpreter)
     interpreter.listeners = (*interpreter.listeners, ReleaseDeadValues(interpreter))

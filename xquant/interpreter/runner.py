@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -20,15 +21,22 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
 )
 from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xquant.asm.diagnostics import remember_spans
 from xquant.asm.located_parser import parse_located
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
+from xquant.interpreter import make_interpreter
+from xquant.interpreter.arith import attribute_value
+from xquant.interpreter.check import recording_checks
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
+from xquant.numerics.float_format import format_float
 from xquant.numerics.values import as_value, dtype_of, element_type, is_float_dtype
 
 __all__ = [
@@ -63,10 +71,6 @@ def lookup_function(module: ModuleOp, function_name: str) -> func.FuncOp:
 
 
 def _type_str(t: Attribute) -> str:
-    import io
-
-    from xdsl.printer import Printer
-
     s = io.StringIO()
     Printer(stream=s).print_attribute(t)
     return s.getvalue()
@@ -222,8 +226,6 @@ def run(
     Arguments are checked against the function type (shape and dtype); results are
     numpy arrays (tensors) or numpy scalars.
     """
-    from xquant.interpreter import make_interpreter
-
     module = (
         _parse_remembering_spans(module_or_text)
         if isinstance(module_or_text, str)
@@ -256,14 +258,8 @@ def _parse_remembering_spans(text: str) -> ModuleOp:
 def load_dense_literal(text: str) -> Any:
     """Parse an MLIR literal such as `dense<[1.0, 2.0]> : tensor<2xf32>` (or a scalar
     `1.5 : f32`) into a numpy array (numpy scalar)."""
-    from xdsl.parser import Parser
-
-    from xquant.interpreter.arith import attribute_value
-
     parser = Parser(make_context(), text.strip(), "<literal>")
     attr = parser.parse_attribute()
-    from xdsl.utils.mlir_lexer import MLIRTokenKind
-
     if parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
         parser.raise_error("unexpected text after the literal")
     if isa(attr, DenseIntOrFPElementsAttr):
@@ -278,8 +274,6 @@ def _format_element(v: Any, el: Attribute, dt: np.dtype[Any]) -> str:
         return "true" if bool(v) else "false"
     if dt.kind in "iu":
         return str(int(v))
-    from xquant.numerics.float_format import format_float
-
     return format_float(float(np.float64(np.asarray(v).astype(np.float64))), el)
 
 
@@ -295,8 +289,6 @@ def format_dense_literal(value: Any, typ: Attribute | str) -> str:
     """`value` printed as an MLIR dense literal of tensor type `typ`
     (e.g. `dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>`), splats folded."""
     if isinstance(typ, str):
-        from xdsl.parser import Parser
-
         typ = Parser(make_context(), typ).parse_type()
     typ, note = _literal_type(typ)
     el = element_type(typ)
@@ -347,8 +339,6 @@ def run_with_checks(
     Returns the results and the `xquant.interpreter.check.CheckResult`s in
     execution order; a failed check does not stop the run.
     """
-    from xquant.interpreter.check import recording_checks
-
     with recording_checks() as checks:
         results = run(module_or_text, function_name, *args)
     return results, list(checks)

@@ -28,16 +28,34 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import zipfile
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from xdsl.dialects import func
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 
+from xquant import apply_passes, make_context
 from xquant.asm.diagnostics import (
     OpDiagnostic,
     diagnostic_at,
     diagnostics_from_parse_error,
+)
+from xquant.asm.located_parser import parse_located
+from xquant.asm.verifier import first_verify_failure
+from xquant.backends.iree import IreeCompileError, IreeError, prepare
+from xquant.compat import install
+from xquant.interpreter.runner import (
+    check_argument,
+    format_value,
+    load_dense_literal,
+    lookup_function,
+    run,
+    run_with_checks,
 )
 
 __all__ = ["main"]
@@ -126,7 +144,6 @@ def _chunks(text: str, split: bool) -> list[str]:
 
 def _npz_order(names: list[str]) -> list[str]:
     """`arg0, arg1...` / `arr_0, arr_1...` in numeric order; other names as stored."""
-    import re
 
     for prefix in ("arg", "arr_"):
         numbers = [re.fullmatch(prefix + r"(\d+)", n) for n in names]
@@ -144,9 +161,6 @@ def _npz_order(names: list[str]) -> list[str]:
 
 def _load_args(value: str) -> list[Any]:
     """The arguments one `--arg` gives: one, or one per array of a `.npz` file."""
-    import zipfile
-
-    import numpy as np
 
     if not value.endswith(".npz"):
         return [_load_arg(value)]
@@ -158,10 +172,6 @@ def _load_args(value: str) -> list[Any]:
 
 
 def _load_arg(value: str) -> Any:
-    import numpy as np
-    from xdsl.utils.exceptions import ParseError
-
-    from xquant.interpreter.runner import load_dense_literal
 
     if value.endswith(".npy") or (
         os.path.exists(value) and not value.lstrip().startswith("dense")
@@ -189,13 +199,6 @@ def _run_chunk(
     checks_only: bool = False,
     backend: str = "interpreter",
 ) -> list[str]:
-    from xdsl.dialects import func
-    from xdsl.utils.exceptions import DiagnosticException, ParseError
-
-    from xquant import apply_passes, make_context
-    from xquant.asm.located_parser import parse_located
-    from xquant.asm.verifier import first_verify_failure
-    from xquant.interpreter.runner import check_argument, format_value, lookup_function
 
     ctx = make_context()
     try:
@@ -252,7 +255,6 @@ def _run_chunk(
         ]
     except ValueError as err:
         raise ToolError(format_error(located.span_of(fn), str(err), name)) from err
-    from xquant.interpreter.runner import run
 
     if backend == "iree":
         results = _run_iree(module, located, function, values, name)
@@ -280,7 +282,6 @@ def _prepare_iree(
 ) -> Any:
     """`module` (only `entry` and its callees, if given) lowered in place, so ops
     keep their positions, and compiled by IREE."""
-    from xquant.backends.iree import IreeCompileError, IreeError, prepare
 
     try:
         return prepare(module, in_place=True, entry=entry)
@@ -308,7 +309,6 @@ def _run_iree(
     name: str,
     prepared: Any = None,
 ) -> tuple[Any, ...]:
-    from xquant.backends.iree import IreeError
 
     if prepared is None:
         prepared = _prepare_iree(module, located, name, entry=function)
@@ -322,7 +322,6 @@ def _run_all_iree(
     module: Any, located: Any, functions: list[Any], name: str
 ) -> list[str]:
     """Run every (argument-less) function compiled by IREE; check ops are not lowered."""
-    from xquant.interpreter.runner import format_value
 
     lines: list[str] = []
     outputs = {f.sym_name.data: f.function_type.outputs.data for f in functions}
@@ -339,7 +338,6 @@ def _run_all(
     module: Any, located: Any, functions: list[Any], name: str, checks_only: bool
 ) -> list[str]:
     """Run every (argument-less) function, collecting results and a line per check."""
-    from xquant.interpreter.runner import format_value, run_with_checks
 
     lines: list[str] = []
     errors: list[str] = []
@@ -391,7 +389,6 @@ def _check_name(op: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `xquant-run`; 0 on success, 1 on any bad input."""
-    from xquant.compat import install
 
     install()
     try:
