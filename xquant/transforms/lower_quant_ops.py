@@ -91,6 +91,7 @@ from xquant.transforms.quant_emitters import (
     emit_dequantize,
     emit_quantize,
     make_bounds,
+    require_signed_expressed,
     scalar_constant,
     with_element,
 )
@@ -600,18 +601,6 @@ def _uniform_type(
     return attr
 
 
-def _check_expressed_has_sign(op: QuantizeCastOp, qtype: UniformQuantizedType) -> None:
-    """Quantizing adds zero points and clamps in the expressed type; an unsigned
-    float (f8E8M0FNU) cannot hold their negative values."""
-    semantics = getattr(qtype.expressed_type, "SEMANTICS", None)
-    if semantics is not None and not semantics.has_sign:
-        raise OpDiagnostic(
-            op,
-            f"'{op.name}' op cannot lower {qtype}: its expressed type "
-            f"{qtype.expressed_type} has no sign",
-        )
-
-
 def _check_zero_points_fit_storage(
     op: QuantizeCastOp | DequantizeCastOp, qtype: UniformQuantizedType
 ) -> None:
@@ -647,7 +636,7 @@ def _check(op: QuantCast, rounding: Rounding) -> UniformQuantizedType:
     if rounding is Rounding.TOWARD_ZERO:
         _check_zero_points_fit_storage(op, qtype)
     elif isinstance(op, QuantizeCastOp):
-        _check_expressed_has_sign(op, qtype)
+        require_signed_expressed(op, qtype)
     return qtype
 
 

@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
 
@@ -211,6 +212,19 @@ def emit_quantize(
     value = ops.create(arith.SelectOp, (is_nan, bounds.zero, value), bounds.zero.type)
     to_int = arith.FPToSIOp if qtype.is_signed else arith.FPToUIOp
     return ops.create(to_int, (value,), result_type)
+
+
+def require_signed_expressed(op: Operation, qtype: UniformQuantizedType) -> None:
+    """Quantizing adds zero points and clamps in the expressed type, and lowered
+    dequantize/requantize math computes there too; an unsigned float (f8E8M0FNU)
+    cannot hold their negative values, so such a type is refused with a diagnostic."""
+    semantics = getattr(qtype.expressed_type, "SEMANTICS", None)
+    if semantics is not None and not semantics.has_sign:
+        raise OpDiagnostic(
+            op,
+            f"'{op.name}' op cannot lower {qtype}: its expressed type "
+            f"{qtype.expressed_type} has no sign",
+        )
 
 
 def dequantize_wide_type(qtype: UniformQuantizedType) -> IntegerType:

@@ -128,6 +128,7 @@ from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
 from xquant.numerics import uniform
+from xquant.transforms.quant_emitters import require_signed_expressed
 from xquant.transforms.signatures import convert_function_boundaries
 from xquant.transforms.stablehlo_emitters import (
     Channels,
@@ -227,19 +228,12 @@ def _require_static(op: Operation) -> None:
 
 
 def _require_signed_expressed(op: Operation) -> None:
-    """The lowering computes in the expressed type, negative values included; an
-    unsigned float (f8E8M0FNU) cannot hold them."""
+    """`require_signed_expressed` on every quantized type the op touches: the
+    lowering computes in the expressed type, negative values included."""
     for t in _types(op):
         el = t.get_element_type() if isa(t, TensorType) else t
-        if not isinstance(el, UniformQuantizedType):
-            continue
-        semantics = getattr(el.expressed_type, "SEMANTICS", None)
-        if semantics is not None and not semantics.has_sign:
-            raise OpDiagnostic(
-                op,
-                f"'{op.name}' op cannot lower {el}: its expressed type "
-                f"{el.expressed_type} has no sign",
-            )
+        if isinstance(el, UniformQuantizedType):
+            require_signed_expressed(op, el)
 
 
 # ----------------------------------------------------------------------------------------
