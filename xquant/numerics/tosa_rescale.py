@@ -56,10 +56,10 @@ def extend(bits: np.ndarray, width: int, unsigned: bool) -> np.ndarray:
     return value if unsigned else (value ^ half) - half
 
 
-def apply_scale_32(
-    value: np.ndarray, multiplier: np.ndarray, shift: np.ndarray, double_round: bool
-) -> np.ndarray:
-    """The specification's apply_scale_32 on int64 arrays (REQUIREs checked)."""
+def _scale_operands(
+    value: np.ndarray, multiplier: np.ndarray, shift: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The operands of apply_scale_* as int64 arrays, after the REQUIREs both share."""
     value, multiplier, shift = (
         np.asarray(a, np.int64) for a in (value, multiplier, shift)
     )
@@ -67,6 +67,14 @@ def apply_scale_32(
         raise InterpretationError("tosa.rescale: REQUIRE(multiplier >= 0) failed")
     if np.any((shift < 2) | (shift > 62)):
         raise InterpretationError("tosa.rescale: REQUIRE(2 <= shift <= 62) failed")
+    return value, multiplier, shift
+
+
+def apply_scale_32(
+    value: np.ndarray, multiplier: np.ndarray, shift: np.ndarray, double_round: bool
+) -> np.ndarray:
+    """The specification's apply_scale_32 on int64 arrays (REQUIREs checked)."""
+    value, multiplier, shift = _scale_operands(value, multiplier, shift)
     half = np.left_shift(np.int64(1), shift - 1)
     if np.any((value < -half) | (value >= half)):
         raise InterpretationError(
@@ -83,13 +91,7 @@ def apply_scale_16(
     value: np.ndarray, multiplier: np.ndarray, shift: np.ndarray
 ) -> np.ndarray:
     """The specification's apply_scale_16 on int64 arrays (REQUIREs checked)."""
-    value, multiplier, shift = (
-        np.asarray(a, np.int64) for a in (value, multiplier, shift)
-    )
-    if np.any(multiplier < 0):
-        raise InterpretationError("tosa.rescale: REQUIRE(multiplier >= 0) failed")
-    if np.any((shift < 2) | (shift > 62)):
-        raise InterpretationError("tosa.rescale: REQUIRE(2 <= shift <= 62) failed")
+    value, multiplier, shift = _scale_operands(value, multiplier, shift)
     result = (value * multiplier + np.left_shift(np.int64(1), shift - 1)) >> shift
     if np.any((result < -(1 << 31)) | (result > (1 << 31) - 1)):
         raise InterpretationError(
