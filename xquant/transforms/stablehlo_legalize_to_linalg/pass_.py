@@ -15,7 +15,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
-from xquant.transforms.stablehlo_legalize_quant_to_math import legalize_chlo
+from xquant.transforms.chlo_legalize_to_stablehlo import legalize_chlo
 from xquant.transforms.stablehlo_legalize_to_linalg.convolution import LowerConvolution
 from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
     LowerBroadcastInDim,

@@ -1,0 +1,82 @@
+"""Ops that only move data (upstream's `ConvertGenericOp` list) and quantized
+constants: the same op on the storage integers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.hints import isa
+
+from xquant.dialects import stablehlo as shlo
+from xquant.transforms.stablehlo_emitters import HloBuilder
+from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
+    replace_op,
+    storage_tensor_type,
+    to_storage,
+    touches_quantized,
+)
+
+MOVING_OPS: frozenset[str] = frozenset(
+    f"stablehlo.{name}"
+    for name in (
+        "reshape", "transpose", "broadcast_in_dim", "concatenate", "slice", "gather", "pad",
+        "dynamic_reshape", "dynamic_slice", "dynamic_broadcast_in_dim", "get_dimension_size",
+        "composite",
+    )
+)  # fmt: skip
+"""Upstream's `ConvertGenericOp` list, less the ops with patterns of their own here."""
+
+
+@dataclass(frozen=True)
+class LowerDataMovement(RewritePattern):
+    """Ops that move storage integers: the same op on the storage type."""
+
+    exact: bool = False
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name not in MOVING_OPS or not touches_quantized(op):
+            return
+        b = HloBuilder(exact=self.exact)
+        clone = type(op).create(
+            operands=[to_storage(b, v) for v in op.operands],
+            result_types=[storage_tensor_type(t) or t for t in op.result_types],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        replace_op(rewriter, op, b, [b.add(clone)])
+
+
+@dataclass(frozen=True)
+class LowerConstant(RewritePattern):
+    """A quantized constant already holds its storage integers: retype it."""
+
+    exact: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.ConstantOp, rewriter: PatternRewriter) -> None:
+        new_type = storage_tensor_type(op.output.type)
+        if new_type is None:
+            return
+        assert isa(new_type, TensorType[IntegerType])  # storage integers
+        value = op.value
+        if value.type != new_type:
+            dtype = (
+                np.dtype(f"uint{new_type.element_type.width.data}")
+                if new_type.element_type.width.data in (8, 16, 32)
+                else None
+            )
+            raw = np.array(value.get_values())
+            values = raw.astype(dtype) if dtype is not None else raw
+            value = DenseIntOrFPElementsAttr.from_list(
+                new_type, [int(v) for v in values.reshape(-1)]
+            )
+        b = HloBuilder(exact=self.exact)
+        replace_op(rewriter, op, b, [b.add(shlo.ConstantOp(value, new_type))])
