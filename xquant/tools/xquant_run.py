@@ -144,7 +144,6 @@ def _chunks(text: str, split: bool) -> list[str]:
 
 def _npz_order(names: list[str]) -> list[str]:
     """`arg0, arg1...` / `arr_0, arr_1...` in numeric order; other names as stored."""
-
     for prefix in ("arg", "arr_"):
         numbers = [re.fullmatch(prefix + r"(\d+)", n) for n in names]
         if names and all(numbers):
@@ -161,7 +160,6 @@ def _npz_order(names: list[str]) -> list[str]:
 
 def _load_args(value: str) -> list[Any]:
     """The arguments one `--arg` gives: one, or one per array of a `.npz` file."""
-
     if not value.endswith(".npz"):
         return [_load_arg(value)]
     try:
@@ -172,7 +170,6 @@ def _load_args(value: str) -> list[Any]:
 
 
 def _load_arg(value: str) -> Any:
-
     if value.endswith(".npy") or (
         os.path.exists(value) and not value.lstrip().startswith("dense")
     ):
@@ -199,7 +196,6 @@ def _run_chunk(
     checks_only: bool = False,
     backend: str = "interpreter",
 ) -> list[str]:
-
     ctx = make_context()
     try:
         located = parse_located(ctx, text, name)
@@ -255,7 +251,6 @@ def _run_chunk(
         ]
     except ValueError as err:
         raise ToolError(format_error(located.span_of(fn), str(err), name)) from err
-
     if backend == "iree":
         results = _run_iree(module, located, function, values, name)
         return [
@@ -282,7 +277,6 @@ def _prepare_iree(
 ) -> Any:
     """`module` (only `entry` and its callees, if given) lowered in place, so ops
     keep their positions, and compiled by IREE."""
-
     try:
         return prepare(module, in_place=True, entry=entry)
     except OpDiagnostic as err:  # an op no lowering took, or a pass error
@@ -309,7 +303,6 @@ def _run_iree(
     name: str,
     prepared: Any = None,
 ) -> tuple[Any, ...]:
-
     if prepared is None:
         prepared = _prepare_iree(module, located, name, entry=function)
     try:
@@ -322,7 +315,6 @@ def _run_all_iree(
     module: Any, located: Any, functions: list[Any], name: str
 ) -> list[str]:
     """Run every (argument-less) function compiled by IREE; check ops are not lowered."""
-
     lines: list[str] = []
     outputs = {f.sym_name.data: f.function_type.outputs.data for f in functions}
     prepared = _prepare_iree(module, located, name)  # once: lowering is in place
@@ -338,7 +330,6 @@ def _run_all(
     module: Any, located: Any, functions: list[Any], name: str, checks_only: bool
 ) -> list[str]:
     """Run every (argument-less) function, collecting results and a line per check."""
-
     lines: list[str] = []
     errors: list[str] = []
     for fn in functions:
@@ -389,7 +380,6 @@ def _check_name(op: Any) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `xquant-run`; 0 on success, 1 on any bad input."""
-
     install()
     try:
         ns = _parser().parse_args(argv)
