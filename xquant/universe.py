@@ -133,9 +133,7 @@ def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
 
 
 def _chlo_legalize_to_stablehlo() -> type[ModulePass]:
-    from xquant.transforms.stablehlo_legalize_quant_to_math import (
-        ChloLegalizeToStablehloPass,
-    )
+    from xquant.transforms.chlo_legalize_to_stablehlo import ChloLegalizeToStablehloPass
 
     return ChloLegalizeToStablehloPass
 
