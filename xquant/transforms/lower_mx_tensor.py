@@ -85,7 +85,7 @@ from xquant.transforms.mx_emitters import (
     emit_nvfp4_scale,
     emit_scale_element,
 )
-from xquant.transforms.mx_tensor_generalize import GENERALIZE_PATTERNS
+from xquant.transforms.mx_tensor_generalize import MxTensorGeneralizePass
 from xquant.transforms.quant_emitters import OpList
 
 __all__ = ["LowerMxTensorPass", "build_generic", "parts_of"]
@@ -542,9 +542,7 @@ class LowerMxTensorPass(ModulePass):
     name = "lower-mx-tensor"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(GENERALIZE_PATTERNS))
-        ).rewrite_module(op)
+        MxTensorGeneralizePass().apply(ctx, op)
         expand_function_boundaries(op)
         patterns: list[RewritePattern] = [
             LowerQuantize(),
