@@ -28,7 +28,7 @@ import itertools
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import arith, math, tensor
@@ -556,7 +556,9 @@ def _clip(x: Any, low: Any, high: Any) -> np.ndarray | None:
     if type(x) is not np.ndarray or x.dtype.kind != "f" or x.size < _CLIP_MIN:
         return None
     for bound in (low, high):
-        if not isinstance(bound, np.generic) or bound.dtype != x.dtype:
+        if not isinstance(bound, np.generic):
+            return None
+        if cast("np.generic[Any]", bound).dtype != x.dtype:
             return None
         if bound != bound or bound == 0:
             return None
@@ -623,7 +625,9 @@ def _run_vectorized_block(
         inputs = tuple(env[v] if v in env else ctx[v] for v in op.operands)
         high = spec.clamps.get(i)
         if high is not None and call is not None and calls[i + 1] is not None:
-            clamped = _clip(*inputs, env[high] if high in env else ctx[high])
+            clamped = _clip(
+                inputs[0], inputs[1], env[high] if high in env else ctx[high]
+            )
             if clamped is not None:
                 env[spec.steps[i + 1][0].results[0]] = clamped
                 fused = True
