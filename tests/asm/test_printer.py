@@ -205,6 +205,21 @@ def test_multi_results_blocks_and_aliases() -> None:
     )
 
 
+def test_affine_set_prints_constraints_as_mlir_keeps_them() -> None:
+    # MLIR keeps `e >= 0` and `e == 0` only: `a <= b` parses as `b - a >= 0`.
+    module = parse(
+        '"test.op"() {s = affine_set<(d0, d1)[s0] : '
+        "(d0 - 1 >= 0, d1 == s0, d0 <= 10)>} : () -> ()\n",
+        unregistered=True,
+    )
+    assert module_to_mlir(module) == (
+        "#set = affine_set<(d0, d1)[s0] : (d0 - 1 >= 0, d1 - s0 == 0, -d0 + 10 >= 0)>\n"
+        "module {\n"
+        '  "test.op"() {s = #set} : () -> ()\n'
+        "}\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("value", "float_type", "text"),
     [

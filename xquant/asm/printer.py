@@ -38,7 +38,7 @@ import dataclasses
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, ClassVar
+from typing import IO, ClassVar, cast
 
 import numpy as np
 from xdsl.dialects import func
@@ -78,12 +78,15 @@ from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
     AffineConstantExpr,
+    AffineConstraintExpr,
+    AffineConstraintKind,
     AffineDimExpr,
     AffineExpr,
     AffineMap,
     AffineSymExpr,
 )
 from xdsl.printer import Printer
+from xdsl.utils.hints import isa
 
 from xquant.numerics.float_format import format_float, format_floats
 
@@ -162,6 +165,19 @@ def affine_map_text(affine_map: AffineMap) -> str:
     return f"{head} -> ({results})"
 
 
+def _constraint_text(constraint: AffineConstraintExpr) -> str:
+    """An `IntegerSet` constraint as MLIR prints it: `e >= 0` or `e == 0`.
+
+    MLIR keeps only these two forms (its parser turns `a <= b` into
+    `b - a >= 0`); xDSL keeps the kind, so `<=` is turned around here."""
+    if constraint.kind == AffineConstraintKind.le:
+        expr = constraint.rhs - constraint.lhs
+    else:
+        expr = constraint.lhs - constraint.rhs
+    relation = " == 0" if constraint.kind == AffineConstraintKind.eq else " >= 0"
+    return _affine_expr(expr, False) + relation
+
+
 def _attribute_text(attr: Attribute) -> str | None:
     """The full spelling of an attribute MLIR aliases, or None for the others."""
     if isinstance(attr, AffineMapAttr):
@@ -171,10 +187,7 @@ def _attribute_text(attr: Attribute) -> str | None:
         dims = ", ".join(f"d{i}" for i in range(affine_set.num_dims))
         symbols = ", ".join(f"s{i}" for i in range(affine_set.num_symbols))
         head = f"({dims})" + (f"[{symbols}]" if affine_set.num_symbols else "")
-        constraints = ", ".join(
-            _affine_expr(e, False) + (" == 0" if eq else " >= 0")
-            for e, eq in zip(affine_set.constraints, affine_set.eq_flags, strict=True)
-        )
+        constraints = ", ".join(_constraint_text(c) for c in affine_set.constraints)
         return f"affine_set<{head} : ({constraints})>"
     return None
 
@@ -232,10 +245,10 @@ def _value_of(op: Operation) -> Attribute | None:
 
 def _arith_constant_name(op: Operation) -> str:
     value = _value_of(op)
-    if isinstance(value, IntegerAttr):
+    if isa(value, IntegerAttr):
         value_type = value.type
-        if isinstance(value_type, IntegerType):
-            width = value_type.width.data
+        if isa(value_type, IntegerType):
+            width = value_type.bitwidth
             if width == 1:
                 return "true" if value.value.data else "false"
             number = value.value.data
@@ -856,11 +869,11 @@ class MLIRPrinter(Printer):
             assert text is not None
             self.print_string(text)
             return
-        if isinstance(attribute, ArrayAttr):
+        if isa(attribute, ArrayAttr):
             with self.in_square_brackets():
                 self.print_list(attribute.data, self._print_attribute_elided)
             return
-        if isinstance(attribute, DenseIntOrFPElementsAttr):
+        if isa(attribute, DenseIntOrFPElementsAttr):
             self._print_dense(attribute)
             self.print_string(" : ")
             self.print_attribute(attribute.type)
@@ -874,10 +887,10 @@ class MLIRPrinter(Printer):
 
     def _print_attribute_elided(self, attribute: Attribute) -> None:
         """`AttrTypeElision::May` (array elements): i64 and f64 drop their type."""
-        if isinstance(attribute, IntegerAttr) and attribute.type == IntegerType(64):
+        if isa(attribute, IntegerAttr) and attribute.type == IntegerType(64):
             self.print_int(attribute.value.data, attribute.type)
             return
-        if isinstance(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
+        if isa(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
             text = format_float(attribute.value.data, attribute.type)
             if not text.startswith("0x"):
                 self.print_string(text)
@@ -1009,16 +1022,18 @@ def _has_aliasable(op: Operation) -> bool:
     def visit(attr: Attribute) -> bool:
         if isinstance(attr, AffineMapAttr | AffineSetAttr):
             return True
-        if isinstance(attr, ArrayAttr):
-            if {type(a) for a in attr.data} <= _PLAIN_DATA:  # pyright: ignore[reportUnknownVariableType]
+        if isa(attr, ArrayAttr):
+            if {type(a) for a in attr.data} <= _PLAIN_DATA:
                 return False  # e.g. the scales of a quantized type: no recursion
-            return any(visit(a) for a in attr.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
-        params = getattr(attr, "parameters", None)
+            return any(visit(a) for a in attr.data)
+        params: object = getattr(attr, "parameters", None)
         if isinstance(params, tuple):
-            return any(visit(p) for p in params if isinstance(p, Attribute))  # pyright: ignore[reportUnknownVariableType]
-        data = getattr(attr, "data", None)
+            elements = cast(tuple[object, ...], params)
+            return any(visit(p) for p in elements if isinstance(p, Attribute))
+        data: object = getattr(attr, "data", None)
         if isinstance(data, Mapping):
-            return any(visit(a) for a in data.values() if isinstance(a, Attribute))  # pyright: ignore[reportUnknownVariableType]
+            entries = cast(Mapping[object, object], data)
+            return any(visit(a) for a in entries.values() if isinstance(a, Attribute))
         return False
 
     for nested in op.walk():
