@@ -46,6 +46,17 @@ def test_per_layer_ties_clamp_specials(x: float, expected: int) -> None:
     assert uniform.quantize(np.array([x], dtype=np.float32), t).tolist() == [expected]
 
 
+@pytest.mark.parametrize(
+    "storage", ["i8", "u8", "i16", "u16", "i32", "u4", "i4<-7:7>", "u8<1:200>"]
+)
+def test_nan_quantizes_to_storage_zero(storage: str) -> None:
+    """Storage 0 for every width and signedness, a zero point notwithstanding (x86
+    casts NaN to INT_MIN, whose low byte happens to be 0: i32 and u16 tell)."""
+    t = qtype(f"!quant.uniform<{storage}:f32, 0.5:3>")
+    x = np.array([np.nan, -np.nan, 1.0], dtype=np.float32)
+    assert uniform.quantize(x, t).tolist()[:2] == [0, 0]
+
+
 def test_zero_point_is_added_before_rounding() -> None:
     # x / s = 0.5, + zp 3 = 3.5 -> 4 (even); ONNX would round 0.5 -> 0 first and give 3.
     t = qtype("!quant.uniform<i8:f32, 1.0:3>")

@@ -205,9 +205,10 @@ def quantize(x: np.ndarray, qtype: UniformType) -> np.ndarray:
     low, high = clamp_bounds(qtype)
     with np.errstate(all="ignore"):
         scaled = x.reshape(view_shape) / scales + zero_points
-        clamped = np.minimum(np.maximum(scaled, low), high)
-        rounded = np.rint(clamped)
-    rounded = np.where(np.isnan(rounded), 0, rounded)
+        # clip is minimum(maximum(.)) in one pass (NaN stays NaN); the sign of a
+        # zero bound cannot matter, the value becomes an integer below.
+        rounded = np.rint(np.clip(scaled, low, high))
+    rounded[np.isnan(rounded)] = 0
     return rounded.astype(storage_numpy_dtype(qtype)).reshape(x.shape)
 
 
