@@ -51,14 +51,15 @@ from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
+from xdsl.utils.hints import isa
 
 from xquant.transforms.signatures import convert_function_boundaries
 
 
 def _narrow_int(element: Attribute, below: int) -> bool:
     return (
-        isinstance(element, IntegerType)
-        and 1 < element.width.data < below
+        isa(element, IntegerType)
+        and 1 < element.bitwidth < below
         and element.signedness.data != Signedness.UNSIGNED
     )
 
@@ -84,7 +85,7 @@ def carrier_scalar(attr: Attribute) -> Attribute | None:
 
 
 def _carrier_type(attr: Attribute) -> Attribute | None:
-    if isinstance(attr, TensorType):
+    if isa(attr, TensorType[Attribute]):
         if not attr.has_static_shape():
             return None
         element = carrier_element(attr.element_type)
@@ -100,20 +101,20 @@ def _scalar_casts(block: Block, value: SSAValue, to: Attribute) -> SSAValue:
         return op.results[0]
 
     source = value.type
-    if isinstance(to, IntegerType) and isinstance(source, IntegerType):
-        widen = to.width.data > source.width.data
+    if isa(to, IntegerType) and isa(source, IntegerType):
+        widen = to.bitwidth > source.bitwidth
         return add(arith.ExtSIOp(value, to) if widen else arith.TruncIOp(value, to))
     if isinstance(source, AnyFloat) and isinstance(to, AnyFloat):  # f16/bf16 <-> f32
         widen = to.bitwidth > source.bitwidth
         return add(arith.ExtFOp(value, to) if widen else arith.TruncFOp(value, to))
     if isinstance(to, AnyFloat):  # integer bits -> small float
-        assert isinstance(source, IntegerType)
-        if to.bitwidth < source.width.data:
+        assert isa(source, IntegerType)
+        if to.bitwidth < source.bitwidth:
             value = add(arith.TruncIOp(value, IntegerType(to.bitwidth)))
         return add(arith.BitcastOp(value, to))
-    assert isinstance(source, AnyFloat) and isinstance(to, IntegerType)
+    assert isinstance(source, AnyFloat) and isa(to, IntegerType)
     bits = add(arith.BitcastOp(value, IntegerType(source.bitwidth)))
-    if source.bitwidth == to.width.data:
+    if source.bitwidth == to.bitwidth:
         return bits
     return add(arith.ExtUIOp(bits, to))
 
@@ -129,7 +130,7 @@ class _Materializer:
 
     def __call__(self, value: SSAValue, to: Attribute) -> Operation:
         source = value.type
-        if not isinstance(source, TensorType) or not isinstance(to, TensorType):
+        if not isa(source, TensorType[Attribute]) or not isa(to, TensorType[Attribute]):
             body = Block()
             _scalar_casts(body, value, to)
             ops = list(body.ops)
@@ -168,10 +169,10 @@ class WidenBoundaryTypesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         casts = _Materializer()
         convert_function_boundaries(op, _carrier_type, casts)
-        for op, first in casts.before:
-            block = op.parent_block()
+        for cast, first in casts.before:
+            block = cast.parent_block()
             assert block is not None
             for earlier in first:
-                block.insert_op_before(earlier, op)
+                block.insert_op_before(earlier, cast)
         for first_op, value in casts.sources:
             first_op.operands[0] = value
