@@ -34,15 +34,15 @@ xDSL's (arith, tensor), so the patterns are registered on those op classes here
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from weakref import WeakSet
 
 import ml_dtypes
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
@@ -108,10 +108,12 @@ class FoldExtractOfConstant(RewritePattern):
         element = op.result.type
         value = dense.get_values()[flat]
         scalar: Attribute
+        # The result type is the constant's element type (tensor.extract's
+        # verifier), so an integer type holds ints and a float type floats.
         if isa(element, IntegerType) or isinstance(element, IndexType):
-            scalar = IntegerAttr(int(value), element, truncate_bits=True)
+            scalar = IntegerAttr(cast(int, value), element, truncate_bits=True)
         else:
-            scalar = FloatAttr(float(value), element)  # pyright: ignore[reportArgumentType]
+            scalar = FloatAttr(float(cast(float, value)), cast(AnyFloat, element))
         # HoistAndUniqueConstant then moves it where MLIR's folder puts it.
         rewriter.replace(op, arith.ConstantOp(scalar))
 
@@ -155,7 +157,7 @@ class HoistAndUniqueConstant(RewritePattern):
             _hoisted.add(op)
             return
         op.detach()
-        rewriter.insert_op(op, InsertPoint.at_start(block))
+        rewriter.insert(op, InsertPoint.at_start(block))
         _hoisted.add(op)
 
 
@@ -195,12 +197,12 @@ class SelectOfCompareToMinMax(RewritePattern):
 
 
 _INTEGER_FOLDS: dict[type[Operation], Callable[[int, int], int]] = {
-    arith.AddiOp: operator.add,
-    arith.SubiOp: operator.sub,
-    arith.MuliOp: operator.mul,
-    arith.AndIOp: operator.and_,
-    arith.OrIOp: operator.or_,
-    arith.XOrIOp: operator.xor,
+    arith.AddiOp: int.__add__,
+    arith.SubiOp: int.__sub__,
+    arith.MuliOp: int.__mul__,
+    arith.AndIOp: int.__and__,
+    arith.OrIOp: int.__or__,
+    arith.XOrIOp: int.__xor__,
 }
 _FLOAT_FOLDS: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.AddfOp: np.add,
@@ -225,6 +227,11 @@ def _dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
     return None
 
 
+def _int_values(attr: DenseIntOrFPElementsAttr) -> tuple[int, ...]:
+    """The elements of a dense constant of integer type (ints, as xDSL unpacks them)."""
+    return cast(tuple[int, ...], attr.get_values())
+
+
 def _wrap(value: int, width: int) -> int:
     """`value` as a signed `width`-bit integer (two's complement wrap-around)."""
     half = 1 << (width - 1)
@@ -239,21 +246,24 @@ class FoldDenseBinaryConstants(RewritePattern):
             return
         lhs, rhs = (_dense_constant(v) for v in op.operands)
         result_type = op.results[0].type
-        if lhs is None or rhs is None or not isinstance(result_type, TensorType):
+        if lhs is None or rhs is None or not isa(result_type, TensorType):
             return
-        element = result_type.element_type
         folded: DenseIntOrFPElementsAttr
         if (fold := _INTEGER_FOLDS.get(type(op))) is not None:
-            if not isinstance(element, IntegerType) or element.width.data < 2:
+            if (
+                not isa(result_type, TensorType[IntegerType])
+                or result_type.element_type.bitwidth < 2
+            ):
                 return
-            width = element.width.data
+            width = result_type.element_type.bitwidth
+            # The operands have the result's type (the arith ops' verifier).
             values = [
                 _wrap(fold(a, b), width)
-                for a, b in zip(lhs.get_values(), rhs.get_values(), strict=True)
+                for a, b in zip(_int_values(lhs), _int_values(rhs), strict=True)
             ]
-            folded = DenseIntOrFPElementsAttr.from_list(result_type, values)  # pyright: ignore[reportArgumentType]
+            folded = DenseIntOrFPElementsAttr.from_list(result_type, values)
         elif (fold := _FLOAT_FOLDS.get(type(op))) is not None:
-            dtype = _FLOAT_DTYPES.get(type(element))
+            dtype = _FLOAT_DTYPES.get(type(result_type.element_type))
             if dtype is None:
                 return
             a = np.asarray(lhs.get_values(), dtype=np.float64).astype(dtype)
@@ -261,7 +271,7 @@ class FoldDenseBinaryConstants(RewritePattern):
             with np.errstate(all="ignore"):
                 values = fold(a, b).astype(dtype)
             folded = DenseIntOrFPElementsAttr.from_list(
-                result_type,  # pyright: ignore[reportArgumentType]
+                cast(TensorType[AnyFloat], result_type),  # a key of _FLOAT_DTYPES
                 [float(v) for v in values.astype(np.float64)],
             )
         else:
