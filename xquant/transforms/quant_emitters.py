@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
@@ -116,7 +117,7 @@ def _dense_attr(
     """`DenseIntOrFPElementsAttr.from_list(type, values)`, quicker for plain integers."""
     element = type.get_element_type()
     if (
-        isinstance(element, IntegerType)
+        isa(element, IntegerType)
         and element.signedness.data == Signedness.SIGNLESS
         and len(values) == prod(type.get_shape())
     ):
@@ -124,7 +125,8 @@ def _dense_attr(
         half = 1 << (element.bitwidth - 1)
         if all(-half <= v < half for v in ints):
             # `from_list` normalizes each value, which leaves these unchanged.
-            return DenseIntOrFPElementsAttr(type, BytesAttr(element.pack(ints)))
+            int_type = cast(TensorType[IntegerType], type)  # element checked above
+            return DenseIntOrFPElementsAttr(int_type, BytesAttr(element.pack(ints)))
     return DenseIntOrFPElementsAttr.from_list(type, values)  # pyright: ignore[reportCallIssue, reportArgumentType, reportUnknownVariableType]
 
 
@@ -144,7 +146,7 @@ ones (rarely repeated) are not kept alive by the cache."""
 
 def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
     """An `arith.constant` scalar (float or integer); its attribute is built once per value."""
-    if isinstance(type, IntegerType):
+    if isa(type, IntegerType):
         attr: Attribute = _integer_attr(int(value), type)
     else:
         # FloatAttr accepts any float type.
@@ -251,7 +253,7 @@ def emit_dequantize(
         # The zero point is a scalar of the wide type; reading it off saves
         # recomputing the width from all the zero points.
         wide_element = params.zero_point.type
-        if not isinstance(wide_element, IntegerType):
+        if not isa(wide_element, IntegerType):
             wide_element = dequantize_wide_type(qtype)
         wide_type = with_element(q.type, wide_element)
         extend = arith.ExtSIOp if qtype.is_signed else arith.ExtUIOp
