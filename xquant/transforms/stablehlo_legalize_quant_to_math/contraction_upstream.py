@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
@@ -47,7 +47,8 @@ from xquant.dialects.stablehlo.dynamism import (
 )
 from xquant.dialects.stablehlo.misc import PadOp
 from xquant.dialects.stablehlo.quantization import quantized
-from xquant.dialects.stablehlo.syntax import i64_array
+from xquant.dialects.stablehlo.reductions import padding_pairs
+from xquant.dialects.stablehlo.syntax import array_values, i64_array
 from xquant.transforms.stablehlo_emitters import (
     Channels,
     HloBuilder,
@@ -111,9 +112,7 @@ def convolution_dims(op: shlo.ConvolutionOp) -> DotLikeDims | None:
         ratios = [float(r) / float(s) for r, s in zip(result_ch.scales, rhs_ch.scales)]
         if any(abs((r - ratios[0]) / ratios[0]) > 0.001 for r in ratios):
             return None
-    if op.lhs_dilation is not None and any(
-        d != 1 for d in op.lhs_dilation.get_values()
-    ):
+    if any(d != 1 for d in array_values(op.lhs_dilation)):
         return None
     n = op.dimension_numbers
     key = (
@@ -276,21 +275,21 @@ def _wrap_i32(value: int) -> int:
 
 def _pad_lhs(
     b: HloBuilder, op: shlo.ConvolutionOp, lhs: SSAValue, dims: DotLikeDims
-) -> tuple[SSAValue, dict[str, object]]:
+) -> tuple[SSAValue, dict[str, Attribute]]:
     """`createDotLikeKernel<ConvolutionOp>`: nonzero padding becomes a `pad` of the lhs
     with its zero point; the convolution's padding becomes all zeros."""
-    properties: dict[str, object] = dict(op.properties)
+    properties: dict[str, Attribute] = dict(op.properties)
     if op.padding is None:
         return lhs, properties
-    padding = [int(v) for v in op.padding.get_values()]
-    if not any(padding):
+    padding = padding_pairs(op.padding, len(dims.lhs_spatial))
+    if all(pair == (0, 0) for pair in padding):
         return lhs, properties
     lhs_q = quantized(op.lhs.type)
     assert lhs_q is not None
     rank = len(shape_of(lhs.type))
     low, high = [0] * rank, [0] * rank
     for i, d in enumerate(dims.lhs_spatial):
-        low[d], high[d] = padding[2 * i], padding[2 * i + 1]
+        low[d], high[d] = padding[i]
     zp = b.scalar(_wrap_i8(lhs_q.zero_point), IntegerType(8))
     shape = shape_of(lhs.type)
     padded_shape = [
@@ -335,7 +334,7 @@ def upstream_dot_like(
             shlo.ConvolutionOp.create(
                 operands=[lhs, rhs],
                 result_types=[result_i32],
-                properties=properties,  # pyright: ignore[reportArgumentType]
+                properties=properties,
                 attributes=dict(op.attributes),
             )
         )
