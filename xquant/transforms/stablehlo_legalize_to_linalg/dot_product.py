@@ -152,7 +152,7 @@ class LowerDotGeneral(RewritePattern):
             sizes = self._result_sizes(ops, numbers, lhs, rhs, result_type)
         zero = (
             complex_constant(hoist, 0j, element)
-            if isinstance(element, ComplexType)
+            if isa(element, ComplexType)
             else scalar_constant(hoist, 0, element)
         )
         init = ops.add(tensor.EmptyOp(sizes, result_type))
@@ -270,7 +270,7 @@ class LowerDotGeneral(RewritePattern):
             b = emit_convert(body_ops, hoist, args[1], rhs_element, element)
             mul, add = (
                 (complex.MulOp, complex.AddOp)
-                if isinstance(element, ComplexType)
+                if isa(element, ComplexType)
                 else (arith.MulfOp, arith.AddfOp)
                 if is_float(element)
                 else (arith.MuliOp, arith.AddiOp)
