@@ -173,7 +173,7 @@ class LowerReduce(RewritePattern):
         ops.ops[-1].attributes.update(discardable_attributes(op))
         results = [
             value if value.type == t else ops.add(tensor.CastOp(value, t))
-            for value, t in zip(results, op.result_types, strict=True)
+            for value, t in zip(results, (r.type for r in op.results_), strict=True)
         ]
         rewriter.replace(op, [*hoist.ops, *ops.ops], results)
 
