@@ -37,6 +37,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.hints import isa
+
+from xquant.numerics.literal_text import bracketed
 
 _ParseDense = Callable[[AttrParser, Any], DenseIntOrFPElementsAttr]
 
@@ -55,31 +58,6 @@ _HEX = rb"0x[0-9a-fA-F]++"
 _HEX_ELEMENTS = re.compile(_HEX + rb"(?:," + _HEX + rb")*+")
 
 _fallback: _ParseDense | None = None
-
-
-# Every element character as `x`, whitespace as a space, the rest as itself.
-_MARKS = bytes(
-    c if c in b"[]," else 32 if c in b" \t\r\n" else ord("x") for c in range(256)
-)
-
-
-def _bracketed(body: bytes, count: int) -> bool:
-    """Whether `body` holds `count` elements that sit only between brackets and
-    commas: no element right after a `]` or right before a `[`, one list, and
-    no two elements with only whitespace between them (the fast paths drop
-    whitespace, so `[1 2]` would otherwise read as `[12]`)."""
-    marks = body.translate(_MARKS)
-    compact = marks.replace(b" ", b"")
-    if not (
-        compact[:1] == b"["
-        and compact[-1:] == b"]"
-        and b"]x" not in compact
-        and b"x[" not in compact
-    ):
-        return False
-    element = np.frombuffer(marks, np.uint8) == ord("x")
-    runs = int(element[0]) + int(np.count_nonzero(element[1:] & ~element[:-1]))
-    return runs == count
 
 
 def _skeleton(shape: list[int]) -> bytes:
@@ -172,9 +150,9 @@ def _floats_with_bits(elements: bytes, dtype: np.dtype) -> np.ndarray | None:
 
 
 def _values(elements: bytes, element: Any) -> np.ndarray | None:
-    if isinstance(element, IntegerType) and element.bitwidth == 1:
+    if isa(element, IntegerType) and element.bitwidth == 1:
         return _booleans(elements)
-    if isinstance(element, IntegerType) and element.bitwidth <= 64:
+    if isa(element, IntegerType) and element.bitwidth <= 64:
         return _integers(elements, element)
     if isinstance(element, IndexType):
         return _integers(elements, element)
@@ -187,7 +165,7 @@ def _fast(parser: AttrParser, type: Any) -> DenseIntOrFPElementsAttr | None:
     """The attribute, parsed past its end, or None (nothing consumed)."""
     content = parser.lexer.input.content
     start = parser.pos
-    if not isinstance(content, str) or content[start : start + 1] != "<":
+    if content[start : start + 1] != "<":
         return None
     if content[start + 1 : start + 64].lstrip()[:1] != "[":
         return None  # a splat or a hex blob
@@ -220,7 +198,7 @@ def _fast(parser: AttrParser, type: Any) -> DenseIntOrFPElementsAttr | None:
 def _from_body(
     body: bytes, type: Any, shape: list[int]
 ) -> DenseIntOrFPElementsAttr | None:
-    if not _bracketed(body, math.prod(shape)):
+    if not bracketed(body, math.prod(shape), b"[]"):
         return None
     compact = body.translate(None, b" \t\r\n")
     if compact.translate(None, b"0123456789abcdefABCDEF.-+xtruls") != _skeleton(shape):

@@ -52,6 +52,7 @@ from xquant.numerics.float_format import (
     llvm_double,
     semantics_of,
 )
+from xquant.numerics.literal_text import bracketed
 
 _D = TypeVar("_D", FloatData, IntAttr)
 
@@ -405,31 +406,6 @@ _PARAM_BODY = re.compile(r"[-+0-9.eE:,{} \t\r\n]*+")
 _ROUNDING_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64}
 
 
-# Every element character as `x`, whitespace as a space, the rest as itself.
-_MARKS = bytes(
-    c if c in b"{}," else 32 if c in b" \t\r\n" else ord("x") for c in range(256)
-)
-
-
-def _bracketed(body: bytes, count: int) -> bool:
-    """Whether `body` holds `count` elements that sit only between brackets and
-    commas: no element right after a `}` or right before a `{`, one list, and
-    no two elements with only whitespace between them (the fast paths drop
-    whitespace, so `{1 2}` would otherwise read as `{12}`)."""
-    marks = body.translate(_MARKS)
-    compact = marks.replace(b" ", b"")
-    if not (
-        compact[:1] == b"{"
-        and compact[-1:] == b"}"
-        and b"}x" not in compact
-        and b"x{" not in compact
-    ):
-        return False
-    element = np.frombuffer(marks, np.uint8) == ord("x")
-    runs = int(element[0]) + int(np.count_nonzero(element[1:] & ~element[:-1]))
-    return runs == count
-
-
 def _brace_shape(skeleton: bytes) -> list[int] | None:
     """The shape of nested braces `{{,},{,}}` -> [2, 2], or None if not regular."""
     rank = len(skeleton) - len(skeleton.lstrip(b"{"))
@@ -462,7 +438,7 @@ def _fast_param_list(
     its token, as upstream.
     """
     text, start = parser.lexer.input.content, parser.pos
-    if not isinstance(text, str) or text[start : start + 1] != "{":
+    if text[start : start + 1] != "{":
         return None
     end = text.find(">", start)
     body = text[start:end]
@@ -471,7 +447,7 @@ def _fast_param_list(
     raw = body.encode("ascii")
     compact = raw.translate(None, b" \t\r\n")
     shape = _brace_shape(compact.translate(None, b"0123456789.-+eE:"))
-    if shape is None or not _bracketed(raw, math.prod(shape)):
+    if shape is None or not bracketed(raw, math.prod(shape), b"{}"):
         return None
     elements = compact.translate(None, b"{}")
     if _PARAMS.fullmatch(elements) is None:
@@ -528,7 +504,7 @@ def _body_end(text: str, start: int) -> int:
 
 def parse_uniform(parser: AttrParser) -> list[Attribute]:
     text, start = parser.lexer.input.content, parser.pos
-    end = _body_end(text, start) if isinstance(text, str) else -1
+    end = _body_end(text, start)
     key = text[start : end + 1] if end - start > _CACHED_LENGTH else None
     if key is not None and (cached := _UNIFORM_CACHE.get(key)) is not None:
         params, length = cached
@@ -570,8 +546,11 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
     elif (fast := _fast_param_list(parser, expressed)) is not None:
         scales, zero_points, shape = fast
     else:
+        scale_list: list[float] = []
+        zero_point_list: list[int] = []
         _punct(parser, "{")
-        shape = _parse_param_list(parser, expressed, scales, zero_points)  # pyright: ignore[reportArgumentType]
+        shape = _parse_param_list(parser, expressed, scale_list, zero_point_list)
+        scales, zero_points = scale_list, zero_point_list
     _punct(parser, ">")
     # Upstream's verifyInvariants: after the body, in this order, at the mnemonic.
     _verify_storage(parser, mnemonic, storage)
@@ -595,10 +574,6 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
                 f"zero point {zp} out of storage type range [{low}, {high}]",
                 params_start,
             )
-    if isinstance(scales, np.ndarray):
-        scales = scales.tolist()
-    if isinstance(zero_points, np.ndarray):
-        zero_points = zero_points.tolist()
     return [
         *_storage_attrs(*storage),
         expressed,
@@ -608,9 +583,14 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
             IntAttr(block) for _, block, _ in block_info if granularity == SUB_CHANNEL
         ),
         ArrayAttr(IntAttr(n) for n in shape),
-        ArrayAttr(_plain_data(FloatData, scales)),
-        ArrayAttr(_plain_data(IntAttr, zero_points)),
+        ArrayAttr(_plain_data(FloatData, _listed(scales))),
+        ArrayAttr(_plain_data(IntAttr, _listed(zero_points))),
     ]
+
+
+def _listed(values: list[Any] | np.ndarray) -> list[Any]:
+    """The Python numbers of a parsed list or of a numpy array (`tolist`)."""
+    return values.tolist() if isinstance(values, np.ndarray) else values
 
 
 def _plain_data(cls: type[_D], values: list[Any]) -> tuple[_D, ...]:
