@@ -50,12 +50,13 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 ElementCheck = Callable[[Attribute], bool]
 
 
 def _signless_int(attr: Attribute) -> bool:
-    return isinstance(attr, IntegerType) and attr.signedness.data == Signedness.SIGNLESS
+    return isa(attr, IntegerType) and attr.signedness.data == Signedness.SIGNLESS
 
 
 def _float(attr: Attribute) -> bool:
@@ -72,9 +73,7 @@ _INDEX = (_int_or_index, "signless-integer-like or memref of signless-integer")
 
 
 def _width(attr: Attribute) -> int:
-    if isinstance(attr, IntegerType):
-        return attr.width.data
-    assert isinstance(attr, AnyFloat)
+    assert isinstance(attr, IntegerType | AnyFloat)
     return attr.bitwidth
 
 
@@ -119,9 +118,9 @@ _RULES: dict[
 
 def _element(attr: Attribute) -> Attribute | None:
     """The element of a scalar, vector or tensor type; None for anything else (memref...)."""
-    if isinstance(attr, VectorType | TensorType | UnrankedTensorType):
-        return attr.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    if isinstance(attr, IntegerType | IndexType | AnyFloat):
+    if isa(attr, VectorType | TensorType | UnrankedTensorType):
+        return attr.get_element_type()
+    if isa(attr, IntegerType | IndexType | AnyFloat):
         return attr
     return None
 
@@ -136,14 +135,14 @@ def _shape(attr: Attribute) -> tuple[int, ...] | None:
 
 
 def _scalable(attr: Attribute) -> tuple[bool, ...]:
-    if not isinstance(attr, VectorType):
+    if not isa(attr, VectorType):
         return ()
-    return tuple(bool(d.value.data) for d in attr.scalable_dims)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType, reportUnknownArgumentType]
+    return tuple(bool(d.value.data) for d in attr.scalable_dims)
 
 
 def _kind(attr: Attribute) -> type[Attribute] | None:
     """The container class, or None for a scalar."""
-    if isinstance(attr, VectorType | TensorType | UnrankedTensorType):
+    if isa(attr, VectorType | TensorType | UnrankedTensorType):
         return type(attr)
     return None
 

@@ -55,8 +55,6 @@ def _plain_blob(parser: AttrParser) -> tuple[str, Position] | None:
     would otherwise go through the lexer's string regex, which takes seconds
     on them."""
     content, less = parser.lexer.input.content, parser.pos
-    if not isinstance(content, str):
-        return None
     quote = content.find('"', less)
     close = content.find('"', quote + 1)
     text = content[quote + 1 : close]
