@@ -17,6 +17,7 @@ import xquant
 from xquant.dialects.chlo import broadcast_shape
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.interpreter.chlo import align
+from xquant.transforms.chlo_legalize_to_stablehlo import legalize_chlo
 from xquant.transforms.stablehlo_emitters import merged_requantize
 
 PASS = "stablehlo-legalize-quant-to-math{exact=true}"
@@ -192,10 +193,32 @@ def test_unlowered_op_is_upstreams_legality_error():
         xquant.apply_passes(module, PASS)
 
 
+def test_quantized_resource_constant_is_the_legality_error():
+    """A `dense_resource` constant of a quantized type is not converted (only
+    dense literals are): the legality check reports it, the pass does not crash."""
+    text = """
+    func.func @main() -> tensor<2x!quant.uniform<i8:f32, 0.5>> {
+      %0 = stablehlo.constant dense_resource<blob1> : tensor<2x!quant.uniform<i8:f32, 0.5>>
+      return %0 : tensor<2x!quant.uniform<i8:f32, 0.5>>
+    }
+    {-#
+      dialect_resources: {
+        builtin: {
+          blob1: "0x010000000102"
+        }
+      }
+    #-}
+    """
+    module = xquant.parse_module(text)
+    with pytest.raises(
+        Exception,
+        match=r"failed to legalize operation 'stablehlo\.constant' that was explicitly marked illegal",
+    ):
+        xquant.apply_passes(module, PASS)
+
+
 def test_legalize_chlo_gives_stablehlo_with_the_same_numbers():
     """`chlo-legalize-to-stablehlo` (static shapes): broadcast_in_dim + element-wise ops."""
-    from xquant.transforms.stablehlo_legalize_quant_to_math import legalize_chlo
-
     module = xquant.parse_module(PER_AXIS)
     x = np.linspace(-30, 30, 12, dtype=np.float32).reshape(4, 3)
     (before,) = xquant.run(module, "main", x)

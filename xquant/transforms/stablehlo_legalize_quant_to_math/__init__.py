@@ -95,16 +95,9 @@ conversions, checks), `quantize`, `elementwise` (with the dequantize-op-quantize
 fallback), `contraction` (dot / dot_general / convolution; upstream's integer
 form in `contraction_upstream`), `data_movement`, `checks`, `reductions`, and
 `pass_` (the pass, the bridges and the legality check). The `chlo` broadcasting
-ops it emits are lowered by `xquant.transforms.chlo_legalize_to_stablehlo`,
-re-exported here.
+ops it emits are lowered by `xquant.transforms.chlo_legalize_to_stablehlo`.
 """
 
-from xquant.transforms.chlo_legalize_to_stablehlo import (
-    CHLO_TO_STABLEHLO,
-    ChloLegalizeToStablehloPass,
-    LowerChloBroadcast,
-    legalize_chlo,
-)
 from xquant.transforms.stablehlo_legalize_quant_to_math.checks import (
     LowerCheckOps,
     LowerCustomCall,
@@ -144,13 +137,10 @@ from xquant.transforms.stablehlo_legalize_quant_to_math.reductions import (
 )
 
 __all__ = [
-    "CHLO_TO_STABLEHLO",
     "MOVING_OPS",
     "QDQ_OPS",
-    "ChloLegalizeToStablehloPass",
     "FoldBridges",
     "LowerCheckOps",
-    "LowerChloBroadcast",
     "LowerConstant",
     "LowerConvolution",
     "LowerCustomCall",
@@ -165,7 +155,6 @@ __all__ = [
     "StablehloLegalizeQuantToMathPass",
     "converted_to",
     "dequantize_op_quantize",
-    "legalize_chlo",
     "storage_tensor_type",
     "to_float",
     "to_storage",

@@ -33,7 +33,7 @@ def storage_tensor_type(t: Attribute) -> Attribute | None:
     """A tensor of quantized elements as one of its storage integers, its encoding
     (e.g. `#stablehlo.bounds`) kept; None when not quantized."""
     q = quantized(t)
-    if q is None or not isinstance(t, TensorType):
+    if q is None or not isa(t, TensorType):
         return None
     return retype(t, storage_type(q))
 

@@ -342,9 +342,7 @@ class LowerDot(RewritePattern):
         lhs, rhs = op.operands
         rank = len(lhs.type.get_shape()) if isa(lhs.type, TensorType) else 1
         numbers = DotDimensionNumbersAttr.get([], [], [rank - 1], [0])
-        rewriter.replace_op(
-            op, shlo.DotGeneralOp(lhs, rhs, numbers, op.result_types[0])
-        )
+        rewriter.replace(op, shlo.DotGeneralOp(lhs, rhs, numbers, op.result_types[0]))
 
 
 @dataclass(frozen=True)

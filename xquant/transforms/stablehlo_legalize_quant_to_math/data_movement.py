@@ -67,12 +67,11 @@ class LowerConstant(RewritePattern):
             return
         assert isa(new_type, TensorType[IntegerType])  # storage integers
         value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            return  # a dense_resource blob: left for the legality check to report
         if value.type != new_type:
-            dtype = (
-                np.dtype(f"uint{new_type.element_type.width.data}")
-                if new_type.element_type.width.data in (8, 16, 32)
-                else None
-            )
+            width = new_type.element_type.bitwidth
+            dtype = np.dtype(f"uint{width}") if width in (8, 16, 32) else None
             raw = np.array(value.get_values())
             values = raw.astype(dtype) if dtype is not None else raw
             value = DenseIntOrFPElementsAttr.from_list(
