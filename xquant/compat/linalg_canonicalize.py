@@ -53,13 +53,13 @@ class EraseIdentityGeneric(RewritePattern):
         if not all(isinstance(v.type, TensorType) for v in op.operands):
             return
         replacements: list[SSAValue] = []
-        for value, result in zip(terminator.operands, op.results, strict=False):
+        for value, result in zip(terminator.operands, op.res, strict=False):
             if not isinstance(value, BlockArgument) or value.block is not block:
                 return
             source = op.operands[value.index]
             if source.type != result.type:
                 cast = tensor.CastOp(source, result.type)
-                rewriter.insert_op(cast)
+                rewriter.insert(cast)
                 source = cast.dest
             replacements.append(source)
         if len(replacements) != len(op.results):

@@ -22,6 +22,7 @@ verifier into each op class, so each class is patched.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
 from xdsl.dialects.linalg import Linalg
@@ -35,11 +36,16 @@ from xdsl.utils.exceptions import VerifyException
 _Verifier = Callable[[LinalgStructuredOperation], None]
 
 
+class _HasElementType(Protocol):
+    def get_element_type(self) -> Attribute: ...
+
+
 def element_or_self(operand_type: Attribute) -> Attribute:
     """MLIR's `getElementTypeOrSelf`."""
     if isinstance(operand_type, ShapedType):
-        element: Attribute = operand_type.get_element_type()  # pyright: ignore[reportUnknownMemberType]
-        return element
+        # Every shaped type here has one (the builtin containers, mx_tensor's
+        # type); xDSL's `ShapedType` does not declare it.
+        return cast(_HasElementType, operand_type).get_element_type()
     return operand_type
 
 

@@ -14,6 +14,7 @@ types are built by xDSL's own parser, so their classes are patched.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from xdsl.dialects.builtin import MemRefType, UnrankedMemRefType, VectorType
 from xdsl.ir import Attribute
@@ -50,5 +51,7 @@ def install() -> None:
     if _installed:
         return
     for cls, message in _MESSAGES.items():
-        setattr(cls, "verify", _rejecting_quant(cls.verify, message))
+        # `cls.verify` takes a `cls`, the only type its wrapper is installed on.
+        xdsl_verify = cast(_Verify, cls.verify)
+        setattr(cls, "verify", _rejecting_quant(xdsl_verify, message))
     _installed = True
