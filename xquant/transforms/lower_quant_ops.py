@@ -41,7 +41,7 @@ upstream does not lower unranked, and its verifier rejects) flattens to rank
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -275,13 +275,10 @@ class _ContractLowering:
     # ----- unranked tensors -----
 
     def _unranked(self, ops: OpList, value: SSAValue) -> SSAValue:
-        container = value.type
-        assert isinstance(container, UnrankedTensorType)
         shape_value = ops.add(shape.ShapeOfOp(value))
         extents, known_shape, layout = _known_rank_view(ops, self.qtype, shape_value)
         extents_tensor = ops.add(tensor.FromElementsOp(*extents))
-        element = cast(Attribute, container.element_type)  # pyright: ignore[reportUnknownMemberType]
-        ranked_type = TensorType(element, known_shape)
+        ranked_type = TensorType(_element(value), known_shape)
         reshaped = ops.add(tensor.ReshapeOp(value, extents_tensor, ranked_type))
         result = self._ranked(ops, reshaped, layout)
         return ops.add(
@@ -383,6 +380,7 @@ class _UpstreamLowering:
         qtype = self.qtype
         container = value.type
         assert isinstance(container, TensorType)
+        container = cast(TensorType[Attribute], container)  # the element type: any
         shape_ = container.get_shape()
         scales = dense_constant(
             ops,
@@ -550,7 +548,10 @@ def _known_rank_view(
 def _element(value: SSAValue) -> Attribute:
     container = value.type
     assert isinstance(container, TensorType | UnrankedTensorType)
-    return cast(Attribute, container.element_type)  # pyright: ignore[reportUnknownMemberType]
+    # isinstance leaves the element type parameter unknown; any attribute will do.
+    return cast(
+        TensorType[Attribute] | UnrankedTensorType[Attribute], container
+    ).element_type
 
 
 def _mixed_sizes(ops: OpList, value: SSAValue) -> list[SSAValue] | None:
@@ -729,7 +730,7 @@ def lower_in_place(module: ModuleOp, rounding: Rounding) -> None:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused() -> Generator[None]:
     """Pause Python's cyclic garbage collector while the lowering runs.
 
     The lowering allocates a dozen ops per cast and frees nothing; every few
