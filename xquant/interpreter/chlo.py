@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 from xdsl.interpreter import (
-    InterpretationError,
     Interpreter,
     InterpreterFunctions,
     PythonValues,
     impl,
     register_impls,
 )
+from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import chlo
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp

@@ -25,6 +25,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.hints import isa
 
 from xquant.dialects import linalg_extra
 from xquant.interpreter.arith import float_to_int, int_to_float, maximumf, minimumf
@@ -277,7 +278,7 @@ def _reduce_spec(op: linalg.ReduceOp | linalg_extra.ReduceOp) -> StructuredSpec:
 def _map_spec(op: linalg_extra.MapOp) -> StructuredSpec:
     """`linalg.map`: every operand on the identity map, all loops parallel."""
     init_t = op.init.type
-    assert isinstance(init_t, TensorType)
+    assert isa(init_t, TensorType)
     rank = len(init_t.get_shape())
     spec = StructuredSpec(
         maps=[AffineMap.identity(rank)] * (len(op.inputs) + 1),
@@ -408,11 +409,14 @@ class LinalgFunctions(InterpreterFunctions):
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
     run_reduce_variadic = impl(linalg_extra.ReduceOp)(_structured(_reduce_spec))
     run_map = impl(linalg_extra.MapOp)(_structured(_map_spec))
-    for _pooling in linalg_extra.CHANNEL_LAST_POOLING.values():
-        locals()[f"run_{_pooling.name.removeprefix('linalg.')}"] = impl(_pooling)(
-            _structured(_channel_last_pooling_spec)
-        )
-    del _pooling
+    locals().update(
+        {
+            f"run_{pooling.name.removeprefix('linalg.')}": impl(pooling)(
+                _structured(_channel_last_pooling_spec)
+            )
+            for pooling in linalg_extra.CHANNEL_LAST_POOLING.values()
+        }
+    )
 
     @impl(linalg.BroadcastOp)
     def run_broadcast(

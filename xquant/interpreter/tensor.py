@@ -19,6 +19,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.interpreter.errors import op_error
@@ -164,7 +165,8 @@ class TensorFunctions(InterpreterFunctions):
         src, shape_value = args
         src = np.asarray(src)
         shape = [int(s) for s in np.asarray(shape_value).reshape(-1)]
-        typ = op.result.type
+        # compat's tensor.reshape (the class registered) also has unranked results.
+        typ = cast(Attribute, op.result.type)
         # The verifier can only compare static shapes; the shape operand is a runtime value.
         if isinstance(typ, TensorType) and any(
             t not in (s, DYNAMIC_INDEX) for t, s in zip(typ.get_shape(), shape)
