@@ -335,3 +335,29 @@ def test_einsum_matches_numpy(
     assert not any(op.name.startswith("stablehlo.") for op in lowered.walk())
     (got,) = xquant.run(lowered, "main", lhs, rhs)
     assert np.array_equal(got, want)
+
+
+def test_resource_constant_in_a_reducer_is_left_unlowered() -> None:
+    """A `dense_resource` constant in a reducer body has no scalar lowering
+    here: the reduce stays as it is (it used to fail with an internal error)."""
+    text = """func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%a init: %init) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%x: tensor<f32>, %y: tensor<f32>) {
+    %c = stablehlo.constant dense_resource<blob1> : tensor<f32>
+    %s = stablehlo.add %x, %c : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  func.return %r : tensor<f32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x0400000000000040"
+    }
+  }
+#-}"""
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    assert any(op.name == "stablehlo.reduce" for op in lowered.walk())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import cast, overload
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -76,7 +76,7 @@ def splat_scalar(value: SSAValue, hoist: Ops) -> SSAValue | None:
     if is_quantized(value.type) or signed_or_unsigned(value.type):
         return None
     element = element_type(value.type)
-    if isinstance(element, ComplexType):
+    if isa(element, ComplexType):
         real, imag = cast(tuple[float, float], dense.get_values()[0])
         return complex_constant(hoist, complex(real, imag), element)
     return scalar_constant(hoist, dense_value(dense).reshape(-1)[0].item(), element)
@@ -184,6 +184,10 @@ def lower_elementwise(
     return result
 
 
+@overload
+def _signless_tensor(t: TensorType[Attribute]) -> TensorType[Attribute]: ...
+@overload
+def _signless_tensor(t: Attribute) -> Attribute: ...
 def _signless_tensor(t: Attribute) -> Attribute:
     """A tensor of unsigned integers as one of signless integers; other types unchanged."""
     if not isa(t, TensorType[Attribute]) or not is_unsigned(t.element_type):

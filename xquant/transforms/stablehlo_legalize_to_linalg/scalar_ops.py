@@ -6,7 +6,9 @@ reducer's StableHLO op); `emit_convert` is StableHLO's convert semantics.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
+from typing import overload
 
 import numpy as np
 from xdsl.dialects import arith, complex, math
@@ -14,6 +16,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     ComplexType,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerType,
     Signedness,
@@ -330,7 +333,9 @@ COMPLEX_UNARY: dict[str, Callable[..., Operation]] = {
 }  # fmt: skip
 
 
-def complex_constant(hoist: Ops, value: complex, element: ComplexType) -> SSAValue:
+def complex_constant(
+    hoist: Ops, value: builtins.complex, element: ComplexType
+) -> SSAValue:
     """`complex.constant [re, im]` (upstream materializes complex splats this way)."""
     part = element.element_type
     assert isinstance(part, AnyFloat)
@@ -351,7 +356,7 @@ def _emit_complex(
         return body.add(COMPLEX_BINARY[name](*operands))
     if name in COMPLEX_UNARY:
         return body.add(COMPLEX_UNARY[name](operands[0]))
-    if name == "stablehlo.logistic" and isinstance(result, ComplexType):
+    if name == "stablehlo.logistic" and isa(result, ComplexType):
         part = result.element_type
         exp = body.add(complex.ExpOp(body.add(complex.NegOp(operands[0]))))
         one = body.add(
@@ -368,12 +373,12 @@ def _emit_complex(
         source = element_type(op.operand_types[0])
         if source == result:
             return operands[0]
-        if isinstance(source, ComplexType) and not isinstance(result, ComplexType):
+        if isa(source, ComplexType) and not isinstance(result, ComplexType):
             # complex -> real keeps the real part (upstream: `complex.re`).
             real = body.add(complex.ReOp(operands[0]))
             return emit_convert(body, hoist, real, source.element_type, result)
         raise Unsupported("convert to a complex type")
-    if name == "stablehlo.complex" and isinstance(result, ComplexType):
+    if name == "stablehlo.complex" and isa(result, ComplexType):
         return body.add(complex.CreateOp(operands[0], operands[1], result))
     if isinstance(op, ew.CompareOp):
         direction = op.comparison_direction.data.value
@@ -387,9 +392,13 @@ def is_unsigned(t: Attribute) -> bool:
     return isa(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
 
 
+@overload
+def signless(t: IntegerType) -> IntegerType: ...
+@overload
+def signless(t: Attribute) -> Attribute: ...
 def signless(t: Attribute) -> Attribute:
     """`t` with a signless integer in place of an unsigned one (upstream's type converter)."""
-    return IntegerType(t.width.data) if isa(t, IntegerType) else t
+    return IntegerType(t.bitwidth) if isa(t, IntegerType) else t
 
 
 UNSIGNED_BINARY: dict[str, Callable[..., Operation]] = {
@@ -477,6 +486,8 @@ def emit_scalar(
         if is_quantized(t):
             raise Unsupported("quantized operand")
     if isinstance(op, shlo.ConstantOp):
+        if not isa(op.value, DenseIntOrFPElementsAttr):
+            raise Unsupported("dense_resource constant in a body")
         return scalar_constant(
             hoist, dense_value(op.value).reshape(-1)[0].item(), result
         )
