@@ -45,7 +45,6 @@ from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
@@ -71,6 +70,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import shape
@@ -379,8 +379,7 @@ class _UpstreamLowering:
     def _generic(self, ops: OpList, value: SSAValue, layout: _Layout) -> SSAValue:
         qtype = self.qtype
         container = value.type
-        assert isinstance(container, TensorType)
-        container = cast(TensorType[Attribute], container)  # the element type: any
+        assert isa(container, TensorType)
         shape_ = container.get_shape()
         scales = dense_constant(
             ops,
@@ -547,11 +546,8 @@ def _known_rank_view(
 
 def _element(value: SSAValue) -> Attribute:
     container = value.type
-    assert isinstance(container, TensorType | UnrankedTensorType)
-    # isinstance leaves the element type parameter unknown; any attribute will do.
-    return cast(
-        TensorType[Attribute] | UnrankedTensorType[Attribute], container
-    ).element_type
+    assert isa(container, TensorType | UnrankedTensorType)
+    return container.element_type
 
 
 def _mixed_sizes(ops: OpList, value: SSAValue) -> list[SSAValue] | None:
