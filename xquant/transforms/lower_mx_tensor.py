@@ -161,7 +161,7 @@ class LowerDequantize(RewritePattern):
         scale, *data = parts_of(ops, op.input)
         scale = _signless_scale(ops, scale)
         rank = mx_type.get_num_dims()
-        out_element = result_type.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        out_element = result_type.get_element_type()
         has_tensor_scale = op.tensor_scale is not None
 
         def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
@@ -170,7 +170,7 @@ class LowerDequantize(RewritePattern):
                 b, consts, args[0], args[1 : 1 + len(data)], mx_type, tensor_scale
             )
             if out_element != value.type:
-                value = b.add(arith.TruncFOp(value, out_element))  # pyright: ignore[reportArgumentType]
+                value = b.add(arith.TruncFOp(value, out_element))
             return [value]
 
         inputs = [scale, *data]
@@ -262,7 +262,7 @@ class LowerQuantize(RewritePattern):
         zeros_type = TensorType(i32, scale_shape)
         zeros = ops.add(
             arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(zeros_type, [0]))
-        )  # pyright: ignore[reportArgumentType]
+        )
         n = len(interleaved)
         out_map = AffineMap(
             n, 0, tuple(AffineExpr.dimension(2 * d) for d in range(len(scale_shape)))

@@ -269,7 +269,8 @@ def emit_encode(
     is_nan = body.add(arith.CmpfOp(clamped, clamped, "uno"))
     clamped = body.add(arith.SelectOp(is_nan, consts.float(0.0), clamped))
     if fmt.is_int:
-        return body.add(arith.FPToSIOp(clamped, compute))  # pyright: ignore[reportArgumentType]
+        assert isa(compute, IntegerType)
+        return body.add(arith.FPToSIOp(clamped, compute))
     if compute == f32:
         return clamped
     assert isinstance(compute, AnyFloat)
@@ -303,20 +304,18 @@ def emit_cast(body: OpList, value: SSAValue, target: Attribute) -> SSAValue:
     source = value.type
     if source == target:
         return value
-    source_float, target_float = (
-        isinstance(source, AnyFloat),
-        isinstance(target, AnyFloat),
-    )
-    if source_float and target_float:
-        narrower = type_width(source) < type_width(target)
-        return body.add((arith.ExtFOp if narrower else arith.TruncFOp)(value, target))  # pyright: ignore[reportArgumentType]
-    if target_float:
-        return body.add(arith.SIToFPOp(value, target))  # pyright: ignore[reportArgumentType]
+    if isinstance(target, AnyFloat):
+        if isinstance(source, AnyFloat):
+            narrower = type_width(source) < type_width(target)
+            return body.add(
+                (arith.ExtFOp if narrower else arith.TruncFOp)(value, target)
+            )
+        return body.add(arith.SIToFPOp(value, target))
     assert isa(target, IntegerType)
-    if source_float:
+    if isinstance(source, AnyFloat):
         return body.add(arith.FPToSIOp(value, target))
     assert isa(source, IntegerType)
-    narrower = source.width.data < target.width.data
+    narrower = source.bitwidth < target.bitwidth
     return body.add((arith.ExtSIOp if narrower else arith.TruncIOp)(value, target))
 
 
@@ -360,5 +359,5 @@ def build_generic(
 
 
 def _element(t: Attribute) -> Attribute:
-    assert isinstance(t, TensorType)
-    return t.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    assert isa(t, TensorType)
+    return t.get_element_type()

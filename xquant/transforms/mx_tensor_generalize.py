@@ -106,8 +106,8 @@ def _read(
 
 
 def _element(t: Attribute) -> Attribute:
-    assert isinstance(t, TensorType)
-    return t.get_element_type()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    assert isa(t, TensorType)
+    return t.get_element_type()
 
 
 class GeneralizeMxLinalg(RewritePattern):

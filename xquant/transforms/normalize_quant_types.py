@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType, UnrankedTe
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.types import UniformQuantizedType
 
@@ -54,9 +55,9 @@ def normalized_element(qtype: UniformQuantizedType) -> UniformQuantizedType | No
 
 def normalized_type(attr: Attribute) -> Attribute | None:
     """`attr` with a normalizable sub-channel element type replaced, else None (tensors only)."""
-    if not isinstance(attr, TensorType | UnrankedTensorType):
+    if not isa(attr, TensorType | UnrankedTensorType):
         return None
-    element = attr.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    element = attr.element_type
     if (
         not isinstance(element, UniformQuantizedType)
         or (new := normalized_element(element)) is None

@@ -102,7 +102,7 @@ _I1 = IntegerType(1)
 
 @lru_cache(maxsize=4096)
 def _integer_attr(value: int, type: IntegerType) -> IntegerAttr:
-    return IntegerAttr(value, type, truncate_bits=True)  # pyright: ignore[reportUnknownVariableType]
+    return IntegerAttr(value, type, truncate_bits=True)
 
 
 @lru_cache(maxsize=4096)

@@ -334,10 +334,11 @@ class QuantizedBinaryToRescale(RewritePattern):
     safe: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        scales_of = BINARY_SCALES.get(type(op))  # pyright: ignore[reportArgumentType]
+        if not isinstance(op, ew.BinaryElementwiseOp):
+            return
+        scales_of = BINARY_SCALES.get(type(op))
         if scales_of is None or (self.safe and isinstance(op, ew.DivideOp)):
             return
-        assert isinstance(op, ew.BinaryElementwiseOp)
         lhs_q, rhs_q, result_q = (
             quantized(t) for t in (op.lhs.type, op.rhs.type, op.result.type)
         )
