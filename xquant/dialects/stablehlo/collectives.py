@@ -10,7 +10,7 @@ which move storage unchanged).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
@@ -60,9 +60,10 @@ def _verify_replica_groups(groups: DenseIntOrFPElementsAttr | None) -> None:
     if groups is None:
         return
     shape = groups.get_shape()
-    if shape is None or len(shape) != 2:
+    if len(shape) != 2:
         raise VerifyException("replica groups should be a rank 2 tensor")
-    values = [int(v) for v in groups.get_values()]
+    # Replica ids are integers (a float literal truncates, as before).
+    values = [int(v) for v in cast(tuple[float, ...], groups.get_values())]
     seen: set[int] = set()
     for v in values:
         if v == -1:
@@ -200,9 +201,9 @@ class CollectivePermuteOp(_CollectiveOp):
     def verify_(self) -> None:
         self.verify_quantization()
         shape = self.source_target_pairs.get_shape()
-        if shape is None or len(shape) != 2:
+        if len(shape) != 2:
             raise VerifyException(
-                f"expect source_target_pairs attribute to be of rank 2, but got rank {len(shape or ())}"
+                f"expect source_target_pairs attribute to be of rank 2, but got rank {len(shape)}"
             )
         if shape[1] != 2:
             raise VerifyException(

@@ -116,7 +116,7 @@ class ConstantOp(IRDLOperation):
         storage = None if result_q is None else IntegerType(result_q.storage_width)
         if (
             result_q is None
-            or not isinstance(value_type, TensorType)
+            or not isa(value_type, TensorType)
             or value_type.get_shape() != result_type.get_shape()
             or value_type.get_element_type() != storage
         ):

@@ -61,7 +61,7 @@ def _returned(region: Region) -> list[Attribute]:
 
 
 def _is_i1_scalar(t: Attribute) -> bool:
-    if not isinstance(t, TensorType) or t.get_shape():
+    if not isa(t, TensorType) or t.get_shape():
         return False
     return q.is_pred(t.get_element_type())
 
@@ -180,7 +180,7 @@ def _verify_scalar_body(
             f"{label} expects {len(expected)} parameters, but takes {len(args)}"
         )
     for index, (arg, want) in enumerate(zip(args, expected)):
-        if not isinstance(arg, TensorType) or arg.get_shape():
+        if not isa(arg, TensorType) or arg.get_shape():
             raise VerifyException(
                 f"{label} parameter #{index} should be a 0-rank tensor, but got {q.type_text(arg)}"
             )

@@ -62,7 +62,7 @@ def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> N
     element = q.element_type(t)
     if (
         not isa(element, IntegerType)
-        or not isinstance(t, TensorType)
+        or not isa(t, TensorType)
         or len(t.get_shape()) != rank
     ):
         kind = "0D" if rank == 0 else "1D"
@@ -110,11 +110,11 @@ class GetDimensionSizeOp(IRDLOperation):
                 f"requires dimension attribute in range [0, {rank}); found ({dim})"
             )
         result = self.result.type
+        element = result.get_element_type()
         if not (
-            isinstance(result, TensorType)
-            and result.get_shape() == ()
-            and isa(result.get_element_type(), IntegerType)
-            and result.get_element_type().width.data == 32
+            result.get_shape() == ()
+            and isa(element, IntegerType)
+            and element.bitwidth == 32
         ):
             raise VerifyException(
                 f"'{self.name}' op result #0 must be 0D tensor of 32-bit signless integer values, "

@@ -49,7 +49,6 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xquant.dialects.stablehlo.syntax import (
-    FunctionalTypeFormat,
     SameTypeFormat,
     ShortTypesFormat,
     parse_functional_op_tail,
@@ -541,8 +540,10 @@ class BitcastConvertOp(UnaryElementwiseOp):
 
     def print(self, printer: Printer) -> None:
         # StableHLO's format is `functional-type(operands, results)`: `(T) -> T`
-        # even when the two types are the same.
-        FunctionalTypeFormat.print(self, printer)
+        # even when the two types are the same (FunctionalTypeFormat's print).
+        printer.print_string(" ")
+        print_operands(printer, self.operands)
+        print_functional_op_tail(printer, self)
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type

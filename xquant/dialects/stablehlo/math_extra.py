@@ -38,6 +38,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.elementwise import (
@@ -133,7 +134,7 @@ class _ComplexPartOp(UnaryElementwiseOp):
                 f"but got {q.type_text(operand_type)}"
             )
         element = q.element_type(operand_type)
-        expected = element.element_type if isinstance(element, ComplexType) else element
+        expected = element.element_type if isa(element, ComplexType) else element
         if q.element_type(result_type) != expected:
             raise incompatible_return_type(
                 self.name, TensorType(expected, q.shape_of(result_type)), result_type
@@ -173,9 +174,7 @@ class ComplexOp(ShortTypesFormat):
         start = parser.pos
         result_type = parser.parse_type()
         element = q.element_type(result_type)
-        if not isinstance(result_type, TensorType) or not isinstance(
-            element, ComplexType
-        ):
+        if not isa(result_type, TensorType) or not isa(element, ComplexType):
             parser.raise_error(
                 "expected tensor with complex element type", start, parser.pos
             )
@@ -186,8 +185,7 @@ class ComplexOp(ShortTypesFormat):
         result_type = self.result.type
         element = q.element_type(result_type)
         if (
-            isinstance(result_type, TensorType)
-            and isinstance(element, ComplexType)
+            isa(element, ComplexType)
             and self.lhs.type == self.rhs.type
             and self.lhs.type
             == TensorType(element.element_type, result_type.get_shape())
@@ -208,7 +206,7 @@ class ComplexOp(ShortTypesFormat):
                 f"but got {q.type_text(self.lhs.type)}"
             )
         element = q.element_type(self.result.type)
-        if not (isinstance(element, ComplexType) and element.element_type == part):
+        if not (isa(element, ComplexType) and element.element_type == part):
             inferred = TensorType(ComplexType(part), q.shape_of(self.result.type))
             raise incompatible_return_type(self.name, inferred, self.result.type)
 
@@ -240,7 +238,7 @@ class ReducePrecisionOp(IRDLOperation):
             parser.raise_error(
                 "expected exponent mantissa in format e#m#", start, parser.pos
             )
-        bits = {
+        bits: dict[str, Attribute] = {
             "exponent_bits": IntegerAttr(int(match.group(1)), i32),
             "mantissa_bits": IntegerAttr(int(match.group(2)), i32),
         }

@@ -22,7 +22,7 @@ the others admit per-tensor quantized tensors (dequantize_op_quantize).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import (
     TupleType,
     i32,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -57,6 +57,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import PrecisionAttr
@@ -323,7 +324,7 @@ class CholeskyOp(IRDLOperation):
         if parser.parse_optional_punctuation(",") is not None:
             parse_keyword_value(parser, "lower")
             attr = parser.parse_attribute()
-            if not isinstance(attr, IntegerAttr) or attr.type != IntegerType(1):
+            if not isa(attr, IntegerAttr) or attr.type != IntegerType(1):
                 parser.raise_error("expected a boolean attribute for 'lower'")
             properties["lower"] = attr
         return parse_same_type_op_tail(cls, parser, [operand], properties)
@@ -433,8 +434,10 @@ class TupleOp(IRDLOperation):
 
     def verify_(self) -> None:
         if list(self.result.type.types.data) != list(self.operand_types):
+            # The types of SSA values are types.
+            inferred = cast(tuple[TypeAttribute, ...], tuple(self.operand_types))
             raise incompatible_return_type(
-                self.name, TupleType(list(self.operand_types)), self.result.type
+                self.name, TupleType(inferred), self.result.type
             )
 
 
@@ -466,7 +469,9 @@ class GetTupleElementOp(IRDLOperation):
         print_functional_op_tail(printer, self, ("index",))
 
     def verify_(self) -> None:
-        types = self.operand.type.types.data
+        operand_type = self.operand.type
+        assert isinstance(operand_type, TupleType)  # the operand's constraint
+        types = operand_type.types.data
         index = self.index.value.data
         if not 0 <= index < len(types):
             raise VerifyException(

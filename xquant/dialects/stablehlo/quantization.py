@@ -547,7 +547,7 @@ def compatible_types(a: Attribute, b: Attribute) -> bool:
     """MLIR's `verifyCompatibleShape` plus equal element types (encodings are not compared)."""
     if a == b:
         return True
-    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+    if not (isa(a, TensorType) and isa(b, TensorType)):
         return False
     return element_type(a) == element_type(b) and compatible_shapes(
         a.get_shape(), b.get_shape()
