@@ -34,6 +34,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo.syntax import (
     array_values,
@@ -144,7 +145,7 @@ class BroadcastBinaryOp(IRDLOperation):
 def _default_result_type(
     lhs: Attribute, rhs: Attribute, dims: tuple[int, ...] | None
 ) -> Attribute:
-    assert isinstance(lhs, TensorType) and isinstance(rhs, TensorType)
+    assert isa(lhs, TensorType) and isa(rhs, TensorType)
     shape = broadcast_shape(tuple(lhs.get_shape()), tuple(rhs.get_shape()), dims)
     if shape is None or shape == tuple(lhs.get_shape()):
         return lhs

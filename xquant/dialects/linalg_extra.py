@@ -411,7 +411,7 @@ def _parse_payload_or_body(
 
 def _element(value: SSAValue) -> Attribute:
     t = value.type
-    return t.get_element_type() if isinstance(t, TensorType | MemRefType) else t
+    return t.get_element_type() if isa(t, TensorType | MemRefType) else t
 
 
 def _shape(value: SSAValue) -> tuple[int, ...]:
@@ -442,7 +442,7 @@ class MapOp(IRDLOperation):
         mapper: Region,
         attributes: dict[str, Attribute] | None = None,
     ):
-        results = [init.type] if isinstance(init.type, TensorType) else []
+        results = [init.type] if isa(init.type, TensorType) else []
         super().__init__(
             operands=[inputs, init],
             result_types=[results],
@@ -528,7 +528,7 @@ class ReduceOp(IRDLOperation):
     ):
         super().__init__(
             operands=[inputs, inits],
-            result_types=[[v.type for v in inits if isinstance(v.type, TensorType)]],
+            result_types=[[v.type for v in inits if isa(v.type, TensorType)]],
             regions=[combiner],
             properties={"dimensions": DenseArrayBase.from_list(i64, dimensions)},
             attributes=attributes,
