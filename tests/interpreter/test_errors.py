@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import test
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 import xquant
@@ -184,3 +185,13 @@ def test_a_python_error_in_a_kernel_becomes_a_diagnostic_with_the_cause() -> Non
         interpreter.call_op("main", (np.float32(1.0),))
     assert str(info.value) == "'arith.addf' op: IndexError: tuple index out of range"
     assert isinstance(info.value.__cause__, IndexError)
+
+
+def test_an_op_with_a_file_line_col_location_and_no_recorded_span() -> None:
+    """An op built or parsed outside the located parser keeps its `loc(...)`,
+    and the message starts with it (this used to fail with AttributeError)."""
+    op = test.TestOp()
+    op.location = FileLineColLoc(StringAttr("a.mlir"), IntAttr(3), IntAttr(4))
+    assert str(OpInterpretationError(op, "'test.op' op: boom")) == (
+        "a.mlir:3:4: 'test.op' op: boom"
+    )

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, TensorType
 from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic, source_location
 from xquant.numerics.values import IdentityCache
@@ -47,7 +48,7 @@ def _location_of(op: Operation) -> str | None:
         return location
     loc = op.location
     if isinstance(loc, FileLineColLoc):
-        return f"{loc.file_name.data}:{loc.line.value.data}:{loc.column.value.data}"
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return None
 
 
@@ -76,7 +77,7 @@ def _static_shape(typ: Attribute) -> tuple[int, ...] | None:
     entry = _STATIC_SHAPES.lookup(typ)
     if entry is not None:
         return entry[1]
-    shape = tuple(typ.get_shape()) if isinstance(typ, TensorType) else None
+    shape = tuple(typ.get_shape()) if isa(typ, TensorType) else None
     return _STATIC_SHAPES.store(typ, shape)
 
 
