@@ -26,13 +26,16 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     Builtin,
     DenseResourceAttr,
+    FunctionType,
     IndexType,
     IntegerType,
     ModuleOp,
+    ShapedType,
     TensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
+from xdsl.utils.hints import isa
 
 from xquant.numerics.dtypes import cast_float
 from xquant.numerics.values import dtype_of, element_type, int_info, wrap
@@ -66,7 +69,7 @@ def _element_bits(el: Attribute) -> int:
     if isinstance(el, IndexType):
         return 64
     if isinstance(el, IntegerType):
-        return el.width.data
+        return el.bitwidth
     bits = getattr(el, "bitwidth", None)
     if isinstance(bits, int):
         return bits
@@ -126,8 +129,8 @@ def resource_value(attr: DenseResourceAttr) -> np.ndarray:
     return value
 
 
-def _decode(name: str, data: bytes, typ: Attribute) -> np.ndarray:
-    shape = tuple(typ.get_shape())  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+def _decode(name: str, data: bytes, typ: ShapedType) -> np.ndarray:
+    shape = tuple(typ.get_shape())
     count = int(np.prod(shape, dtype=np.int64))
     el = element_type(typ)
     dt = dtype_of(el)
@@ -138,7 +141,7 @@ def _decode(name: str, data: bytes, typ: Attribute) -> np.ndarray:
             f"{count * size} ({count} elements of {size} bytes)"
         )
     bits = _element_bits(el)
-    if isinstance(el, IntegerType | IndexType):
+    if isa(el, IntegerType | IndexType):
         info = int_info(el)
         if bits == 1:
             return (np.frombuffer(data, np.uint8) != 0).reshape(shape)
@@ -198,7 +201,7 @@ def store_resource(name: str, array: Any, typ: Attribute) -> DenseResourceAttr:
 
 
 def _checked_array(name: str, array: Any, typ: Attribute) -> np.ndarray:
-    if not isinstance(typ, TensorType) or any(d < 0 for d in typ.get_shape()):
+    if not isa(typ, TensorType) or any(d < 0 for d in typ.get_shape()):
         raise DiagnosticException(
             f"weight '{name}': {typ} is not a statically shaped tensor"
         )
@@ -229,7 +232,7 @@ def _bind_argument(fn: func.FuncOp, index: int, attr: DenseResourceAttr) -> None
     block.erase_arg(arg)
     inputs = list(fn.function_type.inputs.data)
     del inputs[index]
-    fn.function_type = func.FunctionType.from_lists(
+    fn.function_type = FunctionType.from_lists(
         inputs, list(fn.function_type.outputs.data)
     )
     if fn.arg_attrs is not None:
