@@ -57,6 +57,16 @@ def test_nan_quantizes_to_storage_zero(storage: str) -> None:
     assert uniform.quantize(x, t).tolist()[:2] == [0, 0]
 
 
+@pytest.mark.parametrize("x", [1.3, float("nan"), -1e9])
+def test_rank0_values(x: float) -> None:
+    """A scalar (rank-0) value quantizes and dequantizes like a one-element tensor."""
+    t = qtype("!quant.uniform<i8:f32, 0.5:3>")
+    got = uniform.quantize(np.array(x, dtype=np.float32), t)
+    one = uniform.quantize(np.array([x], dtype=np.float32), t)
+    assert got.shape == () and got.tolist() == one.tolist()[0]
+    assert uniform.dequantize(got, t).tolist() == uniform.dequantize(one, t).tolist()[0]
+
+
 def test_zero_point_is_added_before_rounding() -> None:
     # x / s = 0.5, + zp 3 = 3.5 -> 4 (even); ONNX would round 0.5 -> 0 first and give 3.
     t = qtype("!quant.uniform<i8:f32, 1.0:3>")

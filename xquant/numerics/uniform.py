@@ -207,7 +207,7 @@ def quantize(x: np.ndarray, qtype: UniformType) -> np.ndarray:
         scaled = x.reshape(view_shape) / scales + zero_points
         # clip is minimum(maximum(.)) in one pass (NaN stays NaN); the sign of a
         # zero bound cannot matter, the value becomes an integer below.
-        rounded = np.rint(np.clip(scaled, low, high))
+        rounded = np.asarray(np.rint(np.clip(scaled, low, high)))  # 0-d: an array
     rounded[np.isnan(rounded)] = 0
     return rounded.astype(storage_numpy_dtype(qtype)).reshape(x.shape)
 
