@@ -146,6 +146,21 @@ def test_undefined_value_is_reported_at_its_first_use(tmp_path: Path) -> None:
     )
 
 
+def test_of_two_undefined_values_the_first_use_is_reported(tmp_path: Path) -> None:
+    f = tmp_path / "undef2.mlir"
+    f.write_text(
+        "func.func @f() {\n"
+        '  %1 = "arith.addi"(%b, %a) : (i32, i32) -> i32\n'
+        "  return\n"
+        "}\n"
+    )
+    result = run(f)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{f}:2:21: error: use of undeclared SSA value name"
+    )
+
+
 def test_use_before_definition_is_a_dominance_error(tmp_path: Path) -> None:
     f = tmp_path / "dom.mlir"
     f.write_text(

@@ -92,7 +92,8 @@ class LocatedParser(Parser):
         if self.forward_ssa_references:
             # MLIR blames the first use of a value that is never defined.
             first_use = min(
-                self._first_uses[name] for name in self.forward_ssa_references
+                (self._first_uses[name] for name in self.forward_ssa_references),
+                key=lambda span: span.start,
             )
             raise ParseError(first_use, "use of undeclared SSA value name")
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
