@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -344,13 +344,10 @@ def _clamp_one_side(a: Any, b: Any, is_max: bool) -> Any:
     """
     if type(a) is not np.ndarray:
         a, b = b, a
-    if (
-        type(a) is not np.ndarray
-        or not isinstance(b, np.generic | np.ndarray)
-        or b.ndim != 0
-        or b.dtype != a.dtype
-        or a.size < _SELECT_SCAN_MIN
-    ):
+    if type(a) is not np.ndarray or not isinstance(b, np.generic | np.ndarray):
+        return None
+    scalar = cast("np.generic[Any] | np.ndarray[Any, np.dtype[Any]]", b)
+    if scalar.ndim != 0 or scalar.dtype != a.dtype or a.size < _SELECT_SCAN_MIN:
         return None
     dt = a.dtype
     bound = dt.type(b)
