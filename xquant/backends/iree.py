@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import StringIO
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import func
@@ -41,6 +41,7 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Operation
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLocation
 from xquant.compat.printer import XQuantPrinter
@@ -181,8 +182,8 @@ def _types_of(op: Operation) -> list[Attribute]:
 
 
 def _has_quant_type(attr: Attribute) -> bool:
-    element = attr.element_type if isinstance(attr, TensorType) else attr  # pyright: ignore[reportUnknownMemberType]
-    return isinstance(element, Attribute) and element.name.startswith("quant.")
+    element = attr.element_type if isa(attr, TensorType) else attr
+    return element.name.startswith("quant.")
 
 
 def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
@@ -312,15 +313,19 @@ def _compile_cached(text: str, flags: tuple[str, ...]) -> bytes:
     import iree.compiler as ireec  # pyright: ignore[reportMissingImports]
 
     try:
-        return bytes(
-            ireec.compile_str(  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        # Untyped in iree: bytes, or None when an output file is named.
+        flatbuffer = cast(
+            "bytes | None",
+            ireec.compile_str(  # pyright: ignore[reportUnknownMemberType]
                 text, target_backends=["llvm-cpu"], extra_args=list(flags)
-            )
+            ),
         )
     except ireec.CompilerToolError as err:  # pyright: ignore[reportUnknownMemberType]
         stderr = str(err)  # pyright: ignore[reportUnknownArgumentType]
         code = re.search(r"Error code: (-?\d+)", stderr)
         raise _compile_error(text, stderr, int(code[1]) if code else None) from None
+    assert flatbuffer is not None
+    return bytes(flatbuffer)
 
 
 def compile_for_iree(text: str, flags: Sequence[str] = COMPILE_FLAGS) -> bytes:
@@ -346,8 +351,7 @@ class _Boundary:
 
 
 def _element(attr: Attribute) -> np.dtype[Any]:
-    element = attr.element_type if isinstance(attr, TensorType) else attr  # pyright: ignore[reportUnknownMemberType]
-    assert isinstance(element, Attribute)
+    element = attr.element_type if isa(attr, TensorType) else attr
     if isinstance(
         element, StorageQuantizedType
     ):  # the interpreter holds storage integers
