@@ -607,7 +607,7 @@ class _Expansion:
         e += trailing
         m_bits = np.frexp(m.astype(np.float64))[1].astype(np.int64)
         fives = np.maximum(-e, 0)
-        log2_s = np.log2(m.astype(np.longdouble)) + fives * _LOG2_5
+        log2_s: np.ndarray = np.log2(m.astype(np.longdouble)) + fives * _LOG2_5
         bits = np.where(e >= 0, m_bits + e, np.floor(log2_s).astype(np.int64) + 1)
         near_integer = (e < 0) & (np.abs(log2_s - np.round(log2_s)) < 1e-9)
         # `%e` rounded up to a power of ten: the first digit's exponent is unsure.
@@ -622,7 +622,7 @@ class _Expansion:
     def rounded(self, precision: int) -> _Digits:
         """APFloat's `precision` digits (see the class docstring)."""
         guard = self.digits.shape[1] - precision
-        leading = _decimal_value(self.digits[:, :precision])
+        leading: np.ndarray = _decimal_value(self.digits[:, :precision])
         tail = _decimal_value(self.digits[:, precision:])
         half = 5 * 10 ** (guard - 1)
         required = (precision * 196 + 58) // 59
