@@ -145,9 +145,10 @@ def _chunks(text: str, split: bool) -> list[str]:
 def _npz_order(names: list[str]) -> list[str]:
     """`arg0, arg1...` / `arr_0, arr_1...` in numeric order; other names as stored."""
     for prefix in ("arg", "arr_"):
-        numbers = [re.fullmatch(prefix + r"(\d+)", n) for n in names]
-        if names and all(numbers):
-            order = sorted(range(len(names)), key=lambda i: int(numbers[i][1]))  # pyright: ignore[reportOptionalSubscript]
+        matches = [re.fullmatch(prefix + r"(\d+)", n) for n in names]
+        if names and all(matches):
+            numbers = [int(m[1]) for m in matches if m is not None]
+            order = sorted(range(len(names)), key=lambda i: numbers[i])
             ordered = [names[i] for i in order]
             if ordered != [f"{prefix}{i}" for i in range(len(names))]:
                 raise ToolError(
