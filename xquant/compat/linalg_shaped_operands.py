@@ -22,7 +22,7 @@ verifier into each op class, so each class is patched.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast
+from typing import cast
 
 from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
 from xdsl.dialects.linalg import Linalg
@@ -33,19 +33,15 @@ from xdsl.dialects.linalg.abstract_ops import (
 from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from xquant.numerics.values import ElementTyped
+
 _Verifier = Callable[[LinalgStructuredOperation], None]
-
-
-class _HasElementType(Protocol):
-    def get_element_type(self) -> Attribute: ...
 
 
 def element_or_self(operand_type: Attribute) -> Attribute:
     """MLIR's `getElementTypeOrSelf`."""
     if isinstance(operand_type, ShapedType):
-        # Every shaped type here has one (the builtin containers, mx_tensor's
-        # type); xDSL's `ShapedType` does not declare it.
-        return cast(_HasElementType, operand_type).get_element_type()
+        return cast(ElementTyped, operand_type).get_element_type()
     return operand_type
 
 

@@ -13,7 +13,7 @@ its inputs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -31,6 +31,7 @@ from xquant.numerics.dtypes import ML_FLOAT_DTYPES as _ML_FLOAT_KINDS
 from xquant.numerics.dtypes import cast_float, numpy_dtype
 
 __all__ = [
+    "ElementTyped",
     "IdentityCache",
     "IntInfo",
     "as_value",
@@ -53,10 +54,18 @@ _NATURAL = (8, 16, 32, 64)
 _NP_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
 
 
+class ElementTyped(Protocol):
+    """A type with an element type. Every shaped type here has `get_element_type`
+    (xDSL's containers through `ContainerType`, mx_tensor's type on its own),
+    though xDSL's `ShapedType` does not declare it."""
+
+    def get_element_type(self) -> Attribute: ...
+
+
 def element_type(t: Attribute) -> Attribute:
     """The element type of a shaped type, or the type itself."""
     if isinstance(t, ShapedType | UnrankedTensorType):
-        return t.get_element_type()  # pyright: ignore
+        return cast(ElementTyped, t).get_element_type()
     return t
 
 
@@ -295,7 +304,7 @@ def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
         arr = np.frombuffer(raw, dtype=np.int8, count=n) != 0
     elif (dt.itemsize == el.compile_time_size and dt.kind in "iuf") or (
         is_ml_float(dt) and el.compile_time_size == dt.itemsize
-    ):  # pyright: ignore
+    ):
         arr = np.frombuffer(raw, dtype=dt, count=n)
         if dt.kind in "iu":
             arr = wrap(arr, int_info(el))

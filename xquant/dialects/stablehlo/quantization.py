@@ -10,7 +10,7 @@ quoted as MLIR diagnostics quote them. The constraint numbers are the spec's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -28,6 +28,7 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.types import QuantizedType, UniformQuantizedType
 from xquant.numerics.float_format import llvm_double
+from xquant.numerics.values import ElementTyped
 
 
 def type_text(t: Attribute) -> str:
@@ -39,16 +40,10 @@ def type_text(t: Attribute) -> str:
     return f"'{stream.getvalue()}'"
 
 
-class _HasElementType(Protocol):
-    def get_element_type(self) -> Attribute: ...
-
-
 def element_type(t: Attribute) -> Attribute:
     """The element type of a shaped type, or the type itself (MLIR's getElementTypeOrSelf)."""
     if isinstance(t, ShapedType):
-        # xDSL's ShapedType does not declare `get_element_type`, but every shaped type
-        # here has one (TensorType & co via ContainerType, MxTensorType on its own).
-        return cast(_HasElementType, t).get_element_type()
+        return cast(ElementTyped, t).get_element_type()
     return t
 
 
