@@ -75,7 +75,7 @@ class _DeclarationAttrsParser:
         return attrs
 
 
-_xdsl_parse: Callable[[type[FuncOp], Parser], FuncOp] = FuncOp.parse.__func__  # pyright: ignore[reportFunctionMemberAccess, reportUnknownMemberType]
+_xdsl_parse: Callable[[type[FuncOp], Parser], FuncOp] = FuncOp.parse.__func__
 
 
 def _parse(cls: type[FuncOp], parser: Parser) -> FuncOp:

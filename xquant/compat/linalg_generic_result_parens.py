@@ -67,7 +67,7 @@ class _ParenthesisedResultsParser:
         return self._parser.parse_comma_separated_list(delimiter, parse, context_msg)
 
 
-_xdsl_parse: Callable[[type[GenericOp], Parser], GenericOp] = GenericOp.parse.__func__  # pyright: ignore[reportFunctionMemberAccess, reportUnknownMemberType]
+_xdsl_parse: Callable[[type[GenericOp], Parser], GenericOp] = GenericOp.parse.__func__
 
 
 def _parse(cls: type[GenericOp], parser: Parser) -> GenericOp:

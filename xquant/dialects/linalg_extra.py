@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Sequence
-from typing import ClassVar, Self
+from typing import ClassVar, Self, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -115,7 +115,8 @@ class _NamedOpInit:
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
-        _build(self, inputs, outputs, res, attributes)  # pyright: ignore[reportArgumentType]
+        # Mixed into NamedOperation subclasses only.
+        _build(cast(NamedOperation, self), inputs, outputs, res, attributes)
 
 
 @irdl_op_definition

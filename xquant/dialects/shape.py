@@ -58,7 +58,7 @@ class ShapeOfOp(IRDLOperation):
     def verify_(self) -> None:
         _check_extent_tensor(self, "result", self.result.type)
         arg_type = self.arg.type
-        shape = self.result.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+        shape = self.result.type.get_shape()
         if isinstance(arg_type, TensorType) and shape[0] not in (
             DYNAMIC_INDEX,
             arg_type.get_num_dims(),

@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
 from xdsl.ir import Attribute
+from xdsl.utils.hints import isa
 
 _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
     builtin.Float16Type: np.dtype(np.float16),
@@ -68,8 +69,8 @@ def numpy_dtype(element_type: Attribute) -> np.dtype:
 
     Signless integers are held signed (`i8` -> int8, `i1` -> bool); `index` is int64.
     """
-    if isinstance(element_type, IntegerType):
-        width, signedness = integer_facts(element_type)  # pyright: ignore[reportUnknownArgumentType]
+    if isa(element_type, IntegerType):
+        width, signedness = integer_facts(element_type)
         if width == 1:
             return np.dtype(np.bool_)
         return integer_dtype(width, signedness != Signedness.UNSIGNED)

@@ -57,6 +57,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
@@ -92,14 +93,14 @@ def _integer_element(t: Attribute) -> IntegerType | None:
     if (q := quantized(t)) is not None:
         return storage_type(q)
     element = element_type(t)
-    if not isinstance(element, IntegerType):
+    if not isa(element, IntegerType):
         return None
-    return IntegerType(int_info(element).width, element.signedness.data)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+    return IntegerType(int_info(element).width, element.signedness.data)
 
 
 def _shape(t: Attribute) -> tuple[int, ...]:
     assert isinstance(t, TensorType)
-    return tuple(t.get_shape())  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    return tuple(t.get_shape())
 
 
 def _with_signedness(element: IntegerType, unsigned: bool) -> IntegerType:

@@ -281,12 +281,15 @@ class DeconstructOp(IRDLOperation):
         pos = parser.pos
         mx_type = _parse_mx_type(parser)
         storage = attributes.pop("storage_types", None)
-        if storage is not None and not isinstance(storage, ArrayAttr):
-            parser.raise_error(
-                "storage_types must be an array of integer types", pos, parser.pos
-            )
+        storage_types: list[Attribute] | None = None
+        if storage is not None:
+            if not isa(storage, ArrayAttr):
+                parser.raise_error(
+                    "storage_types must be an array of integer types", pos, parser.pos
+                )
+            storage_types = list(storage.data)
         value = parser.resolve_operand(unresolved, mx_type)
-        op = cls(value, list(storage.data) if storage is not None else None)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+        op = cls(value, storage_types)
         op.attributes |= attributes
         return op
 

@@ -21,11 +21,13 @@ element type, which is what lets linalg's named ops take it as an operand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    FixedBitwidthType,
     IntegerType,
     ShapedType,
     Signedness,
@@ -81,9 +83,7 @@ def is_scale_type(attr: Attribute) -> bool:
 
 def type_width(attr: Attribute) -> int:
     """The bit width of an integer or float element type."""
-    if isa(attr, IntegerType):
-        return attr.width.data
-    return attr.bitwidth  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+    return cast(FixedBitwidthType, attr).bitwidth  # both are fixed-bitwidth types
 
 
 def _shape_text(shape: Sequence[int]) -> str:

@@ -26,6 +26,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.float_semantics import is_float_type
 from xquant.dialects.quant.types import (
@@ -38,8 +39,8 @@ from xquant.numerics.dtypes import integer_facts
 
 def element_type(attr: Attribute) -> Attribute:
     """The element type of a tensor, or the type itself for a scalar."""
-    if isinstance(attr, TensorType | UnrankedTensorType):
-        return attr.element_type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    if isa(attr, TensorType | UnrankedTensorType):
+        return attr.element_type
     return attr
 
 
@@ -58,9 +59,9 @@ def _same_scalar_or_tensor_shape(a: Attribute, b: Attribute) -> bool:
 
 
 def _is_signless_int(attr: Attribute) -> bool:
-    if not isinstance(attr, IntegerType):
+    if not isa(attr, IntegerType):
         return False
-    return integer_facts(attr)[1] == Signedness.SIGNLESS  # pyright: ignore[reportUnknownArgumentType]
+    return integer_facts(attr)[1] == Signedness.SIGNLESS
 
 
 class _QuantCastOp(IRDLOperation):

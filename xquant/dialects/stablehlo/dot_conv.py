@@ -54,6 +54,7 @@ from xquant.dialects.stablehlo.attributes import (
 from xquant.dialects.stablehlo.reductions import padding_pairs, window_output_shape
 from xquant.dialects.stablehlo.syntax import (
     array_values,
+    dims_property,
     format_dims,
     i64_array,
     parse_functional_op_tail,
@@ -355,8 +356,8 @@ class ConvolutionOp(IRDLOperation):
                 "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs) + "]"
             )
         for key in ("lhs_dilate", "rhs_dilate"):
-            if (dilation := self.properties.get(self._WINDOW_KEYS[key])) is not None:
-                entries.append(f"{key} = {format_dims(array_values(dilation))}")  # pyright: ignore[reportArgumentType]
+            if (dilation := dims_property(self, self._WINDOW_KEYS[key])) is not None:
+                entries.append(f"{key} = {format_dims(array_values(dilation))}")
         if self.window_reversal is not None:
             flags = ", ".join(
                 "true" if v else "false" for v in array_values(self.window_reversal)

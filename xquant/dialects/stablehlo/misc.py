@@ -173,7 +173,8 @@ class PadOp(IRDLOperation):
         printer.print_string(", ")
         printer.print_operand(self.padding_value)
         for keyword, prop in self.KEYWORDS:
-            print_dims_property(printer, keyword, self.properties[prop])  # pyright: ignore[reportArgumentType]
+            dims = cast(DenseArrayBase, self.properties[prop])  # a prop_def of one
+            print_dims_property(printer, keyword, dims)
         print_functional_op_tail(printer, self, [p for _, p in self.KEYWORDS])
 
     def verify_(self) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
 from typing_extensions import Self
 from xdsl.dialects.builtin import (
@@ -430,7 +431,7 @@ def padding_pairs(
     """`dense<[[lo, hi], ...]> : tensor<Nx2xi64>` as pairs (all zero if absent)."""
     if padding is None:
         return [(0, 0)] * rank
-    values = [int(v) for v in padding.get_values()]  # pyright: ignore[reportArgumentType]
+    values = [int(v) for v in cast(tuple[float, ...], padding.get_values())]
     return [(values[2 * i], values[2 * i + 1]) for i in range(len(values) // 2)]
 
 

@@ -53,6 +53,7 @@ from xquant.dialects.stablehlo.inferred_types import (
 )
 from xquant.dialects.stablehlo.syntax import (
     array_values,
+    dims_property,
     format_dims,
     i64_array,
     parse_dims_property,
@@ -116,8 +117,8 @@ class UnaryShapeOp(IRDLOperation):
         printer.print_operand(self.operand)
         elided: list[str] = []
         if self.DIMS_KEYWORD is not None and self.DIMS_PROPERTY is not None:
-            dims = self.properties.get(self.DIMS_PROPERTY)
-            print_dims_property(printer, self.DIMS_KEYWORD, dims)  # pyright: ignore[reportArgumentType]
+            dims = dims_property(self, self.DIMS_PROPERTY)
+            print_dims_property(printer, self.DIMS_KEYWORD, dims)
             elided.append(self.DIMS_PROPERTY)
         print_functional_op_tail(printer, self, elided)
 
@@ -148,7 +149,7 @@ class DimsShapeOp(UnaryShapeOp):
     @property
     def dims(self) -> tuple[int, ...]:
         assert self.DIMS_PROPERTY is not None
-        return array_values(self.properties.get(self.DIMS_PROPERTY))  # pyright: ignore[reportArgumentType]
+        return array_values(dims_property(self, self.DIMS_PROPERTY))
 
 
 @irdl_op_definition

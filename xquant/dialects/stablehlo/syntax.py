@@ -256,6 +256,13 @@ def i64_array(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
 
+def dims_property(op: Operation, name: str) -> DenseArrayBase | None:
+    """The dims property `name` of `op`, a dense array by the op's definition (None if absent).
+
+    For ops that name the property in a class variable, where the field's type is lost."""
+    return cast(DenseArrayBase | None, op.properties.get(name))
+
+
 def array_values(attr: DenseArrayBase | None) -> tuple[int, ...]:
     if attr is None:
         return ()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import overload
+from typing import cast, overload
 
 import numpy as np
 from xdsl.dialects import arith, complex, math
@@ -122,8 +122,9 @@ def emit_convert(
             return body.add(cast_op(x, target))
         return body.add(arith.TruncIOp(x, target))
     if isa(source, IntegerType):
+        # Integer to not-integer: complex types went to _emit_complex, so a float.
         cast_op = arith.UIToFPOp if is_bool(source) else arith.SIToFPOp
-        return body.add(cast_op(x, target))  # pyright: ignore[reportArgumentType]
+        return body.add(cast_op(x, cast(AnyFloat, target)))
     if not isa(target, IntegerType):
         source_bits, target_bits = (
             numpy_dtype(source).itemsize,
@@ -132,9 +133,9 @@ def emit_convert(
         if source_bits == target_bits:
             # bf16 <-> f16: neither holds the other; f32 holds both exactly.
             x = body.add(arith.ExtFOp(x, f32))
-            return body.add(arith.TruncFOp(x, target))  # pyright: ignore[reportArgumentType]
+            return body.add(arith.TruncFOp(x, target))
         cast_op = arith.ExtFOp if source_bits < target_bits else arith.TruncFOp
-        return body.add(cast_op(x, target))  # pyright: ignore[reportArgumentType]
+        return body.add(cast_op(x, target))
     if is_bool(target):
         return body.add(arith.CmpfOp(x, scalar_constant(hoist, 0.0, source), "une"))
     width = target.width.data
@@ -424,7 +425,7 @@ def _emit_unsigned(
         source, target = types[0], result
         if not (isa(source, IntegerType) and isa(target, IntegerType)):
             if is_unsigned(source) and not isa(target, IntegerType):
-                return body.add(arith.UIToFPOp(operands[0], target))  # pyright: ignore[reportArgumentType]
+                return body.add(arith.UIToFPOp(operands[0], cast(AnyFloat, target)))
             raise Unsupported("float <-> unsigned convert")
         if source.width.data == target.width.data:
             return operands[0]
