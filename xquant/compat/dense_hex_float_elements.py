@@ -15,10 +15,10 @@ width of the element type. The element class is private to xDSL's parser.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat
+from xdsl.dialects.builtin import AnyFloat, ReducedPrecisionFloatType
 from xdsl.parser import AttrParser
 
 from xquant.numerics.dtypes import numpy_dtype
@@ -31,7 +31,9 @@ def bits_to_float(bits: int, float_type: AnyFloat) -> float:
     """The value of the bit pattern `bits` read as an element of `float_type`."""
     dtype = numpy_dtype(float_type)
     if float_type.bitwidth != dtype.itemsize * 8:
-        return float(float_type.decode_bits(bits))  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownArgumentType]
+        # Narrower than its numpy holder (f4, f6): one of xDSL's reduced-precision floats.
+        reduced = cast(ReducedPrecisionFloatType, float_type)
+        return float(reduced.decode_bits(bits))
     container = np.dtype(f"uint{max(8, dtype.itemsize * 8)}")
     return float(np.array(bits, dtype=container).view(dtype))
 

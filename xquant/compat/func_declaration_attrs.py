@@ -18,7 +18,7 @@ name, so it is wrapped in place.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
 from xdsl.dialects.func import FuncOp
@@ -80,7 +80,8 @@ _xdsl_parse: Callable[[type[FuncOp], Parser], FuncOp] = FuncOp.parse.__func__
 
 def _parse(cls: type[FuncOp], parser: Parser) -> FuncOp:
     proxy = _DeclarationAttrsParser(parser)
-    op = _xdsl_parse(cls, proxy)  # pyright: ignore[reportArgumentType]
+    # The proxy stands in for the parser: it forwards what it does not override.
+    op = _xdsl_parse(cls, cast(Parser, proxy))
     if op.arg_attrs is None and any(proxy.input_attrs):
         op.arg_attrs = ArrayAttr(DictionaryAttr(attrs) for attrs in proxy.input_attrs)
     return op

@@ -192,12 +192,12 @@ def encode_blob(array: Any, typ: Attribute) -> str:
     return "0x" + (alignment.to_bytes(_ALIGNMENT_BYTES, "little") + data).hex().upper()
 
 
-def store_resource(name: str, array: Any, typ: Attribute) -> DenseResourceAttr:
+def store_resource(name: str, array: Any, typ: ShapedType) -> DenseResourceAttr:
     """Store `array` as a new blob (renamed `name_0`... if taken) and return its attribute."""
     store = resource_store()
     key = store.declare_resource(name)
     store.parse_resource(key, encode_blob(array, typ))
-    return DenseResourceAttr.from_params(key, typ)  # pyright: ignore[reportArgumentType]
+    return DenseResourceAttr.from_params(key, typ)
 
 
 def _checked_array(name: str, array: Any, typ: Attribute) -> np.ndarray:
@@ -264,6 +264,7 @@ def bind_weights(module: ModuleOp, weights: Mapping[str, Any]) -> ModuleOp:
                 continue
             typ = op.body.block.args[index].type
             arr = _checked_array(name, remaining[name], typ)
+            assert isa(typ, TensorType)  # _checked_array raised otherwise
             _bind_argument(op, index, store_resource(name, arr, typ))
             bound.add(name)
     store = resource_store()

@@ -530,10 +530,10 @@ def _format_typed(
 
     # Zeros print as `0.000000e+00`, the rest (non-finite, hex, unsure) one by one.
     values = doubles.tolist()
-    for k, text in enumerate(texts):
-        if text is None:
-            texts[k] = _format_representable(values[k], sem)
-    return texts  # pyright: ignore[reportReturnType]
+    return [
+        _format_representable(values[k], sem) if text is None else text
+        for k, text in enumerate(texts)
+    ]
 
 
 _GUARD = 4  # decimal digits past the longest rounding, to tell ties and carries
