@@ -869,14 +869,17 @@ class MLIRPrinter(Printer):
             assert text is not None
             self.print_string(text)
             return
-        if isa(attribute, ArrayAttr):
+        # isinstance and a cast, not `isa`: this runs for every attribute printed.
+        if isinstance(attribute, ArrayAttr):
+            array = cast(ArrayAttr[Attribute], attribute)
             with self.in_square_brackets():
-                self.print_list(attribute.data, self._print_attribute_elided)
+                self.print_list(array.data, self._print_attribute_elided)
             return
-        if isa(attribute, DenseIntOrFPElementsAttr):
-            self._print_dense(attribute)
+        if isinstance(attribute, DenseIntOrFPElementsAttr):
+            dense = cast(DenseIntOrFPElementsAttr, attribute)
+            self._print_dense(dense)
             self.print_string(" : ")
-            self.print_attribute(attribute.type)
+            self.print_attribute(dense.type)
             return
         if isinstance(attribute, FileLineColLoc | UnknownLoc) or _is_location(
             attribute
@@ -887,15 +890,25 @@ class MLIRPrinter(Printer):
 
     def _print_attribute_elided(self, attribute: Attribute) -> None:
         """`AttrTypeElision::May` (array elements): i64 and f64 drop their type."""
-        if isa(attribute, IntegerAttr) and attribute.type == IntegerType(64):
-            self.print_int(attribute.value.data, attribute.type)
-            return
-        if isa(attribute, FloatAttr) and isinstance(attribute.type, Float64Type):
-            text = format_float(attribute.value.data, attribute.type)
-            if not text.startswith("0x"):
-                self.print_string(text)
-                return
-        self.print_attribute(attribute)
+        if not self._print_untyped(attribute):
+            self.print_attribute(attribute)
+
+    def _print_untyped(self, attribute: Attribute) -> bool:
+        """Print an i64 integer or a (decimal) f64 float without its type; False
+        for any other attribute (nothing printed)."""
+        if isinstance(attribute, IntegerAttr):
+            integer = cast(IntegerAttr, attribute)
+            if integer.type == IntegerType(64):
+                self.print_int(integer.value.data, integer.type)
+                return True
+        if isinstance(attribute, FloatAttr):
+            real = cast(FloatAttr, attribute)
+            if isinstance(real.type, Float64Type):
+                text = format_float(real.value.data, real.type)
+                if not text.startswith("0x"):
+                    self.print_string(text)
+                    return True
+        return False
 
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         # MLIR's DictionaryAttr keeps its entries sorted by name.
@@ -1022,10 +1035,11 @@ def _has_aliasable(op: Operation) -> bool:
     def visit(attr: Attribute) -> bool:
         if isinstance(attr, AffineMapAttr | AffineSetAttr):
             return True
-        if isa(attr, ArrayAttr):
-            if {type(a) for a in attr.data} <= _PLAIN_DATA:
+        if isinstance(attr, ArrayAttr):  # not `isa`: this visits every attribute
+            elements = cast(ArrayAttr[Attribute], attr).data
+            if {type(a) for a in elements} <= _PLAIN_DATA:
                 return False  # e.g. the scales of a quantized type: no recursion
-            return any(visit(a) for a in attr.data)
+            return any(visit(a) for a in elements)
         params: object = getattr(attr, "parameters", None)
         if isinstance(params, tuple):
             elements = cast(tuple[object, ...], params)
