@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    ContainerType,
     DenseArrayBase,
     DenseIntElementsAttr,
     IntegerType,
@@ -412,7 +413,9 @@ def _parse_payload_or_body(
 
 def _element(value: SSAValue) -> Attribute:
     t = value.type
-    return t.get_element_type() if isa(t, TensorType | MemRefType) else t
+    if isinstance(t, TensorType | MemRefType):
+        return cast(ContainerType[Attribute], t).get_element_type()
+    return t
 
 
 def _shape(value: SSAValue) -> tuple[int, ...]:

@@ -7,9 +7,11 @@ All three print as `quant.qcast %x : T to T'`. Messages carry upstream's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ContainerType,
     IntegerType,
     Signedness,
     TensorType,
@@ -39,8 +41,8 @@ from xquant.numerics.dtypes import integer_facts
 
 def element_type(attr: Attribute) -> Attribute:
     """The element type of a tensor, or the type itself for a scalar."""
-    if isa(attr, TensorType | UnrankedTensorType):
-        return attr.element_type
+    if isinstance(attr, TensorType | UnrankedTensorType):
+        return cast(ContainerType[Attribute], attr).get_element_type()
     return attr
 
 
