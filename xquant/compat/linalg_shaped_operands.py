@@ -22,7 +22,6 @@ verifier into each op class, so each class is patched.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from xdsl.dialects.builtin import MemRefType, ShapedType, TensorType
 from xdsl.dialects.linalg import Linalg
@@ -33,21 +32,14 @@ from xdsl.dialects.linalg.abstract_ops import (
 from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from xquant.numerics.values import ElementTyped
+from xquant.numerics.values import element_type
 
 _Verifier = Callable[[LinalgStructuredOperation], None]
 
 
-def element_or_self(operand_type: Attribute) -> Attribute:
-    """MLIR's `getElementTypeOrSelf`."""
-    if isinstance(operand_type, ShapedType):
-        return cast(ElementTyped, operand_type).get_element_type()
-    return operand_type
-
-
 def body_arg_types(operands: Sequence[SSAValue]) -> list[Attribute]:
     """The block argument types of a named op's body: element type or self."""
-    return [element_or_self(operand.type) for operand in operands]
+    return [element_type(operand.type) for operand in operands]
 
 
 def _is_other_shaped(operand_type: Attribute) -> bool:
@@ -63,7 +55,7 @@ def _accepting_other_shaped(structured_verify: _Verifier) -> _Verifier:
         for index, (operand, arg) in enumerate(zip(op.operands, args, strict=False)):
             if not _is_other_shaped(operand.type):
                 continue
-            element = element_or_self(operand.type)
+            element = element_type(operand.type)
             if arg.type != element:
                 raise VerifyException(
                     f"expected type of bb argument #{index} ({arg.type}) to match element or self type of the "

@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
-    ContainerType,
     DenseArrayBase,
     DenseIntElementsAttr,
     IntegerType,
@@ -55,6 +54,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+
+from xquant.numerics.values import element_type
 
 
 def cast_signed(value: SSAValue, target: Attribute) -> SSAValue:
@@ -408,14 +409,9 @@ def _parse_payload_or_body(
     """The region: the long form's body, or the one the short form read before the operands stands for."""
     if short is None:
         return _parse_body(parser)
-    return _payload_body(parser, *short, [_element(v) for v in operands], init_first)
-
-
-def _element(value: SSAValue) -> Attribute:
-    t = value.type
-    if isinstance(t, TensorType | MemRefType):
-        return cast(ContainerType[Attribute], t).get_element_type()
-    return t
+    return _payload_body(
+        parser, *short, [element_type(v.type) for v in operands], init_first
+    )
 
 
 def _shape(value: SSAValue) -> tuple[int, ...]:
@@ -468,9 +464,9 @@ class MapOp(IRDLOperation):
                 f"{len(self.inputs) + 1} and {len(block.args)}"
             )
         for i, (value, arg) in enumerate(zip((*self.inputs, self.init), block.args)):
-            if _element(value) != arg.type:
+            if element_type(value.type) != arg.type:
                 raise VerifyException(
-                    f"expected element type of input {_element(value)} to match "
+                    f"expected element type of input {element_type(value.type)} to match "
                     f"bbArg type {arg.type}"
                 )
             if _shape(value) != _shape(self.init):
@@ -564,7 +560,7 @@ class ReduceOp(IRDLOperation):
                 )
         block = self.combiner.blocks.first
         assert block is not None
-        expected = [_element(v) for v in (*self.inputs, *self.inits)]
+        expected = [element_type(v.type) for v in (*self.inputs, *self.inits)]
         if [a.type for a in block.args] != expected:
             raise VerifyException(
                 "mismatching number or types of block arguments and operands: "

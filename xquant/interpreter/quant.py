@@ -23,12 +23,12 @@ from xquant.dialects.quant.ops import (
     DequantizeCastOp,
     QuantizeCastOp,
     StorageCastOp,
-    element_type,
 )
 from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
 from xquant.interpreter.errors import op_error
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import storage_dtype
+from xquant.numerics.values import element_type
 
 
 def _uniform(op: Operation, attr: Attribute) -> UniformQuantizedType:

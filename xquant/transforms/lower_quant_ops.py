@@ -78,9 +78,9 @@ from xquant.dialects.quant.ops import (
     DequantizeCastOp,
     QuantizeCastOp,
     StorageCastOp,
-    element_type,
 )
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.numerics.values import element_type
 from xquant.transforms.quant_emitters import (
     Bounds,
     OpList,
@@ -278,7 +278,7 @@ class _ContractLowering:
         shape_value = ops.add(shape.ShapeOfOp(value))
         extents, known_shape, layout = _known_rank_view(ops, self.qtype, shape_value)
         extents_tensor = ops.add(tensor.FromElementsOp(*extents))
-        ranked_type = TensorType(_element(value), known_shape)
+        ranked_type = TensorType(element_type(value.type), known_shape)
         reshaped = ops.add(tensor.ReshapeOp(value, extents_tensor, ranked_type))
         result = self._ranked(ops, reshaped, layout)
         return ops.add(
@@ -321,7 +321,7 @@ class _UpstreamLowering:
             shape_value = ops.add(shape.ShapeOfOp(value))
             extents, known, layout = _known_rank_view(ops, qtype, shape_value)
             extents_tensor = ops.add(tensor.FromElementsOp(*extents))
-            flat_type = TensorType(_element(value), known)
+            flat_type = TensorType(element_type(value.type), known)
             flat = ops.add(tensor.ReshapeOp(value, extents_tensor, flat_type))
         result = self._convert(ops, flat, layout)
         return ops.add(
@@ -342,7 +342,7 @@ class _UpstreamLowering:
         shape_value = ops.add(shape.ShapeOfOp(value))
         size = ops.add(shape.NumElementsOp(shape_value))
         flat_shape = ops.add(tensor.FromElementsOp(size))
-        flat_type = TensorType(_element(value), [DYNAMIC_INDEX])
+        flat_type = TensorType(element_type(value.type), [DYNAMIC_INDEX])
         return ops.add(tensor.ReshapeOp(value, flat_shape, flat_type)), shape_value
 
     def _flatten_around_axis(
@@ -362,7 +362,9 @@ class _UpstreamLowering:
         flat_shape = ops.add(
             tensor.FromElementsOp(size_left, _index(ops, count), size_right)
         )
-        flat_type = TensorType(_element(value), [DYNAMIC_INDEX, count, DYNAMIC_INDEX])
+        flat_type = TensorType(
+            element_type(value.type), [DYNAMIC_INDEX, count, DYNAMIC_INDEX]
+        )
         return ops.add(tensor.ReshapeOp(value, flat_shape, flat_type)), shape_value
 
     # ----- per-layer (convertPerLayerRanked) -----
@@ -542,12 +544,6 @@ def _known_rank_view(
     param_shape.append(1)
     exprs.append(AffineExpr.constant(0))
     return extents, known, _Layout(tuple(param_shape), tuple(exprs))
-
-
-def _element(value: SSAValue) -> Attribute:
-    container = value.type
-    assert isa(container, TensorType | UnrankedTensorType)
-    return container.element_type
 
 
 def _mixed_sizes(ops: OpList, value: SSAValue) -> list[SSAValue] | None:

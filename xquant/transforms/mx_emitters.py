@@ -56,6 +56,7 @@ from xquant.numerics.mx import (
     ElementFormat,
     element_format,
 )
+from xquant.numerics.values import element_type
 from xquant.transforms.quant_emitters import OpList
 
 __all__ = [
@@ -339,7 +340,7 @@ def build_generic(
         inits = [ops.add(tensor.EmptyOp([], t)) for t in output_types]
     if output_maps is None:
         output_maps = [AffineMap.identity(rank)] * len(output_types)
-    arg_types = [_element(v.type) for v in inputs] + [
+    arg_types = [element_type(v.type) for v in inputs] + [
         t.get_element_type() for t in output_types
     ]
     block = Block(arg_types=arg_types)
@@ -356,8 +357,3 @@ def build_generic(
     )
     ops.ops.append(generic)
     return list(generic.results)
-
-
-def _element(t: Attribute) -> Attribute:
-    assert isa(t, TensorType)
-    return t.get_element_type()

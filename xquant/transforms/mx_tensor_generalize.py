@@ -41,6 +41,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
+from xquant.numerics.values import element_type
 from xquant.transforms.mx_emitters import (
     Constants,
     build_generic,
@@ -105,11 +106,6 @@ def _read(
     return emit_cast(body, value, compute)
 
 
-def _element(t: Attribute) -> Attribute:
-    assert isa(t, TensorType)
-    return t.get_element_type()
-
-
 class GeneralizeMxLinalg(RewritePattern):
     """linalg.add/sub/mul/max/min/matmul with at least one MX operand -> linalg.generic."""
 
@@ -130,7 +126,7 @@ class GeneralizeMxLinalg(RewritePattern):
         output = op.outputs[0]
         out_type = output.type
         assert isa(out_type, TensorType)
-        out_element = _element(out_type)
+        out_element = element_type(out_type)
         compute = op.attributes.get("accumulator_type", out_element)
         is_float = isinstance(compute, AnyFloat)
         if not is_float and not isa(compute, IntegerType):

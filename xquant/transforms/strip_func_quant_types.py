@@ -30,8 +30,9 @@ from xdsl.pattern_rewriter import (
 )
 
 from xquant.asm.diagnostics import OpDiagnostic
-from xquant.dialects.quant.ops import StorageCastOp, element_type
+from xquant.dialects.quant.ops import StorageCastOp
 from xquant.dialects.quant.types import CalibratedQuantizedType, StorageQuantizedType
+from xquant.numerics.values import element_type
 from xquant.transforms.signatures import convert_function_boundaries
 
 

@@ -7,11 +7,9 @@ All three print as `quant.qcast %x : T to T'`. Messages carry upstream's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    ContainerType,
     IntegerType,
     Signedness,
     TensorType,
@@ -37,13 +35,7 @@ from xquant.dialects.quant.types import (
     UniformQuantizedType,
 )
 from xquant.numerics.dtypes import integer_facts
-
-
-def element_type(attr: Attribute) -> Attribute:
-    """The element type of a tensor, or the type itself for a scalar."""
-    if isinstance(attr, TensorType | UnrankedTensorType):
-        return cast(ContainerType[Attribute], attr).get_element_type()
-    return attr
+from xquant.numerics.values import element_type
 
 
 def _is_container(attr: Attribute) -> bool:

@@ -10,7 +10,6 @@ quoted as MLIR diagnostics quote them. The constraint numbers are the spec's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -28,7 +27,7 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.types import QuantizedType, UniformQuantizedType
 from xquant.numerics.float_format import llvm_double
-from xquant.numerics.values import ElementTyped
+from xquant.numerics.values import element_type
 
 
 def type_text(t: Attribute) -> str:
@@ -38,13 +37,6 @@ def type_text(t: Attribute) -> str:
     stream = io.StringIO()
     Printer(stream=stream).print_attribute(t)
     return f"'{stream.getvalue()}'"
-
-
-def element_type(t: Attribute) -> Attribute:
-    """The element type of a shaped type, or the type itself (MLIR's getElementTypeOrSelf)."""
-    if isinstance(t, ShapedType):
-        return cast(ElementTyped, t).get_element_type()
-    return t
 
 
 def quantized(t: Attribute) -> UniformQuantizedType | None:
