@@ -36,8 +36,8 @@ from xquant.transforms.lower_quant_ops import (
     LowerQuantOpsPass,
     lower_in_place,
 )
+from xquant.transforms.op_list import OpList
 from xquant.transforms.quant_emitters import (
-    OpList,
     Rounding,
     dense_constant,
     scalar_constant,

@@ -86,7 +86,7 @@ from xquant.transforms.mx_emitters import (
     emit_scale_element,
 )
 from xquant.transforms.mx_tensor_generalize import MxTensorGeneralizePass
-from xquant.transforms.quant_emitters import OpList
+from xquant.transforms.op_list import OpList
 
 __all__ = ["LowerMxTensorPass", "build_generic", "parts_of"]
 

@@ -81,9 +81,9 @@ from xquant.dialects.quant.ops import (
 )
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type
+from xquant.transforms.op_list import OpList
 from xquant.transforms.quant_emitters import (
     Bounds,
-    OpList,
     Params,
     Rounding,
     dense_constant,

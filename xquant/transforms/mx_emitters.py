@@ -57,7 +57,7 @@ from xquant.numerics.mx import (
     element_format,
 )
 from xquant.numerics.values import element_type
-from xquant.transforms.quant_emitters import OpList
+from xquant.transforms.op_list import OpList
 
 __all__ = [
     "BodyFn",

@@ -48,7 +48,7 @@ from xquant.transforms.mx_emitters import (
     emit_cast,
     emit_decode,
 )
-from xquant.transforms.quant_emitters import OpList
+from xquant.transforms.op_list import OpList
 
 __all__ = ["GENERALIZE_PATTERNS", "GeneralizeMxLinalg", "MxTensorGeneralizePass"]
 

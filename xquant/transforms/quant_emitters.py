@@ -20,8 +20,8 @@ This is `lower-quant-ops{rounding=nearest-even}`; the pass's default,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from math import prod
@@ -30,7 +30,6 @@ from typing import cast
 from xdsl.dialects import arith, math
 from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr
 from xdsl.dialects.builtin import (
-    UNKNOWN_LOC,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -46,6 +45,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
+from xquant.transforms.op_list import OpList
 
 
 class Rounding(Enum):
@@ -55,40 +55,6 @@ class Rounding(Enum):
     """Upstream MLIR's lowering: fptosi/fptoui truncation, integer clamp of explicit bounds only."""
     NEAREST_EVEN = "nearest-even"
     """The project's contract: clamp in float, round half to even, NaN -> 0."""
-
-
-@dataclass
-class OpList:
-    """Ops built in order, to be inserted together."""
-
-    ops: list[Operation] = field(default_factory=list[Operation])
-
-    def add(self, op: Operation) -> SSAValue:
-        self.ops.append(op)
-        return op.results[0]
-
-    def create(
-        self,
-        cls: type[Operation],
-        operands: Sequence[SSAValue],
-        result_type: Attribute,
-        properties: Mapping[str, Attribute] = {},
-    ) -> SSAValue:
-        """Add `cls` with exactly these operands, one result and properties.
-
-        What `cls(...)` builds, without IRDL's builder (`irdl_op_init` checks
-        and sorts every argument list, which costs more than the op): the
-        lowerings build thousands of small ops whose arguments are known
-        right. `properties` must be what the op's `__init__` would set.
-        """
-        op = cls.create(
-            operands=operands,
-            result_types=(result_type,),
-            properties=properties,
-            location=UNKNOWN_LOC,  # what `create` looks up for every op
-        )
-        self.ops.append(op)
-        return op.results[0]
 
 
 # Properties that the ops' `__init__` set by default, built once.
@@ -144,7 +110,9 @@ _MEMOIZED_DENSE = 256
 ones (rarely repeated) are not kept alive by the cache."""
 
 
-def scalar_constant(ops: OpList, value: float | int, type: Attribute) -> SSAValue:
+def scalar_constant(
+    ops: OpList, value: float | int | bool, type: Attribute
+) -> SSAValue:
     """An `arith.constant` scalar (float or integer); its attribute is built once per value."""
     if isa(type, IntegerType):
         attr: Attribute = _integer_attr(int(value), type)

@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects import chlo
@@ -51,6 +51,7 @@ from xquant.dialects.stablehlo.quantization import element_type, quantized, shap
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
 from xquant.numerics.values import int_info
+from xquant.transforms.op_list import OpList
 
 
 def storage_type(qtype: UniformQuantizedType) -> IntegerType:
@@ -118,17 +119,12 @@ def _widens_exactly(source: Attribute, target: Attribute) -> bool:
 
 
 @dataclass
-class HloBuilder:
+class HloBuilder(OpList):
     """StableHLO ops built in order, to be inserted together (before the op being rewritten)."""
 
-    ops: list[Operation] = field(default_factory=list[Operation])
     # The pass's `exact` option: the contract's numbers where upstream's form
     # differs (i32 storage: exact dequantize, contract clamp bounds); else upstream's.
     exact: bool = field(default=True, kw_only=True)
-
-    def add(self, op: Operation) -> SSAValue:
-        self.ops.append(op)
-        return op.results[0]
 
     # ----- constants
 

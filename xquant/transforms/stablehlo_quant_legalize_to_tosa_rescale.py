@@ -86,6 +86,7 @@ from xdsl.rewriter import InsertPoint
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import quantized
+from xquant.transforms.op_list import OpList
 
 SHIFT_8_BIT = 20
 SHIFT_16_BIT = 15
@@ -230,10 +231,9 @@ def _fits_i32(bound: int | None) -> bool:
 
 
 @dataclass
-class RescaleBuilder:
+class RescaleBuilder(OpList):
     """`tosa.const` and `tosa.rescale` ops built in order; equal constants are shared."""
 
-    ops: list[Operation] = field(default_factory=list[Operation])
     constants: dict[tuple[int, Attribute], SSAValue] = field(
         default_factory=dict[tuple[int, Attribute], SSAValue]
     )

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import cast
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    AnyFloat,
     ArrayAttr,
-    FloatAttr,
     IntegerAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -22,10 +17,10 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
-from xdsl.utils.hints import isa
 
 from xquant.dialects import linalg_extra
 from xquant.dialects.stablehlo.quantization import element_type
+from xquant.transforms.op_list import OpList
 from xquant.transforms.stablehlo_emitters import shape_of
 
 
@@ -33,32 +28,9 @@ class Unsupported(Exception):
     """The op (or one in its body) has no lowering here; it is left unchanged."""
 
 
-@dataclass
-class Ops:
-    """Ops built in order; `hoisted` ones go before everything (constants captured by bodies)."""
-
-    ops: list[Operation]
-
-    def add(self, op: Operation) -> SSAValue:
-        self.ops.append(op)
-        return op.results[0]
-
-    def discard(self) -> None:
-        """Erase the built (never inserted) ops, so they leave no uses on the values they read."""
-        for op in reversed(self.ops):
-            op.erase(safe_erase=False)
-        self.ops.clear()
-
-
-def scalar_constant(
-    ops: Ops, value: float | int | bool, element: Attribute
-) -> SSAValue:
-    if isa(element, IntegerType):
-        return ops.add(
-            arith.ConstantOp(IntegerAttr(int(value), element, truncate_bits=True))
-        )
-    # Not an integer: one of the float types.
-    return ops.add(arith.ConstantOp(FloatAttr(float(value), cast(AnyFloat, element))))
+class Ops(OpList):
+    """Ops built in order; a pattern keeps two, the body and the hoisted ones that go
+    before everything (constants captured by bodies)."""
 
 
 def parallel(n: int) -> list[IteratorTypeAttr]:

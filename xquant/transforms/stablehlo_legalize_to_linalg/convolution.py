@@ -26,6 +26,7 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
@@ -34,7 +35,6 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     empty,
     parallel,
     reassociation,
-    scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     convert_tensor,

@@ -30,6 +30,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
@@ -37,7 +38,6 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     discardable_attributes,
     empty,
     parallel,
-    scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     complex_constant,

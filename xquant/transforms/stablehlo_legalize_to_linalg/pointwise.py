@@ -38,6 +38,7 @@ from xquant.dialects.stablehlo.math_extra import (
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.values import dense_value
+from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
@@ -48,7 +49,6 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     empty,
     operand_map,
     parallel,
-    scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     complex_constant,

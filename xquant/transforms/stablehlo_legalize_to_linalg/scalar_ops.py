@@ -35,13 +35,13 @@ from xquant.dialects.stablehlo.math_extra import ReducePrecisionOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.values import dense_value
+from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
     build_generic,
     empty,
     parallel,
-    scalar_constant,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     check_signless,
