@@ -716,8 +716,9 @@ def _widen_short_broadcast(v: Any, shape: tuple[int, ...]) -> Any:
 
     numpy runs its inner loop once per innermost row: a block scale bound as
     (rows, blocks, 1) against (rows, blocks, 32) values costs a loop call every
-    32 elements, about 3x one flat pass. Repeating it once (a flat pass itself)
-    lets the body's element-wise ops coalesce to a single loop.
+    32 elements, about 3x one flat pass. Repeating it lets the body's element-wise
+    ops coalesce to a single loop; that pays only when the repeat is kept across
+    runs, so only constants (read-only arrays) are widened, once, and cached.
     """
     if (
         type(v) is not np.ndarray
@@ -732,7 +733,8 @@ def _widen_short_broadcast(v: Any, shape: tuple[int, ...]) -> Any:
     while isinstance(root.base, np.ndarray):
         root = root.base
     if root.flags.writeable:
-        return np.repeat(v, shape[-1], axis=-1)
+        # Computed in this run: repeating costs about what it would save.
+        return v
     key = (id(root), v.__array_interface__["data"][0], v.shape, v.strides, shape[-1])
     hit = _WIDENED.get(key)
     if hit is not None and hit[0]() is root:
