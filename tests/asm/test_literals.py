@@ -44,11 +44,6 @@ def _xquant_opt(
     return done
 
 
-def _needs_mlir_opt() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("upstream mlir-opt not installed")
-
-
 # ----- error windows -----
 
 
@@ -243,7 +238,7 @@ def _generated_module(rng: np.random.Generator) -> str:
 def test_generated_dense_matches_mlir_opt(
     tmp_path: Path, flags: tuple[str, ...]
 ) -> None:
-    _needs_mlir_opt()
+    mlir_opt.require_mlir_opt()
     text = _generated_module(np.random.default_rng(3))
     upstream = mlir_opt.run_mlir_opt(text, *flags)
     assert upstream.returncode == 0, upstream.stderr
@@ -253,7 +248,7 @@ def test_generated_dense_matches_mlir_opt(
 
 
 def test_generated_scale_lists_match_mlir_opt(tmp_path: Path) -> None:
-    _needs_mlir_opt()
+    mlir_opt.require_mlir_opt()
     rng = np.random.default_rng(11)
     scales = (rng.random((16, 24)) * 0.02 + 1.0e-4).astype(np.float32)
     zero_points = rng.integers(0, 20, (16, 24))

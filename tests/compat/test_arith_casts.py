@@ -175,8 +175,7 @@ def test_invalid_casts_fail_verification_with_mlir_messages(
 
 
 def test_printed_form_parses_in_mlir_opt() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("no upstream mlir-opt")
+    mlir_opt.require_mlir_opt()
     ranked = [(arg, cast) for arg, cast in VALID if "*" not in arg]  # upstream crashes
     text = "".join(
         _function(arg, cast).replace("@f", f"@f{i}")

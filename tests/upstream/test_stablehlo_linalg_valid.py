@@ -30,7 +30,7 @@ _HERE = Path(__file__).resolve().parent
 
 
 pytestmark = pytest.mark.skipif(
-    mlir_opt.find_mlir_opt() is None, reason="upstream mlir-opt not installed"
+    mlir_opt.find_mlir_opt() is None, reason=mlir_opt.NOT_INSTALLED
 )
 
 CONFORMANCE_DIR = _HERE.parents[1].parent / "shared" / "stablehlo-quantized"
