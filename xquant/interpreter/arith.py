@@ -333,34 +333,50 @@ def _ceil_div(a: Any, b: Any) -> Any:
     )
 
 
-def _clamp_one_side(a: Any, b: Any, is_max: bool) -> Any:
-    """`maximum(a, b)` / `minimum(a, b)` as a one-sided `np.clip` when one side is a
-    non-NaN scalar bound and the other an array (None otherwise).
+def clip_to_scalars(x: Any, low: Any, high: Any) -> np.ndarray | None:
+    """`minimum(maximum(x, low), high)` as one `np.clip`, for an array `x` and bounds
+    that are scalars of its dtype or None (unbounded); None where that does not
+    give the same values: a small array (the checks cost more), a bound of another
+    dtype, a NaN bound, a float zero bound (maximum/minimum order -0 < +0, clip
+    does not), or low > high.
 
     numpy's clip has a fast loop where maximum/minimum against a broadcast scalar
-    have none (about 3x on 1M f32, the clamps of every lowered quantize). clip
-    keeps NaN as maximum/minimum do, and a bound of zero is left to the caller's
-    -0/+0 handling.
+    have none (about 3x on 1M f32: the clamps of every lowered quantize). clip
+    keeps NaN as maximum/minimum do.
     """
-    if type(a) is not np.ndarray:
-        a, b = b, a
-    if type(a) is not np.ndarray or not isinstance(b, np.generic | np.ndarray):
+    if type(x) is not np.ndarray or x.size < _SELECT_SCAN_MIN:
         return None
-    scalar = cast("np.generic[Any] | np.ndarray[Any, np.dtype[Any]]", b)
-    if scalar.ndim != 0 or scalar.dtype != a.dtype or a.size < _SELECT_SCAN_MIN:
-        return None
-    dt = a.dtype
-    bound = dt.type(b)
+    dt = x.dtype
     if dt.kind == "f":
-        if bound != bound or bound == 0:
-            return None
-        other = dt.type(np.inf if is_max else -np.inf)
+        unbounded = dt.type(-np.inf), dt.type(np.inf)
     elif dt.kind in "iu":
-        limits = np.iinfo(dt)
-        other = dt.type(limits.max if is_max else limits.min)
+        unbounded = dt.type(np.iinfo(dt).min), dt.type(np.iinfo(dt).max)
     else:
         return None
-    return np.clip(a, bound, other) if is_max else np.clip(a, other, bound)
+    bounds: list[Any] = []
+    for bound, default in zip((low, high), unbounded):
+        if bound is None:
+            bounds.append(default)
+            continue
+        if not isinstance(bound, np.generic | np.ndarray):
+            return None
+        scalar = cast("np.generic[Any] | np.ndarray[Any, np.dtype[Any]]", bound)
+        if scalar.ndim != 0 or scalar.dtype != dt:
+            return None
+        value = dt.type(bound)
+        if dt.kind == "f" and (value != value or value == 0):
+            return None
+        bounds.append(value)
+    if not bounds[0] <= bounds[1]:
+        return None
+    return np.clip(x, bounds[0], bounds[1])
+
+
+def _clamp_one_side(a: Any, b: Any, is_max: bool) -> np.ndarray | None:
+    """`maximum(a, b)` / `minimum(a, b)` through `clip_to_scalars`, either operand the array."""
+    if type(a) is not np.ndarray:
+        a, b = b, a
+    return clip_to_scalars(a, b, None) if is_max else clip_to_scalars(a, None, b)
 
 
 def _maximum(a: Any, b: Any) -> Any:

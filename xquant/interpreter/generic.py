@@ -28,7 +28,7 @@ import itertools
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math, tensor
@@ -54,6 +54,7 @@ from xdsl.ir.affine import (
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
+from xquant.interpreter.arith import clip_to_scalars
 from xquant.interpreter.liveness import ReleaseDeadValues
 from xquant.numerics.values import (
     dtype_of,
@@ -549,27 +550,6 @@ def _clamp_pairs(
     return pairs
 
 
-def _clip(x: Any, low: Any, high: Any) -> np.ndarray | None:
-    """`minimumf(maximumf(x, low), high)` as one `np.clip` pass, for an array `x` and
-    scalar bounds `low <= high` of its dtype that are neither NaN nor zero (clip keeps
-    NaN like both ops; a zero bound needs their -0 < +0 order). None otherwise."""
-    if type(x) is not np.ndarray or x.dtype.kind != "f" or x.size < _CLIP_MIN:
-        return None
-    for bound in (low, high):
-        if not isinstance(bound, np.generic):
-            return None
-        if cast("np.generic[Any]", bound).dtype != x.dtype:
-            return None
-        if bound != bound or bound == 0:
-            return None
-    if not low <= high:
-        return None
-    return np.clip(x, low, high)
-
-
-_CLIP_MIN = 1 << 12  # below this the two ops cost no more than the checks
-
-
 def _direct_calls(
     interpreter: Interpreter, spec: StructuredSpec
 ) -> list[Callable[[Any], Any] | None]:
@@ -625,7 +605,7 @@ def _run_vectorized_block(
         inputs = tuple(env[v] if v in env else ctx[v] for v in op.operands)
         high = spec.clamps.get(i)
         if high is not None and call is not None and calls[i + 1] is not None:
-            clamped = _clip(
+            clamped = clip_to_scalars(
                 inputs[0], inputs[1], env[high] if high in env else ctx[high]
             )
             if clamped is not None:
