@@ -1,6 +1,11 @@
 """Vectorized `linalg.generic` (and the engine behind every structured linalg op).
 
-Three strategies, chosen per op (the analysis is cached per op):
+Four strategies, chosen per op (the analysis is cached per op):
+
+0. *Contraction*: a body yielding `addf(out, mulf(lhs, rhs))` over one
+   reduction dim, the factors computed from disjoint sides of the inputs (a
+   matmul with a fused decode), runs as one `float_matmul` of the two factors
+   computed once each (`contraction.py`), in the loop's order.
 
 1. *Sliced* (covers all-parallel generics): every operand is bound to a numpy
    view over the iteration space -- identity/permutation maps become
@@ -55,6 +60,11 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
 from xquant.interpreter.arith import clip_to_scalars
+from xquant.interpreter.contraction import (
+    Contraction,
+    analyze_contraction,
+    run_contraction,
+)
 from xquant.interpreter.iteration_space import Space, block_splits
 from xquant.interpreter.liveness import ReleaseDeadValues
 from xquant.numerics.values import (
@@ -127,6 +137,8 @@ class StructuredSpec:
     combiner_x: list[SSAValue] = field(default_factory=list[SSAValue])
     pre_ops: list[Operation] = field(default_factory=list[Operation])
     outputs_ok: bool = True
+    # `out + lhs * rhs` over one reduction dim, run as a matmul (see contraction.py).
+    contraction: Contraction | None = None
     floordivs: dict[int, set[int]] = field(default_factory=dict[int, set[int]])
     compiled: list[Callable[[tuple[int, ...]], tuple[int, ...]]] = field(
         default_factory=list[Callable[[tuple[int, ...]], tuple[int, ...]]]
@@ -260,6 +272,10 @@ def _analyze_body(spec: StructuredSpec) -> None:
     spec.combiners = combiners
     spec.combiner_x = xs
     spec.pre_ops = [op for op in ops if op is not yield_op and op not in combiner_ops]
+    if combiners == ["addf"]:
+        spec.contraction = analyze_contraction(
+            spec.maps, spec.n_inputs, spec.reduction, block, spec.pre_ops
+        )
 
 
 def finish_spec(spec: StructuredSpec) -> StructuredSpec:
@@ -778,6 +794,19 @@ def run_structured(
         if spec.scalar and spec.vectorizable:
             return _run_scalar(interpreter, spec, ins, outs)
         if spec.vectorizable and spec.outputs_ok:
+            if spec.contraction is not None and spec.body is not None:
+                result = run_contraction(
+                    interpreter,
+                    spec.contraction,
+                    spec.body.block,
+                    spec.maps,
+                    ins,
+                    outs[0],
+                    sizes,
+                    block_splits(spec.floordivs, spec.reduction, sizes, True),
+                )
+                if result is not None:
+                    return (result,)
             if (
                 spec.combiners is not None
                 and int(np.prod(sizes)) <= COMBINER_MAX_POINTS

@@ -12,6 +12,9 @@ its inputs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -39,12 +42,14 @@ __all__ = [
     "dtype_of",
     "element_type",
     "finish",
+    "float_matmul",
     "from_unsigned",
     "int_info",
     "integer_matmul",
     "is_float_dtype",
     "is_ml_float",
     "loop_order_matmul",
+    "reassociating_fp_reductions",
     "signed_view",
     "unsigned_view",
     "wrap",
@@ -290,6 +295,40 @@ def loop_order_matmul(a: np.ndarray, b: np.ndarray, init: np.ndarray) -> np.ndar
         np.multiply(columns[k], b[k], out=product)
         np.add(acc, product, out=acc)
     return acc
+
+
+_REASSOCIATE: ContextVar[bool] = ContextVar(
+    "xquant_reassociate_fp_reductions", default=False
+)
+
+
+@contextmanager
+def reassociating_fp_reductions(enabled: bool = True) -> Iterator[None]:
+    """Within the block, float contractions may sum in any order (`float_matmul`).
+
+    The analogue of IREE's `--iree-llvmcpu-reassociate-fp-reductions` and of
+    `fastmath<reassoc>`: BLAS speed, results no longer bit-defined by the IR
+    (they match `numpy`'s `a @ b`, not the scalar loop).
+    """
+    token = _REASSOCIATE.set(enabled)
+    try:
+        yield
+    finally:
+        _REASSOCIATE.reset(token)
+
+
+_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))
+
+
+def float_matmul(a: np.ndarray, b: np.ndarray, init: np.ndarray) -> np.ndarray:
+    """`init + a @ b` for 2-D float `a` (M x K) and `b` (K x N) of one dtype, as the IR
+    defines it (`loop_order_matmul`), or through BLAS inside
+    `reassociating_fp_reductions()` for f32/f64 (other float types have no BLAS,
+    and their per-step rounding stays the loop's)."""
+    if _REASSOCIATE.get() and a.dtype in _BLAS_DTYPES and a.dtype == b.dtype:
+        out = np.matmul(np.ascontiguousarray(a), np.ascontiguousarray(b))
+        return np.add(out, np.asarray(init, dtype=a.dtype), out=out)
+    return loop_order_matmul(a, b, init)
 
 
 def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
