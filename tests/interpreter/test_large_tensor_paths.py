@@ -191,3 +191,43 @@ func.func @main(%x: tensor<{N}xf32>) -> tensor<{N}xf32> {{
     )
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.parametrize(
+    ("op", "zp_first"), [("subi", False), ("addi", False), ("addi", True)]
+)
+@pytest.mark.parametrize("t", ["i32", "i4"])
+@pytest.mark.parametrize("nonzero", [None, (0, 0), (1, 255)])
+def test_zero_point_tensor_of_zeros(
+    op: str, zp_first: bool, t: str, nonzero: tuple[int, int] | None
+) -> None:
+    """`x - zp` (or `x + zp`) with a block-broadcast zero-point tensor: all zeros is x
+    itself, a single non-zero zero point is still applied where it belongs."""
+    rows, cols, block = 64, 256, 32
+    zp = np.zeros((rows // block, cols), np.int8 if t == "i4" else np.int32)
+    if nonzero is not None:
+        zp[nonzero] = 3
+    operands = "%z, %a" if zp_first else "%a, %z"
+    text = f"""
+func.func @main(%x: tensor<{rows}x{cols}x{t}>, %zp: tensor<{rows // block}x{cols}x{t}>) -> tensor<{rows}x{cols}x{t}> {{
+  %e = tensor.empty() : tensor<{rows}x{cols}x{t}>
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0 floordiv {block}, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+      iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %zp : tensor<{rows}x{cols}x{t}>, tensor<{rows // block}x{cols}x{t}>)
+      outs(%e : tensor<{rows}x{cols}x{t}>) {{
+  ^bb0(%a: {t}, %z: {t}, %o: {t}):
+    %m = arith.{op} {operands} : {t}
+    linalg.yield %m : {t}
+  }} -> tensor<{rows}x{cols}x{t}>
+  func.return %r : tensor<{rows}x{cols}x{t}>
+}}"""
+    rng = np.random.default_rng(2)
+    low, high = (-8, 8) if t == "i4" else (-(2**31), 2**31)
+    x = rng.integers(low, high, (rows, cols)).astype(zp.dtype)
+    (got,) = xquant.run(text, "main", x, zp)
+    full = np.repeat(zp.astype(np.int64), block, axis=0)
+    wide = x.astype(np.int64) - full if op == "subi" else x.astype(np.int64) + full
+    bits = 4 if t == "i4" else 32
+    expected = (wide + 2 ** (bits - 1)) % 2**bits - 2 ** (bits - 1)
+    np.testing.assert_array_equal(got.astype(np.int64), expected)
