@@ -4,23 +4,27 @@
         [--repeat 3] [--formats int4,mxfp4,nvfp4]
 
 For each weight format the module is built with its weights bound as
-`dense_resource` blobs (`xquant.bind_weights`) and run three ways on the same
-activations: as written, after its lowering (`lower-quant-ops{rounding=nearest-even}`
-or `lower-mx-tensor`), and as the same arithmetic in plain numpy (dequantize the
-stored parts, f32 matmuls, silu). Results are checked: the two interpreted runs
-bit-identical, numpy within f32 matmul reordering. Times are best of `--repeat`
-after one warm-up run (whose time is printed too: it converts the types' scale
-lists once). Peak memory is the tracemalloc peak of one run (numpy buffers
-included), against the size of the three weights in f32. Targets: at most 2x numpy,
-peak at most 3x the f32 weights.
+`dense_resource` blobs (`xquant.bind_weights`) and run on the same activations
+as written and after its lowering (`lower-quant-ops{rounding=nearest-even}` or
+`lower-mx-tensor`), each twice: in the IR's arithmetic (the default) and with
+`reassociate_fp_reductions=True` (rows `... BLAS`). Two numpy references run
+beside them, each the same arithmetic as one of the modes:
 
-Two numpy references: `numpy BLAS` (`a @ w`: BLAS blocks and reorders each sum)
-and `numpy order`, the IR's own arithmetic: `linalg.matmul` accumulates
-`acc + a * b` in f32 for k = 0, 1, ... (no reassociation), which the interpreter
-follows so that results are bit-identical before and after lowering and with
-IREE; written in numpy it is one vectorized multiply-add per k, and its result
-is asserted bit-identical to the interpreter's. `x BLAS` and `x order` are the
-ratios to each.
+- `numpy order`: the IR's own arithmetic. `linalg.matmul` accumulates
+  `acc + a * b` in f32 for k = 0, 1, ... (no reassociation); the interpreter
+  follows it, so results are bit-identical before and after lowering and with
+  IREE. Written in numpy it is one vectorized multiply-add per k; its result is
+  asserted bit-identical to the interpreter's.
+- `numpy BLAS`: dequantize the stored parts, `a @ w` (BLAS blocks and reorders
+  each sum), silu: what the reassociating mode computes, asserted equal to it.
+
+`x BLAS` and `x order` are the ratios to each. Targets: each interpreted path
+at most 2x the numpy reference of its own arithmetic (`x order` for the default
+rows, `x BLAS` for the `BLAS` rows), peak memory at most 3x the f32 weights.
+Results are checked: as written and lowered bit-identical in each mode. Times
+are best of `--repeat` after one warm-up run (whose time is printed too: it
+converts the types' scale lists once). Peak memory is the tracemalloc peak of
+one run (numpy buffers included), against the size of the three weights in f32.
 """
 
 from __future__ import annotations
@@ -69,7 +73,7 @@ def main() -> None:
         f"f32 weights {weights_f32 / 2**20:.0f} MiB; best of {args.repeat}"
     )
     print(
-        "format  path        first run   time    x BLAS x order   peak MiB  x f32 weights"
+        "format  path            first run   time    x BLAS x order   peak MiB  x f32 weights"
     )
     for fmt in args.formats.split(","):
         q = generate.build(fmt, model)
@@ -81,17 +85,27 @@ def main() -> None:
         expected = generate.numpy_forward(model, q, fresh=True)
         results: dict[str, np.ndarray] = {}
         rows: list[tuple[str, float, float, int]] = []
-        for path, mod in (("as written", module), ("lowered", lowered)):
+        for path, mod, reassoc in (
+            ("as written", module, False),
+            ("lowered", lowered, False),
+            ("as written BLAS", module, True),
+            ("lowered BLAS", lowered, True),
+        ):
+
+            def once(mod: Any = mod, reassoc: bool = reassoc) -> Any:
+                return xquant.run(mod, "main", x, reassociate_fp_reductions=reassoc)
+
             start = time.perf_counter()
-            (results[path],) = xquant.run(mod, "main", x)
+            (results[path],) = once()
             first = time.perf_counter() - start
-            t = best_of(lambda mod=mod: xquant.run(mod, "main", x), args.repeat)
-            peak = peak_bytes(lambda mod=mod: xquant.run(mod, "main", x))
-            rows.append((path, first, t, peak))
+            t = best_of(once, args.repeat)
+            rows.append((path, first, t, peak_bytes(once)))
         assert np.array_equal(results["as written"], results["lowered"]), fmt
+        assert np.array_equal(results["as written BLAS"], results["lowered BLAS"]), fmt
         np.testing.assert_allclose(
             results["as written"], expected, rtol=0, atol=1e-5 * np.abs(expected).max()
         )
+        np.testing.assert_array_equal(results["as written BLAS"], expected)
         base = best_of(
             lambda: generate.numpy_forward(model, q, fresh=True), args.repeat
         )
@@ -105,7 +119,7 @@ def main() -> None:
         rows.append(("numpy order", in_order, in_order, numpy_peak))
         for path, first, t, peak in rows:
             print(
-                f"{fmt:<7} {path:<11} {first * 1e3:8.0f} ms {t * 1e3:7.0f} ms "
+                f"{fmt:<7} {path:<15} {first * 1e3:8.0f} ms {t * 1e3:7.0f} ms "
                 f"{t / base:6.2f}x {t / in_order:6.2f}x {peak / 2**20:9.0f}  "
                 f"{peak / weights_f32:8.2f}x"
             )

@@ -142,17 +142,29 @@ def run(
     function_name: str = "main",
     *args: Any,
     backend: str = "interpreter",
+    reassociate_fp_reductions: bool | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Run `function_name` on numpy arrays (or scalars) and return its results.
 
     `backend="interpreter"` (the default) interprets the IR as it is;
     `backend="iree"` lowers a copy to linalg/arith/tensor and runs it compiled
     by IREE for the host CPU (`xquant.backends.iree`, the optional `iree` extra).
+
+    Float matmuls and sums are computed in the IR's loop order, one rounding per
+    step, so results are bit-identical before and after lowering and between the
+    backends. `reassociate_fp_reductions=True` lets them sum in any order (BLAS
+    for f32/f64; IREE's `--iree-llvmcpu-reassociate-fp-reductions`): several
+    times faster on big matmuls, last bits no longer defined by the IR. None
+    (the default) keeps the caller's `reassociating_fp_reductions()` choice,
+    off unless one is open.
     """
     # Lazy: see the module docstring.
     from xquant.compat import install
 
     install()
+    # Lazy: see the module docstring.
+    from xquant.numerics.values import reassociating_fp_reductions
+
     if backend == "iree":
         # Lazy: see the module docstring.
         from xquant.backends.iree import run as _run_iree
@@ -162,7 +174,10 @@ def run(
             if isinstance(module_or_text, str)
             else module_or_text
         )
-        return _run_iree(module, function_name, *args)
+        if reassociate_fp_reductions is None:
+            return _run_iree(module, function_name, *args)
+        with reassociating_fp_reductions(reassociate_fp_reductions):
+            return _run_iree(module, function_name, *args)
     if backend != "interpreter":
         from xdsl.utils.exceptions import DiagnosticException
 
@@ -172,4 +187,9 @@ def run(
     # Lazy: see the module docstring.
     from xquant.interpreter.runner import run as _run
 
-    return _run(module_or_text, function_name, *args)
+    return _run(
+        module_or_text,
+        function_name,
+        *args,
+        reassociate_fp_reductions=reassociate_fp_reductions,
+    )

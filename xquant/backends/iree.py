@@ -48,6 +48,7 @@ from xquant.compat.printer import XQuantPrinter
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
+from xquant.numerics.values import reassociates_fp_reductions
 from xquant.transforms.pipeline import apply_pipeline
 
 __all__ = [
@@ -328,8 +329,23 @@ def _compile_cached(text: str, flags: tuple[str, ...]) -> bytes:
     return bytes(flatbuffer)
 
 
-def compile_for_iree(text: str, flags: Sequence[str] = COMPILE_FLAGS) -> bytes:
-    """The VM flatbuffer of `text` for `llvm-cpu` on this host (cached by text and flags)."""
+def compile_flags() -> tuple[str, ...]:
+    """`COMPILE_FLAGS`, with float reductions reassociated inside
+    `reassociating_fp_reductions()` (the interpreter's BLAS mode)."""
+    if not reassociates_fp_reductions():
+        return COMPILE_FLAGS
+    return tuple(
+        "--iree-llvmcpu-reassociate-fp-reductions=true"
+        if f.startswith("--iree-llvmcpu-reassociate-fp-reductions")
+        else f
+        for f in COMPILE_FLAGS
+    )
+
+
+def compile_for_iree(text: str, flags: Sequence[str] | None = None) -> bytes:
+    """The VM flatbuffer of `text` for `llvm-cpu` on this host (cached by text and
+    flags; `compile_flags()` by default)."""
+    flags = compile_flags() if flags is None else flags
     _require()
     return _compile_cached(text, tuple(flags))
 

@@ -72,6 +72,7 @@ from xquant.numerics.values import (
     element_type,
     int_info,
     is_float_dtype,
+    reassociates_fp_reductions,
     unsigned_view,
     wrap,
 )
@@ -618,6 +619,8 @@ def _run_sliced(
 def _fold(kind: str, xt: np.ndarray, init: np.ndarray, elem: Attribute) -> np.ndarray:
     """Fold `xt` (..., R) into `init` (..., 1) with the combiner `kind`, in loop order."""
     dt = xt.dtype
+    if kind == "addf" and reassociates_fp_reductions():
+        return np.add(init[..., 0], np.add.reduce(xt, axis=-1), dtype=dt)
     if kind in ("addf", "mulf"):
         uf = np.add if kind == "addf" else np.multiply
         z = np.concatenate(

@@ -40,10 +40,10 @@ from xquant.numerics.dtypes import cast_float
 from xquant.numerics.values import (
     dtype_of,
     element_type,
+    float_matmul,
     int_info,
     integer_matmul,
     is_float_dtype,
-    loop_order_matmul,
     signed_view,
     wrap,
 )
@@ -326,7 +326,7 @@ def _integer_matmul_or(
     general: Callable[..., PythonValues],
 ) -> Callable[..., PythonValues]:
     """Integer (batch_)matmul with the default maps through `integer_matmul`, float
-    2-D matmul through `loop_order_matmul`, else `general`.
+    2-D matmul through `float_matmul`, else `general`.
 
     Integer sums wrap modulo 2**width in any order, so one exact product,
     then the wrap, equals the loop; floats keep the loop-order fold.
@@ -352,7 +352,7 @@ def _integer_matmul_or(
             )
             init = np.asarray(args[2])
             if a.dtype == b.dtype == init.dtype and a.ndim == b.ndim == 2:
-                return (loop_order_matmul(a, b, init),)
+                return (float_matmul(a, b, init),)
         if (
             not op.results
             or is_float_dtype(dtype_of(out))

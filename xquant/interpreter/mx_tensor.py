@@ -46,7 +46,7 @@ from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.interpreter.linalg import LinalgFunctions, binary, cast_signed
 from xquant.numerics import mx
 from xquant.numerics.dtypes import cast_float
-from xquant.numerics.values import dtype_of, element_type, loop_order_matmul
+from xquant.numerics.values import dtype_of, element_type, float_matmul
 
 __all__ = [
     "MxTensorFunctions",
@@ -219,7 +219,7 @@ def _run_matmul(op: Operation, args: PythonValues) -> PythonValues:
     with np.errstate(all="ignore"):
         a, b, acc = np.asarray(a), np.asarray(b), np.asarray(acc)
         if a.dtype == b.dtype == acc.dtype and a.ndim == b.ndim == 2:
-            acc = loop_order_matmul(a, b, acc)
+            acc = float_matmul(a, b, acc)
         else:
             for k in range(a.shape[1]):
                 acc = acc + a[:, k : k + 1] * b[k : k + 1, :]

@@ -37,7 +37,13 @@ from xquant.interpreter.arith import attribute_value
 from xquant.interpreter.check import recording_checks
 from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
 from xquant.numerics.float_format import format_float
-from xquant.numerics.values import as_value, dtype_of, element_type, is_float_dtype
+from xquant.numerics.values import (
+    as_value,
+    dtype_of,
+    element_type,
+    is_float_dtype,
+    reassociating_fp_reductions,
+)
 
 __all__ = [
     "RunSetupError",
@@ -219,13 +225,21 @@ def _result(value: Any, typ: Attribute) -> Any:
 
 
 def run(
-    module_or_text: ModuleOp | str, function_name: str = "main", *args: Any
+    module_or_text: ModuleOp | str,
+    function_name: str = "main",
+    *args: Any,
+    reassociate_fp_reductions: bool | None = None,
 ) -> tuple[Any, ...]:
     """Interpret `function_name` of a module (or module text) on numpy arrays / scalars.
 
     Arguments are checked against the function type (shape and dtype); results are
-    numpy arrays (tensors) or numpy scalars.
+    numpy arrays (tensors) or numpy scalars. Float matmuls and sums follow the IR's
+    loop order unless `reassociate_fp_reductions` (None: as the caller's
+    `reassociating_fp_reductions` block says, else off) lets them use BLAS.
     """
+    if reassociate_fp_reductions is not None:
+        with reassociating_fp_reductions(reassociate_fp_reductions):
+            return run(module_or_text, function_name, *args)
     module = (
         _parse_remembering_spans(module_or_text)
         if isinstance(module_or_text, str)

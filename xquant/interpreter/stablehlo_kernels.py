@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from xquant.numerics.values import integer_matmul, loop_order_matmul
+from xquant.numerics.values import float_matmul, integer_matmul
 
 
 def gather(
@@ -107,7 +107,7 @@ def dot_general(
     else:
         zero = np.zeros((), dtype=left.dtype)
         product = np.stack(
-            [loop_order_matmul(a, b, zero) for a, b in zip(left, right, strict=True)]
+            [float_matmul(a, b, zero) for a, b in zip(left, right, strict=True)]
         ).reshape(batch, left.shape[1], right.shape[2])
     return product.reshape(*batch_shape, *lhs_free_shape, *rhs_free_shape)
 

@@ -49,6 +49,7 @@ __all__ = [
     "is_float_dtype",
     "is_ml_float",
     "loop_order_matmul",
+    "reassociates_fp_reductions",
     "reassociating_fp_reductions",
     "signed_view",
     "unsigned_view",
@@ -315,6 +316,11 @@ def reassociating_fp_reductions(enabled: bool = True) -> Iterator[None]:
         yield
     finally:
         _REASSOCIATE.reset(token)
+
+
+def reassociates_fp_reductions() -> bool:
+    """Whether float reductions may sum in any order here (see above)."""
+    return _REASSOCIATE.get()
 
 
 _BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))

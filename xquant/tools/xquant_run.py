@@ -1,7 +1,7 @@
 """`xquant-run`: interpret a function of an MLIR file on numpy values.
 
     xquant-run FILE [-p PIPELINE] [--function NAME] [--arg VALUE]... [--split-input-file] [--checks-only]
-               [--backend interpreter|iree]
+               [--backend interpreter|iree] [--reassociate-fp-reductions]
 
 Each VALUE is a `.npy` file, a `.npz` file (several arguments: arrays named
 `arg0`, `arg1`... or `arr_0`, `arr_1`... (`numpy.savez`) in that numeric order,
@@ -22,6 +22,12 @@ module has several functions) unless `--checks-only` is given.
 `--backend iree` lowers the module to linalg/arith/tensor and runs it
 compiled by IREE for the host CPU (`xquant.backends.iree`); IREE's own
 errors are located in the lowered IR it was given (`<iree-input>:line:col`).
+
+Float matmuls and sums follow the IR's loop order (one rounding per step, so
+results are the same before and after lowering and on both backends).
+`--reassociate-fp-reductions` lets them sum in any order (numpy's BLAS; IREE's
+flag of the same name): much faster on big matmuls, last bits no longer
+defined by the IR.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from xquant.interpreter.runner import (
     run,
     run_with_checks,
 )
+from xquant.numerics.values import reassociating_fp_reductions
 
 __all__ = ["main"]
 
@@ -106,6 +113,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=("interpreter", "iree"),
         default="interpreter",
         help="interpret (default), or compile with IREE for the host CPU and run natively",
+    )
+    p.add_argument(
+        "--reassociate-fp-reductions",
+        action="store_true",
+        help="let float matmuls and sums add in any order (BLAS): faster, not bit-defined by the IR",
     )
     p.add_argument(
         "--checks-only",
@@ -409,9 +421,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if k:
             print(SPLIT_MARKER)
         try:
-            lines = _run_chunk(
-                chunk, name, ns.pipeline, ns.function, args, ns.checks_only, ns.backend
-            )
+            with reassociating_fp_reductions(ns.reassociate_fp_reductions):
+                lines = _run_chunk(
+                    chunk,
+                    name,
+                    ns.pipeline,
+                    ns.function,
+                    args,
+                    ns.checks_only,
+                    ns.backend,
+                )
         except ChecksFailed as err:
             for line in err.lines:
                 print(line)
