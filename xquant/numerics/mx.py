@@ -97,6 +97,7 @@ __all__ = [
     "nvfp4_tensor_scale",
     "quantize",
     "quantize_nvfp4",
+    "scale_blocks",
     "scale_bytes",
     "scale_from_bytes",
     "split_storage",
@@ -254,6 +255,14 @@ def broadcast_blocks(per_block: np.ndarray, shape: Sequence[int]) -> np.ndarray:
     """A per-block array expanded to the full data `shape` (a view when possible)."""
     view, scale_view, _ = _blocked_view(shape, per_block.shape)
     return np.broadcast_to(per_block.reshape(scale_view), view).reshape(tuple(shape))
+
+
+def scale_blocks(values: np.ndarray, per_block: np.ndarray) -> np.ndarray:
+    """`values * per_block[block of each element]`, multiplied in the interleaved
+    (count, block) view: the per-block array is never repeated to full size."""
+    view, scale_view, _ = _blocked_view(values.shape, per_block.shape)
+    product = values.reshape(view) * per_block.reshape(scale_view)
+    return product.reshape(values.shape)
 
 
 # ---------------------------------------------------------------------------------------
@@ -434,11 +443,9 @@ def dequantize(
     with np.errstate(all="ignore"):
         if tensor_scale is not None:
             multipliers = np.float32(tensor_scale) * multipliers
-        values = decode_elements(data, fmt) * broadcast_blocks(
-            multipliers, np.shape(data)
-        )
+        values = scale_blocks(decode_elements(data, fmt), multipliers)
         # Overflow to Inf in the final rounding is the defined result, not a warning.
-        return values.astype(np.float32).astype(result_dtype)
+        return values.astype(np.float32, copy=False).astype(result_dtype, copy=False)
 
 
 # ---------------------------------------------------------------------------------------
