@@ -115,8 +115,15 @@ def quantize_int4(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return q.reshape(k, n), scales
 
 
+def _per_block(values: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """`values * scale of its block` (blocks along axis 0), without repeating the scales."""
+    k, n = values.shape
+    blocks = values.reshape(scales.shape[0], -1, n)
+    return (blocks * scales[:, None, :]).reshape(k, n)
+
+
 def int4_dequantized(q: np.ndarray, scales: np.ndarray) -> np.ndarray:
-    return q.astype(np.float32) * np.repeat(scales, INT4_BLOCK, axis=0)
+    return _per_block(q.astype(np.float32), scales)
 
 
 def quantize_mxfp4(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,10 +141,17 @@ def quantize_nvfp4(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.float32]:
     return scale, data, g
 
 
+def _decode(codes: np.ndarray) -> np.ndarray:
+    """A one-byte float array (ml_dtypes) in f32, through a 256-entry table of its
+    codes (exact, and ~10x faster than ml_dtypes' element-wise `astype`)."""
+    table = np.arange(256, dtype=np.uint8).view(codes.dtype).astype(np.float32)
+    return table[codes.view(np.uint8)]
+
+
 def mx_dequantized(scale: np.ndarray, data: np.ndarray, block: int) -> np.ndarray:
     """`decode(element) * block scale` in f32 (the per-tensor scale applies later)."""
-    values = data.astype(np.float32) * np.repeat(scale.astype(np.float32), block, 0)
-    return values.astype(np.float32)
+    assert data.shape[0] == scale.shape[0] * block
+    return _per_block(_decode(data), _decode(scale))
 
 
 # ---------------------------------------------------------------------------------------
