@@ -2,21 +2,74 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
 from xdsl.context import Context
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Operation
 from xdsl.universe import Universe
 
 from xquant.compat import install
 
-__all__ = ["make_context"]
+__all__ = ["UNKNOWN_OP_DIALECTS", "XquantContext", "make_context"]
+
+UNKNOWN_OP_DIALECTS = frozenset({"test"})
+"""Dialects whose unknown ops `xquant-opt` parses as unregistered ops, without
+`--allow-unregistered-dialect`: MLIR's test dialect calls
+`allowUnknownOperations()`, and upstream's FileCheck tests (run by an `mlir-opt`
+that links it) use ops such as `"test.custom_op"`."""
 
 
-def make_context(*, allow_unregistered: bool = False) -> Context:
+@dataclass
+class XquantContext(Context):
+    """An xDSL context in which the ops of `unknown_op_dialects` need not be known.
+
+    An unknown op of such a dialect becomes an `UnregisteredOp` (generic form,
+    any operands, results and attributes), as in an MLIR dialect that allows
+    unknown operations; every other name resolves as in xDSL's `Context`.
+    """
+
+    unknown_op_dialects: frozenset[str] = field(default=frozenset[str]())
+
+    def clone(self) -> XquantContext:
+        copy = XquantContext(
+            self.allow_unregistered,
+            self._loaded_dialects.copy(),
+            self._loaded_ops.copy(),
+            self._loaded_attrs.copy(),
+            self._loaded_types.copy(),
+            self._registered_dialects.copy(),
+        )
+        copy.unknown_op_dialects = self.unknown_op_dialects
+        return copy
+
+    def get_optional_op(
+        self, name: str, *, dialect_stack: Sequence[str] = ()
+    ) -> type[Operation] | None:
+        op_type = super().get_optional_op(name, dialect_stack=dialect_stack)
+        if op_type is not None or name.split(".", 1)[0] not in self.unknown_op_dialects:
+            return op_type
+        op_type = UnregisteredOp.with_name(name)
+        self._loaded_ops[name] = op_type
+        return op_type
+
+
+def make_context(
+    *,
+    allow_unregistered: bool = False,
+    unknown_op_dialects: frozenset[str] = frozenset[str](),
+) -> XquantContext:
     """xDSL's dialects and every xquant dialect, registered (loaded lazily).
 
-    Installs xquant's fixes to xDSL first (`xquant.compat.install`).
+    `unknown_op_dialects`: dialects whose unknown ops parse as unregistered ops
+    (`xquant-opt` passes `UNKNOWN_OP_DIALECTS`). Installs xquant's fixes to xDSL
+    first (`xquant.compat.install`).
     """
     install()
-    ctx = Context(allow_unregistered=allow_unregistered)
+    ctx = XquantContext(
+        allow_unregistered=allow_unregistered, unknown_op_dialects=unknown_op_dialects
+    )
     for name, factory in Universe.get_multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
     return ctx

@@ -126,6 +126,8 @@ func.func private @g() -> "abc\\q"
 // -----
 "test.op"() : () -> vector<2xmemref<4xf32>>
 // -----
+%u = "test.custom_op"() : () -> i32
+// -----
 %v = arith.constant 1.0 : f32
 %w = arith.addf %v, %v : f16
 // -----

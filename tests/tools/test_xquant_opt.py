@@ -205,3 +205,46 @@ def test_print_ir_after_all_as_mlir_opt(tmp_path: Path) -> None:
         + "// -----// IR Dump After CSE (cse) //----- //\n"
         + module
     )
+
+
+def test_unknown_test_ops_parse_as_upstreams_test_dialect(tmp_path: Path) -> None:
+    """MLIR's test dialect allows unknown ops, and upstream's tests use them
+    (`"test.custom_op"` in normalize-quant-types.mlir): xquant-opt prints them back
+    in generic form and runs passes around them, without a flag."""
+    f = tmp_path / "t.mlir"
+    f.write_text(
+        "func.func @f(%x: tensor<2x!quant.uniform<i8:f32:{0:1}, {{2.0:1}, {2.0:1}}>>)"
+        " -> tensor<2x!quant.uniform<i8:f32:{0:1}, {{2.0:1}, {2.0:1}}>> {\n"
+        '  %0 = "test.custom_op"(%x) {k = 3 : i32} : '
+        "(tensor<2x!quant.uniform<i8:f32:{0:1}, {{2.0:1}, {2.0:1}}>>) -> "
+        "tensor<2x!quant.uniform<i8:f32:{0:1}, {{2.0:1}, {2.0:1}}>>\n"
+        "  func.return %0 : tensor<2x!quant.uniform<i8:f32:{0:1}, {{2.0:1}, {2.0:1}}>>\n"
+        "}\n"
+    )
+    result = run(f, "--normalize-quant-types")
+    assert result.returncode == 0, result.stderr
+    per_axis = "tensor<2x!quant.uniform<i8:f32:0, {2.000000e+00:1,2.000000e+00:1}>>"
+    assert (
+        f'%0 = "test.custom_op"(%arg0) {{k = 3 : i32}} : ({per_axis}) -> {per_axis}'
+        in result.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '"foo.custom_op"() : () -> ()\n',
+            "1:16: error: operation being parsed with an unregistered dialect",
+        ),
+        ("test.custom_op\n", "1:1: error: custom op 'test.custom_op' is unknown"),
+    ],
+)
+def test_other_unknown_ops_stay_errors(tmp_path: Path, text: str, message: str) -> None:
+    """Only generic-form ops of the `test` dialect: any other dialect still needs
+    `--allow-unregistered-dialect`, and a custom form has no parser."""
+    f = tmp_path / "u.mlir"
+    f.write_text(text)
+    result = run(f)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{f}:{message}"), result.stderr

@@ -44,7 +44,7 @@ from xquant.asm.located_parser import LocatedModule, parse_located
 from xquant.asm.printer import module_to_mlir
 from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
 from xquant.compat import install
-from xquant.context import make_context
+from xquant.context import UNKNOWN_OP_DIALECTS, make_context
 from xquant.tools.command_line import (
     TOOL,
     CommandLineError,
@@ -275,7 +275,11 @@ class OptDriver:
     # One chunk.
 
     def _context(self) -> Context:
-        return make_context(allow_unregistered=self.options.allow_unregistered_dialect)
+        # As mlir-opt, which links MLIR's test dialect (it allows unknown ops).
+        return make_context(
+            allow_unregistered=self.options.allow_unregistered_dialect,
+            unknown_op_dialects=UNKNOWN_OP_DIALECTS,
+        )
 
     def _process_chunk(
         self, chunk: Chunk, passes: Sequence[ModulePass]
