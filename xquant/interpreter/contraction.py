@@ -71,7 +71,7 @@ def _side(
 ) -> tuple[tuple[Operation, ...], tuple[int, ...], set[int]] | None:
     """The ops computing `value`, the inputs it reads and the loop dims they index
     (None: it reads an output, an index, or nothing at all)."""
-    args = list(block.args)
+    position: dict[SSAValue, int] = {arg: i for i, arg in enumerate(block.args)}
     needed: set[SSAValue] = {value}
     ops: list[Operation] = []
     for op in reversed(pre_ops):
@@ -81,10 +81,9 @@ def _side(
             return None
         ops.append(op)
         needed.update(op.operands)
-    inputs = sorted(
-        args.index(v) for v in needed if v in args and args.index(v) < n_inputs
-    )
-    if any(v in args[n_inputs:] for v in needed) or not inputs:
+    read = sorted(position[v] for v in needed if v in position)
+    inputs = [i for i in read if i < n_inputs]
+    if len(inputs) != len(read) or not inputs:  # reads an output, or no input
         return None
     dims: set[int] = set()
     for i in inputs:
@@ -114,10 +113,11 @@ def analyze_contraction(
     mul = add.rhs.owner
     if not isinstance(mul, arith.MulfOp) or mul.result.type != out.type:
         return None
-    sides = [_side(v, block, n_inputs, pre_ops, maps) for v in (mul.lhs, mul.rhs)]
-    if sides[0] is None or sides[1] is None:
+    lhs = _side(mul.lhs, block, n_inputs, pre_ops, maps)
+    rhs = _side(mul.rhs, block, n_inputs, pre_ops, maps)
+    if lhs is None or rhs is None:
         return None
-    (lhs_ops, lhs_in, lhs_dims), (rhs_ops, rhs_in, rhs_dims) = sides
+    (lhs_ops, lhs_in, lhs_dims), (rhs_ops, rhs_in, rhs_dims) = lhs, rhs
     parallel = {d for d, r in enumerate(reduction) if not r}
     if (
         k not in lhs_dims

@@ -12,7 +12,7 @@ its inputs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -304,7 +304,7 @@ _REASSOCIATE: ContextVar[bool] = ContextVar(
 
 
 @contextmanager
-def reassociating_fp_reductions(enabled: bool = True) -> Iterator[None]:
+def reassociating_fp_reductions(enabled: bool = True) -> Generator[None]:
     """Within the block, float contractions may sum in any order (`float_matmul`).
 
     The analogue of IREE's `--iree-llvmcpu-reassociate-fp-reductions` and of
