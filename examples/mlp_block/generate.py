@@ -3,9 +3,10 @@
     python examples/mlp_block/generate.py [--hidden 2048] [--intermediate 5632]
         [--tokens 16] [--seed 0] [--out examples/mlp_block/full]
 
-Writes one module per weight format, each `@main(%x: tensor<TxHxf32>) -> tensor<TxHxf32>`
-with its weights as `dense_resource` blobs (bound with `xquant.bind_weights`, never
-written as literals), plus `x.npy` (the activations):
+Writes one module per weight format and activation type, each
+`@main(%x: tensor<TxHxA>) -> tensor<TxHxA>` with its weights as `dense_resource`
+blobs (bound with `xquant.bind_weights`, never written as literals), plus `x.npy`
+and `x_bf16.npy` (the activations):
 
 - `mlp_int4.mlir`: int4 storage, symmetric sub-channel scales in blocks of 32 along
   the contraction axis (`!quant.uniform<i4:f32:{0:32, 1:1}, {...}>`), `quant.dcast`
@@ -13,7 +14,11 @@ written as literals), plus `x.npy` (the activations):
 - `mlp_mxfp4.mlir`: MXFP4 (`!mx_tensor.tensor<<K/32xNxf8E8M0FNU>, <KxNxf4E2M1FN>>`,
   OCP floor scales) fed to `linalg.matmul` directly;
 - `mlp_nvfp4.mlir`: NVFP4 (f8E4M3FN block scales over 16 elements along K, an f32
-  per-tensor scale applied to each product afterwards, as torchao).
+  per-tensor scale applied to each product afterwards, as torchao);
+- `mlp_<format>_bf16.mlir`: the same with bf16 activations, as bf16 inference runs:
+  each matmul takes bf16 activations and accumulates in f32 (`linalg.matmul`
+  widens its inputs exactly), silu runs in f32, and the activations leaving it and
+  the block's result are rounded to bf16 (`arith.truncf`, nearest even).
 
 Weights are seeded normal(0, 0.02) with realistic outliers: 1% of the input
 channels of every weight are 8x larger, and a few activation features are 10x
@@ -39,6 +44,7 @@ import xquant
 from xquant.numerics import mx
 
 FORMATS = ("int4", "mxfp4", "nvfp4")
+ACTIVATIONS = ("f32", "bf16")
 INT4_BLOCK = 32
 MX_BLOCK = 32
 NVFP4_BLOCK = 16
@@ -175,13 +181,21 @@ def _weight_ops(fmt: str, name: str, k: int, n: int, extra: dict[str, str]) -> s
 
 
 def _matmul(
-    out: str, a: str, b: str, m: int, k: int, n: int, b_type: str, g: float | None
+    out: str,
+    a: str,
+    b: str,
+    shape: tuple[int, int, int],
+    a_type: str,
+    b_type: str,
+    g: float | None,
 ) -> str:
-    """`out = a @ b` (then times the NVFP4 per-tensor scale `g`)."""
+    """`out = a @ b` in f32 (then times the NVFP4 per-tensor scale `g`); `a` is a
+    tensor of `a_type` (f32 or bf16, widened exactly by the matmul)."""
+    m, k, n = shape
     text = (
         f"  %{out}_zero = arith.constant dense<0.000000e+00> : tensor<{m}x{n}xf32>\n"
         f"  %{out}{'_p' if g is not None else ''} = linalg.matmul ins(%{a}, %{b} : "
-        f"tensor<{m}x{k}xf32>, {b_type}) outs(%{out}_zero : tensor<{m}x{n}xf32>) "
+        f"tensor<{m}x{k}x{a_type}>, {b_type}) outs(%{out}_zero : tensor<{m}x{n}xf32>) "
         f"-> tensor<{m}x{n}xf32>\n"
     )
     if g is None:
@@ -198,6 +212,20 @@ def _matmul(
     )
 
 
+def _to_bf16(out: str, value: str, m: int, n: int) -> str:
+    """`out = truncf(value)`: an f32 tensor rounded to bf16 (nearest even)."""
+    return (
+        f"  %{out}_init = tensor.empty() : tensor<{m}x{n}xbf16>\n"
+        f"  %{out} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+        f'affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} '
+        f"ins(%{value} : tensor<{m}x{n}xf32>) outs(%{out}_init : tensor<{m}x{n}xbf16>) {{\n"
+        f"  ^bb0(%v: f32, %o: bf16):\n"
+        f"    %t = arith.truncf %v : f32 to bf16\n"
+        f"    linalg.yield %t : bf16\n"
+        f"  }} -> tensor<{m}x{n}xbf16>\n"
+    )
+
+
 @dataclass
 class Quantized:
     """One format's module text (weights still arguments), the blobs to bind, and
@@ -208,10 +236,18 @@ class Quantized:
     dequantized: dict[str, np.ndarray]
     tensor_scales: dict[str, np.float32]
     dequantizers: dict[str, Callable[[], np.ndarray]]  # recompute from the stored parts
+    activations: str = "f32"
+
+    def inputs(self, model: Model) -> np.ndarray:
+        """The module's argument: the model's activations in its activation type."""
+        if self.activations == "bf16":
+            return model.x.astype(ml_dtypes.bfloat16)
+        return model.x
 
 
-def build(fmt: str, model: Model) -> Quantized:
-    """The module of format `fmt` with its weights as function arguments, and the blobs."""
+def build(fmt: str, model: Model, activations: str = "f32") -> Quantized:
+    """The module of format `fmt` with `activations` (f32 or bf16) and its weights as
+    function arguments, and the blobs."""
     t, h = model.x.shape
     i = model.gate.shape[1]
     shapes = {"gate": (h, i), "up": (h, i), "down": (i, h)}
@@ -255,15 +291,17 @@ def build(fmt: str, model: Model) -> Quantized:
         k, n = shapes[name]
         return mx_types.get(name, f"tensor<{k}x{n}xf32>")
 
-    body += _matmul("hg", "x", "gate", t, h, i, typ("gate"), gs.get("gate"))
-    body += _matmul("hu", "x", "up", t, h, i, typ("up"), gs.get("up"))
+    a = activations
+    body += _matmul("hg", "x", "gate", (t, h, i), a, typ("gate"), gs.get("gate"))
+    body += _matmul("hu", "x", "up", (t, h, i), a, typ("up"), gs.get("up"))
+    act = "act" if a == "f32" else "act_f32"
     body += (
-        f"  %act_init = tensor.empty() : tensor<{t}x{i}xf32>\n"
-        f"  %act = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+        f"  %{act}_init = tensor.empty() : tensor<{t}x{i}xf32>\n"
+        f"  %{act} = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
         f"affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], "
         f'iterator_types = ["parallel", "parallel"]}} '
         f"ins(%hg, %hu : tensor<{t}x{i}xf32>, tensor<{t}x{i}xf32>) "
-        f"outs(%act_init : tensor<{t}x{i}xf32>) {{\n"
+        f"outs(%{act}_init : tensor<{t}x{i}xf32>) {{\n"
         f"  ^bb0(%g: f32, %u: f32, %o: f32):\n"
         f"    %neg = arith.negf %g : f32\n"
         f"    %e = math.exp %neg : f32\n"
@@ -274,36 +312,58 @@ def build(fmt: str, model: Model) -> Quantized:
         f"    linalg.yield %prod : f32\n"
         f"  }} -> tensor<{t}x{i}xf32>\n"
     )
-    body += _matmul("y", "act", "down", t, i, h, typ("down"), gs.get("down"))
+    y = "y" if a == "f32" else "y_f32"
+    if a == "bf16":
+        body += _to_bf16("act", act, t, i)
+    body += _matmul(y, "act", "down", (t, i, h), a, typ("down"), gs.get("down"))
+    if a == "bf16":
+        body += _to_bf16("y", y, t, h)
     text = (
-        f"// Llama MLP block, {fmt} weights: down(silu(x @ gate) * (x @ up)),"
-        f" x: {t}x{h}, intermediate {i}\n"
+        f"// Llama MLP block, {fmt} weights, {a} activations: "
+        f"down(silu(x @ gate) * (x @ up)), x: {t}x{h}, intermediate {i}\n"
         f"// Generated by examples/mlp_block/generate.py; run report.py on this directory.\n"
-        + "".join(a + "\n" for a in aliases)
-        + f"func.func @main(%x: tensor<{t}x{h}xf32>, {', '.join(args)}) -> tensor<{t}x{h}xf32> {{\n"
+        + "".join(alias + "\n" for alias in aliases)
+        + f"func.func @main(%x: tensor<{t}x{h}x{a}>, {', '.join(args)}) -> tensor<{t}x{h}x{a}> {{\n"
         + body
-        + f"  func.return %y : tensor<{t}x{h}xf32>\n}}\n"
+        + f"  func.return %y : tensor<{t}x{h}x{a}>\n}}\n"
     )
-    return Quantized(text, blobs, deq, gs, again)
+    return Quantized(text, blobs, deq, gs, again, activations)
 
 
 def numpy_forward(model: Model, q: Quantized, fresh: bool = False) -> np.ndarray:
-    """The quantized model's arithmetic in plain numpy (dequantize, f32 matmuls);
-    `fresh` dequantizes the stored parts again (as the modules do on every run)."""
+    """The quantized model's arithmetic in plain numpy (dequantize, f32 matmuls, bf16
+    activations widened and rounded where the module does); `fresh` dequantizes the
+    stored parts again (as the modules do on every run)."""
 
     def mm(a: np.ndarray, name: str) -> np.ndarray:
         w = q.dequantizers[name]() if fresh else q.dequantized[name]
-        r = a @ w
+        r = a.astype(np.float32) @ w
         return r * q.tensor_scales[name] if name in q.tensor_scales else r
 
-    x = model.x
-    return mm(silu_mul(mm(x, "gate"), mm(x, "up")), "down")
+    def to_activations(v: np.ndarray) -> np.ndarray:
+        return v.astype(ml_dtypes.bfloat16) if q.activations == "bf16" else v
+
+    x = q.inputs(model)
+    return to_activations(
+        mm(to_activations(silu_mul(mm(x, "gate"), mm(x, "up"))), "down")
+    )
 
 
-def bound_module(fmt: str, model: Model) -> ModuleOp:
+def bound_module(fmt: str, model: Model, activations: str = "f32") -> ModuleOp:
     """The parsed module of format `fmt` with its weights bound as blobs."""
-    q = build(fmt, model)
+    q = build(fmt, model, activations)
     return xquant.bind_weights(xquant.parse_module(q.text), q.blobs)
+
+
+def module_name(fmt: str, activations: str) -> str:
+    """`mlp_int4.mlir`, `mlp_int4_bf16.mlir`, ..."""
+    return f"mlp_{fmt}{'' if activations == 'f32' else '_' + activations}.mlir"
+
+
+def input_name(activations: str) -> str:
+    """`x.npy` (f32), `x_bf16.npy` (numpy saves bf16 as raw 2-byte `V2`; `xquant-run`
+    reads it back as the function's bf16)."""
+    return "x.npy" if activations == "f32" else f"x_{activations}.npy"
 
 
 def write(
@@ -311,15 +371,20 @@ def write(
     sizes: dict[str, int],
     formats: tuple[str, ...] = FORMATS,
 ) -> Model:
-    """Write `model.json` (the sizes and seed), `x.npy` and one module per format."""
+    """Write `model.json` (the sizes and seed), the activations and one module per
+    format and activation type."""
     model = make_model(**sizes)
     out.mkdir(parents=True, exist_ok=True)
     (out / "model.json").write_text(json.dumps(sizes, sort_keys=True) + "\n")
-    np.save(out / "x.npy", model.x)
-    for fmt in formats:
-        (out / f"mlp_{fmt}.mlir").write_text(
-            xquant.print_module(bound_module(fmt, model))
-        )
+    np.save(out / input_name("f32"), model.x)
+    np.save(out / input_name("bf16"), model.x.astype(ml_dtypes.bfloat16))
+    # Blob names are unique per process (gate_scale, gate_scale_0, ...): f32 first
+    # keeps the f32 files' names whether or not the bf16 ones are written.
+    for activations in ACTIVATIONS:
+        for fmt in formats:
+            (out / module_name(fmt, activations)).write_text(
+                xquant.print_module(bound_module(fmt, model, activations))
+            )
     return model
 
 
@@ -345,9 +410,8 @@ def main() -> None:
         "seed": args.seed,
     }
     write(args.out, sizes)
-    print(
-        f"wrote {', '.join(f'mlp_{f}.mlir' for f in FORMATS)} and x.npy to {args.out}"
-    )
+    names = [module_name(f, a) for f in FORMATS for a in ACTIVATIONS]
+    print(f"wrote {', '.join(names)}, x.npy and x_bf16.npy to {args.out}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import xquant
 from xquant.tools.xquant_run import main as xquant_run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mlp_block"
@@ -32,32 +33,66 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_error_table_matches_numpy(generated: Path) -> None:
-    rows = {r.fmt: r for r in report.report(generated)}
-    assert sorted(rows) == sorted(generate.FORMATS)
+    rows = {(r.fmt, r.activations): r for r in report.report(generated)}
+    assert sorted(rows) == sorted(
+        (f, a) for f in generate.FORMATS for a in generate.ACTIVATIONS
+    )
     model = generate.make_model(**SIZES)
     reference = generate.float_forward(model)
-    for fmt, row in rows.items():
+    for (fmt, activations), row in rows.items():
         assert row.identical, fmt
-        expected = generate.numpy_forward(model, generate.build(fmt, model))
-        # f32 matmuls in another order: a few ulps of the outputs' scale
-        assert row.vs_numpy <= 1e-5 * np.abs(expected).max(), fmt
+        expected = generate.numpy_forward(
+            model, generate.build(fmt, model, activations)
+        ).astype(np.float64)
+        # f32 matmuls in another order: a few ulps of the outputs' scale (one bf16
+        # ulp where that moves a bf16 rounding)
+        ulps = 1e-5 if activations == "f32" else 2**-7
+        assert row.vs_numpy <= ulps * np.abs(expected).max(), (fmt, activations)
         rel = np.linalg.norm(expected - reference) / np.linalg.norm(reference)
-        assert row.rel_rms == pytest.approx(rel, rel=1e-3), fmt
+        assert row.rel_rms == pytest.approx(rel, rel=1e-3), (fmt, activations)
         assert 0.01 < row.rel_rms < 0.5, fmt  # quantized, but still the same model
+
+
+@pytest.mark.parametrize("activations", ["f32", "bf16"])
+@pytest.mark.parametrize("fmt", ["int4", "mxfp4", "nvfp4"])
+def test_reassociated_run_is_numpy_bit_for_bit(fmt: str, activations: str) -> None:
+    """With BLAS sums allowed, the interpreter computes exactly numpy's dequantize +
+    `a @ w` (+ silu, bf16 roundings), as written and lowered."""
+    model = generate.make_model(**SIZES)
+    q = generate.build(fmt, model, activations)
+    expected = generate.numpy_forward(model, q)
+    x = q.inputs(model)
+    written = xquant.bind_weights(xquant.parse_module(q.text), q.blobs)
+    lowered = xquant.bind_weights(
+        xquant.apply_passes(xquant.parse_module(q.text), generate.PIPELINES[fmt]),
+        q.blobs,
+    )
+    for module in (written, lowered):
+        (y,) = xquant.run(module, "main", x, reassociate_fp_reductions=True)
+        assert y.dtype == expected.dtype
+        np.testing.assert_array_equal(y.view(np.uint8), expected.view(np.uint8))
 
 
 def test_weights_are_resources_not_literals(generated: Path) -> None:
     for fmt in generate.FORMATS:
-        text = (generated / f"mlp_{fmt}.mlir").read_text()
-        assert "dense_resource<" in text
-        assert "dialect_resources" in text
-        assert "func.func @main(%x: tensor<4x64xf32>) -> tensor<4x64xf32>" in text
+        for a in generate.ACTIVATIONS:
+            text = (generated / generate.module_name(fmt, a)).read_text()
+            assert "dense_resource<" in text
+            assert "dialect_resources" in text
+            assert f"func.func @main(%x: tensor<4x64x{a}>) -> tensor<4x64x{a}>" in text
 
 
+@pytest.mark.parametrize("activations", ["f32", "bf16"])
 @pytest.mark.parametrize("fmt", ["int4", "mxfp4", "nvfp4"])
-def test_checked_in_small_example_runs_both_ways(fmt: str, capsys) -> None:
+def test_checked_in_small_example_runs_both_ways(
+    fmt: str, activations: str, capsys
+) -> None:
     small = EXAMPLE / "small"
-    args = [str(small / f"mlp_{fmt}.mlir"), "--arg", str(small / "x.npy")]
+    args = [
+        str(small / generate.module_name(fmt, activations)),
+        "--arg",
+        str(small / generate.input_name(activations)),
+    ]
     assert xquant_run(args) == 0
     plain = capsys.readouterr().out
     assert xquant_run([*args, "-p", generate.PIPELINES[fmt]]) == 0

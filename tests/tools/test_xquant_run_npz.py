@@ -60,3 +60,40 @@ def test_unreadable_npz_is_an_error(source: Path, tmp_path: Path, capsys) -> Non
     err = capsys.readouterr().err
     assert err.startswith("error: cannot load --arg")
     assert "Traceback" not in err
+
+
+ML_SOURCE = """
+func.func @main(%a: tensor<3xbf16>, %b: tensor<2xf8E4M3FN>) -> (tensor<3xbf16>, tensor<2xf8E4M3FN>) {
+  func.return %a, %b : tensor<3xbf16>, tensor<2xf8E4M3FN>
+}
+"""
+
+
+def test_ml_dtypes_arrays_saved_by_numpy(tmp_path: Path, capsys) -> None:
+    """numpy saves bf16 / f8 arrays as raw `V2` / `V1` (.npy cannot name them):
+    they are read as the argument's type, byte for byte."""
+    import ml_dtypes
+
+    src = tmp_path / "m.mlir"
+    src.write_text(ML_SOURCE)
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    np.save(a, np.array([1.5, -0.1, 256.0], ml_dtypes.bfloat16))
+    np.save(b, np.array([0.4375, -448.0], ml_dtypes.float8_e4m3fn))
+    assert np.load(a).dtype == np.dtype("V2")
+    assert main([str(src), "--arg", str(a), "--arg", str(b)]) == 0
+    assert capsys.readouterr().out == (
+        "dense<[1.500000e+00, -1.000980e-01, 2.560000e+02]> : tensor<3xbf16>\n"
+        "dense<[4.375000e-01, -4.480000e+02]> : tensor<2xf8E4M3FN>\n"
+    )
+
+
+def test_raw_bytes_of_another_width_are_refused(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "m.mlir"
+    src.write_text(ML_SOURCE)
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    np.save(a, np.zeros(3, "V4"))
+    np.save(b, np.zeros(2, "V1"))
+    assert main([str(src), "--arg", str(a), "--arg", str(b)]) == 1
+    err = capsys.readouterr().err
+    assert "argument #0: expected tensor<3xbf16> (numpy dtype bfloat16)" in err
+    assert "got an array of dtype |V4" in err

@@ -42,6 +42,7 @@ from xquant.numerics.values import (
     dtype_of,
     element_type,
     is_float_dtype,
+    is_ml_float,
     reassociating_fp_reductions,
 )
 
@@ -137,6 +138,17 @@ def _check_int_range(value: NDArray[Any], typ: Attribute, where: str) -> None:
         raise RunSetupError(f"{where}: {bad} does not fit in {_type_str(el)}")
 
 
+def _is_raw_ml_float(value: NDArray[Any], dt: np.dtype[Any]) -> bool:
+    """`value` holds raw bytes (`V1`, `V2`) of an ml_dtypes float of the same size:
+    `.npy` cannot name bf16 or the f8/f6/f4 types, so numpy saves them that way."""
+    return (
+        value.dtype.kind == "V"
+        and value.dtype.names is None
+        and value.dtype.itemsize == dt.itemsize
+        and is_ml_float(dt)
+    )
+
+
 def check_argument(value: Any, typ: Attribute, position: int) -> Any:
     """`value` converted to the interpreter's representation of `typ`, or a
     `RunSetupError` that names the argument, the expected type and what was given."""
@@ -159,6 +171,8 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
             )
         value = _storage_from_i1_literal(value, typ)
         dt = holder_dtype(typ)
+        if dt is not None and _is_raw_ml_float(value, dt):
+            value = value.view(dt)
         if dt is not None and value.dtype != dt:
             raise RunSetupError(
                 f"{where}: expected {expected} (numpy dtype {dt}), got an array of dtype {value.dtype}"
