@@ -1,7 +1,7 @@
 """Time the quantized MLP block (examples/mlp_block) in the interpreter against numpy.
 
     python benchmarks/bench_mlp.py [--hidden 2048] [--intermediate 5632] [--tokens 16]
-        [--repeat 3] [--formats int4,mxfp4,nvfp4]
+        [--repeat 3] [--formats int4,mxfp4,nvfp4] [--activations f32,bf16]
 
 For each weight format the module is built with its weights bound as
 `dense_resource` blobs (`xquant.bind_weights`) and run on the same activations
@@ -64,19 +64,22 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--formats", default=",".join(generate.FORMATS))
+    parser.add_argument("--activations", default=",".join(generate.ACTIVATIONS))
     args = parser.parse_args()
     model = generate.make_model(args.hidden, args.intermediate, args.tokens)
     weights_f32 = sum(w.nbytes for w in model.weights.values())
-    x = model.x
     print(
         f"MLP block x {args.tokens}x{args.hidden}, intermediate {args.intermediate}; "
         f"f32 weights {weights_f32 / 2**20:.0f} MiB; best of {args.repeat}"
     )
     print(
-        "format  path            first run   time    x BLAS x order   peak MiB  x f32 weights"
+        "format act  path            first run   time    x BLAS x order   peak MiB  x f32 weights"
     )
-    for fmt in args.formats.split(","):
-        q = generate.build(fmt, model)
+    for fmt, act in (
+        (f, a) for a in args.activations.split(",") for f in args.formats.split(",")
+    ):
+        q = generate.build(fmt, model, act)
+        x = q.inputs(model)
         module = xquant.bind_weights(xquant.parse_module(q.text), q.blobs)
         lowered = xquant.bind_weights(
             xquant.apply_passes(xquant.parse_module(q.text), generate.PIPELINES[fmt]),
@@ -102,8 +105,13 @@ def main() -> None:
             rows.append((path, first, t, peak_bytes(once)))
         assert np.array_equal(results["as written"], results["lowered"]), fmt
         assert np.array_equal(results["as written BLAS"], results["lowered BLAS"]), fmt
+        wide = expected.astype(np.float64)
+        ulps = 1e-5 if act == "f32" else 2**-7  # BLAS order moves a bf16 rounding
         np.testing.assert_allclose(
-            results["as written"], expected, rtol=0, atol=1e-5 * np.abs(expected).max()
+            results["as written"].astype(np.float64),
+            wide,
+            rtol=0,
+            atol=ulps * np.abs(wide).max(),
         )
         np.testing.assert_array_equal(results["as written BLAS"], expected)
         base = best_of(
@@ -113,13 +121,11 @@ def main() -> None:
         rows.append(("numpy BLAS", base, base, numpy_peak))
         in_order = best_of(lambda: numpy_in_order(model, q), args.repeat)
         same = numpy_in_order(model, q)
-        assert np.array_equal(
-            same.view(np.uint32), results["as written"].view(np.uint32)
-        )
+        assert np.array_equal(same.view(np.uint8), results["as written"].view(np.uint8))
         rows.append(("numpy order", in_order, in_order, numpy_peak))
         for path, first, t, peak in rows:
             print(
-                f"{fmt:<7} {path:<15} {first * 1e3:8.0f} ms {t * 1e3:7.0f} ms "
+                f"{fmt:<6} {act:<4} {path:<15} {first * 1e3:8.0f} ms {t * 1e3:7.0f} ms "
                 f"{t / base:6.2f}x {t / in_order:6.2f}x {peak / 2**20:9.0f}  "
                 f"{peak / weights_f32:8.2f}x"
             )
@@ -142,13 +148,7 @@ def matmul_in_order(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def numpy_in_order(model: Any, q: Any) -> np.ndarray:
     """`generate.numpy_forward` with the matmuls summed in the IR's order."""
-
-    def mm(a: np.ndarray, name: str) -> np.ndarray:
-        r = matmul_in_order(a, q.dequantizers[name]())
-        return r * q.tensor_scales[name] if name in q.tensor_scales else r
-
-    x = model.x
-    return mm(generate.silu_mul(mm(x, "gate"), mm(x, "up")), "down")
+    return generate.numpy_forward(model, q, fresh=True, matmul=matmul_in_order)
 
 
 if __name__ == "__main__":

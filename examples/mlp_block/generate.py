@@ -330,14 +330,20 @@ def build(fmt: str, model: Model, activations: str = "f32") -> Quantized:
     return Quantized(text, blobs, deq, gs, again, activations)
 
 
-def numpy_forward(model: Model, q: Quantized, fresh: bool = False) -> np.ndarray:
+def numpy_forward(
+    model: Model,
+    q: Quantized,
+    fresh: bool = False,
+    matmul: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.matmul,
+) -> np.ndarray:
     """The quantized model's arithmetic in plain numpy (dequantize, f32 matmuls, bf16
     activations widened and rounded where the module does); `fresh` dequantizes the
-    stored parts again (as the modules do on every run)."""
+    stored parts again (as the modules do on every run); `matmul` sums the f32
+    products (numpy's BLAS by default)."""
 
     def mm(a: np.ndarray, name: str) -> np.ndarray:
         w = q.dequantizers[name]() if fresh else q.dequantized[name]
-        r = a.astype(np.float32) @ w
+        r = matmul(a.astype(np.float32), w)
         return r * q.tensor_scales[name] if name in q.tensor_scales else r
 
     def to_activations(v: np.ndarray) -> np.ndarray:
