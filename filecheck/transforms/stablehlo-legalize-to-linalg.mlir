@@ -468,7 +468,7 @@ func.func @reshape_rank0(%a: tensor<1x1xf32>) -> tensor<f32> {
 // CHECK-NEXT:    func.return %[[T]] : tensor<4x2x3xf32>
 // PRIMITIVE-LABEL: func.func @transpose
 // PRIMITIVE-NEXT:    %[[E:.*]] = tensor.empty() : tensor<4x2x3xf32>
-// PRIMITIVE-NEXT:    %[[T:.*]] = linalg.transpose ins(%a:tensor<2x3x4xf32>) outs(%[[E]]:tensor<4x2x3xf32>) permutation = [2, 0, 1]
+// PRIMITIVE-NEXT:    %[[T:.*]] = linalg.transpose ins(%a : tensor<2x3x4xf32>) outs(%[[E]] : tensor<4x2x3xf32>) permutation = [2, 0, 1]
 // PRIMITIVE-NEXT:    func.return %[[T]] : tensor<4x2x3xf32>
 func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = stablehlo.transpose %a, dims = [2, 0, 1] : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>

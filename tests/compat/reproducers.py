@@ -111,6 +111,25 @@ func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
         buggy="{zeta = 1 : i64, alpha = 2 : i64}",
         fixed="{alpha = 2 : i64, zeta = 1 : i64}",
     ),
+    Reproducer(
+        "tensor_empty_sizes",
+        """func.func @f() -> tensor<?xi32> {
+  %0 = tensor.empty() : tensor<?xi32>
+  return %0 : tensor<?xi32>
+}""",
+        buggy="%0 = tensor.empty() : tensor<?xi32>",
+        fixed="'tensor.empty' op incorrect number of dynamic sizes, has 0, expected 1",
+    ),
+    Reproducer(
+        "linalg_transpose_broadcast",
+        """func.func @f(%a: tensor<2x3xf32>, %e: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0] {someattr}
+  return %0 : tensor<3x2xf32>
+}""",
+        buggy="error",
+        fixed="linalg.transpose ins(%a : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) "
+        "permutation = [1, 0]  {someattr}",
+    ),
 )
 
 

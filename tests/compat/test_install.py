@@ -23,7 +23,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import Float16Type, Float32Type, MemRefType, VectorType
 from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
-from xdsl.dialects.linalg.ops import AddOp, GenericOp, MatmulOp
+from xdsl.dialects.linalg.ops import AddOp, BroadcastOp, GenericOp, MatmulOp, TransposeOp
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRLexer
@@ -37,7 +37,8 @@ def fingerprint():
         MatmulOp.get_hidden_region, GenericOp.parse, Float16Type.pack,
         Float32Type.pack_into, AttrParser._TensorLiteralElement.to_type,
         AttrParser.parse_dense_int_or_fp_elements_attr, VectorType.verify,
-        MemRefType.verify, Printer.print_attr_dict,
+        MemRefType.verify, Printer.print_attr_dict, tensor.EmptyOp.verify_,
+        TransposeOp.print, TransposeOp.parse, BroadcastOp.print, BroadcastOp.parse,
     ]
 
 before = repr(fingerprint())

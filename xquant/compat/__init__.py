@@ -33,9 +33,11 @@ from xquant.compat import (
     linalg_input_casts,
     linalg_missing_ops,
     linalg_shaped_operands,
+    linalg_transpose_broadcast,
     mlir_canonicalize,
     quant_in_builtin_containers,
     string_literal_lexer,
+    tensor_empty_sizes,
     tensor_reshape,
 )
 
@@ -73,10 +75,12 @@ def install() -> None:
     float_overflow_to_inf.install()
     func_declaration_attrs.install()
     tensor_reshape.install()
+    tensor_empty_sizes.install()
     linalg_missing_ops.install()  # first: the linalg fixes below cover every named op
     linalg_shaped_operands.install()
     linalg_input_casts.install()
     linalg_generic_result_parens.install()
+    linalg_transpose_broadcast.install()
     linalg_canonicalize.install()
     quant_in_builtin_containers.install()
     dense_resource_handles.install()

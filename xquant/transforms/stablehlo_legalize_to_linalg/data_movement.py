@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseArrayBase,
+    IndexType,
+    IntegerAttr,
     TensorType,
     i64,
 )
@@ -85,6 +89,19 @@ class LowerBroadcastInDim(RewritePattern):
         rewriter.replace(op, ops.ops, [result])
 
 
+def _transposed_empty(
+    ops: Ops, source: SSAValue, permutation: list[int], result_type: TensorType[Any]
+) -> SSAValue:
+    """`tensor.empty` of the transpose's result: dynamic result dim i is `tensor.dim`
+    of source dim `permutation[i]`, read in source-dim order after all the index
+    constants (upstream's order after folding)."""
+    dynamic = [i for i, n in enumerate(shape_of(result_type)) if n == DYNAMIC_INDEX]
+    read = sorted({permutation[i] for i in dynamic})
+    constants = [ops.add(arith.ConstantOp(IntegerAttr(d, IndexType()))) for d in read]
+    dims = {d: ops.add(tensor.DimOp(source, c)) for d, c in zip(read, constants)}
+    return ops.add(tensor.EmptyOp([dims[permutation[i]] for i in dynamic], result_type))
+
+
 @dataclass(frozen=True)
 class LowerTranspose(RewritePattern):
     """A copy generic with a permuted input map, as upstream; with
@@ -101,8 +118,8 @@ class LowerTranspose(RewritePattern):
         result_type = op.result.type
         assert isa(result_type, TensorType)
         ops = Ops([])
-        out = empty(ops, result_type)
         permutation = list(op.dims)
+        out = _transposed_empty(ops, op.operand, permutation, result_type)
         if self.enable_primitive_ops:
             ops.add(
                 linalg.TransposeOp(
