@@ -29,6 +29,14 @@ from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import (
     LowerEinsum,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.gather import LowerGather
+from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
+    LowerDynamicSlice,
+    LowerDynamicUpdateSlice,
+    LowerIota,
+    LowerMap,
+    LowerPad,
+    LowerReverse,
+)
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
     LowerBitcastConvertResize,
     LowerConstant,
@@ -79,6 +87,8 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
                     LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerEinsum(), LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),
+                    LowerIota(), LowerReverse(), LowerPad(), LowerDynamicSlice(),
+                    LowerDynamicUpdateSlice(), LowerMap(self.enable_primitive_ops),
                 ]
             ),
         ).rewrite_module(op)  # fmt: skip
