@@ -314,9 +314,14 @@ def _clamped_starts(
     operand: SSAValue,
     sizes: Sequence[int],
 ) -> list[SSAValue]:
-    """Each start index read (`tensor.extract`), cast to `index` (`index_castui` for
-    unsigned indices) and clamped to `[0, operand_dim - size]`, as the spec says
-    and upstream emits; a dynamic operand dim is read with `tensor.dim`."""
+    """Each start index read (`tensor.extract`), cast to `index` and clamped to
+    `[0, operand_dim - size]` (`arith.maxsi` + `arith.minsi`), as the spec says
+    and upstream emits; a dynamic operand dim is read with `tensor.dim`.
+
+    Unsigned starts are cast with `index_castui` and clamped by one
+    `arith.minui`: upstream's signed clamp reads a ui64 start of 2^63 or more
+    as negative and moves it to 0 instead of to the upper bound.
+    """
     shape = shape_of(operand.type)
     starts: list[SSAValue] = []
     for d, start in enumerate(op.start_indices):
@@ -332,6 +337,9 @@ def _clamped_starts(
             bound = ops.add(arith.SubiOp(size, constants(sizes[d])))
         else:
             bound = constants(shape[d] - sizes[d])
+        if is_unsigned(index_element):
+            starts.append(ops.add(arith.MinUIOp(value, bound)))
+            continue
         value = ops.add(arith.MaxSIOp(value, constants(0)))
         starts.append(ops.add(arith.MinSIOp(value, bound)))
     return starts
