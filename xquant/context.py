@@ -9,6 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation
 from xdsl.universe import Universe
+from xdsl.utils.exceptions import VerifyException
 
 from xquant.compat import install
 
@@ -48,11 +49,45 @@ class XquantContext(Context):
         self, name: str, *, dialect_stack: Sequence[str] = ()
     ) -> type[Operation] | None:
         op_type = super().get_optional_op(name, dialect_stack=dialect_stack)
-        if op_type is not None or name.split(".", 1)[0] not in self.unknown_op_dialects:
-            return op_type
-        op_type = UnregisteredOp.with_name(name)
+        dialect = name.split(".", 1)[0]
+        if op_type is None:
+            if dialect not in self.unknown_op_dialects:
+                return None
+            op_type = UnregisteredOp.with_name(name)
+        elif (
+            issubclass(op_type, UnregisteredOp)
+            and not issubclass(op_type, _UnknownOpOfKnownDialect)
+            and "." in name
+            and dialect in self._registered_dialects
+            and dialect not in self.unknown_op_dialects
+        ):
+            op_type = _unknown_op_of(op_type, name, dialect)
         self._loaded_ops[name] = op_type
         return op_type
+
+
+class _UnknownOpOfKnownDialect(UnregisteredOp):
+    """An unknown op of a registered dialect, parsed under `allow_unregistered`."""
+
+    known_dialect = ""
+
+    def verify_(self) -> None:
+        # MLIR's verifier: --allow-unregistered-dialect admits unknown dialects,
+        # not unknown ops of a dialect that does not allow them.
+        raise VerifyException(
+            f"unregistered operation '{self.op_name.data}' found in dialect "
+            f"('{self.known_dialect}') that does not allow unknown operations"
+        )
+
+
+def _unknown_op_of(
+    op_type: type[Operation], name: str, dialect: str
+) -> type[Operation]:
+    return type(
+        op_type.__name__,
+        (op_type, _UnknownOpOfKnownDialect),
+        {"known_dialect": dialect},
+    )
 
 
 def make_context(

@@ -248,3 +248,25 @@ def test_other_unknown_ops_stay_errors(tmp_path: Path, text: str, message: str) 
     result = run(f)
     assert result.returncode == 1
     assert result.stderr.startswith(f"{f}:{message}"), result.stderr
+
+
+def test_allow_unregistered_dialect_admits_unknown_dialects_only(
+    tmp_path: Path,
+) -> None:
+    """As mlir-opt's verifier: the flag admits ops of unknown dialects; an unknown op
+    of a registered dialect (`quant.region`, removed upstream) is still an error."""
+    f = tmp_path / "u.mlir"
+    f.write_text(
+        'func.func @f() {\n  "foo.bar"() : () -> ()\n  "quant.region"() : () -> ()\n'
+        "  return\n}\n"
+    )
+    result = run(f, "--allow-unregistered-dialect")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"{f}:3:3: error: unregistered operation 'quant.region' found in dialect "
+        "('quant') that does not allow unknown operations\n"
+    ), result.stderr
+    f.write_text('func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n')
+    result = run(f, "--allow-unregistered-dialect")
+    assert result.returncode == 0, result.stderr
+    assert '"foo.bar"() : () -> ()' in result.stdout
