@@ -61,7 +61,7 @@ class XquantContext(Context):
             and dialect in self._registered_dialects
             and dialect not in self.unknown_op_dialects
         ):
-            op_type = _unknown_op_of(op_type, name, dialect)
+            op_type = _unknown_op_of(op_type, dialect)
         self._loaded_ops[name] = op_type
         return op_type
 
@@ -80,12 +80,11 @@ class _UnknownOpOfKnownDialect(UnregisteredOp):
         )
 
 
-def _unknown_op_of(
-    op_type: type[Operation], name: str, dialect: str
-) -> type[Operation]:
+def _unknown_op_of(op_type: type[UnregisteredOp], dialect: str) -> type[Operation]:
+    """`op_type` (an `UnregisteredOp` of one name) failing verification."""
     return type(
         op_type.__name__,
-        (op_type, _UnknownOpOfKnownDialect),
+        (_UnknownOpOfKnownDialect, op_type),
         {"known_dialect": dialect},
     )
 
