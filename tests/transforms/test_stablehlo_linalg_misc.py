@@ -96,7 +96,7 @@ def run_both(text: str, pipeline: str, *args: Any) -> np.ndarray:
 
 # ---------------------------------------------------------------------------- iota
 
-IOTAS = [
+IOTAS: list[tuple[list[int], int, str]] = [
     ([7, 10], 1, "f32"),
     ([7, 10], 0, "i32"),
     ([4, 3, 5], 2, "i8"),
@@ -141,7 +141,7 @@ def test_iota_left_where_the_cast_would_wrap() -> None:
 
 # ------------------------------------------------------------------------- reverse
 
-REVERSES = [
+REVERSES: list[tuple[list[int], list[int], str]] = [
     ([2, 3], [1], "f32"),
     ([3, 4, 5], [0, 2], "i8"),
     ([4, 1, 3], [0, 1, 2], "i32"),
@@ -379,7 +379,7 @@ class Map:
     elements: list[str]
     result: str
     body: str  # StableHLO ops on %a, %b (rank-0), the last one's result is %r
-    reference: Callable[..., Any]
+    reference: Callable[..., Any]  # numpy on the input arrays
 
     def text(self) -> str:
         ts = [tensor(self.shape, e) for e in self.elements]
@@ -400,39 +400,55 @@ class Map:
 }}"""
 
 
+def _square(a: np.ndarray) -> np.ndarray:
+    return np.multiply(a, a, dtype=a.dtype)  # wraps, as integer multiply does
+
+
+def _scaled_maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.maximum(a, b) * np.float32(2.5)
+
+
+def _wrapped_sum_capped(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return np.minimum(np.add(a, b, dtype=a.dtype), c)
+
+
+def _to_f32(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.float32)  # exact for i8
+
+
 MAPS = {
     "add_f32": Map(
         [3, 4], ["f32", "f32"], "f32",
         "    %r = stablehlo.add %a, %b : tensor<f32>",
-        lambda a, b: a + b,
+        np.add,
     ),
     "one_arg_i8_wraps": Map(
         [5], ["i8"], "i8",
         "    %r = stablehlo.multiply %a, %a : tensor<i8>",
-        lambda a: (a.astype(np.int64) ** 2).astype(np.int8),
+        _square,
     ),
     "compare_to_i1": Map(
         [2, 3], ["i32", "i32"], "i1",
         "    %r = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>",
-        lambda a, b: a > b,
+        np.greater,
     ),
     "captured_constant_and_max": Map(
         [4, 2], ["f32", "f32"], "f32",
         "    %c = stablehlo.constant dense<2.5> : tensor<f32>\n"
         "    %m = stablehlo.maximum %a, %b : tensor<f32>\n"
         "    %r = stablehlo.multiply %m, %c : tensor<f32>",
-        lambda a, b: (np.maximum(a, b) * np.float32(2.5)).astype(np.float32),
+        _scaled_maximum,
     ),
     "three_inputs_unsigned": Map(
         [6], ["ui8", "ui8", "ui8"], "ui8",
         "    %s = stablehlo.add %a, %b : tensor<ui8>\n"
         "    %r = stablehlo.minimum %s, %c : tensor<ui8>",
-        lambda a, b, c: np.minimum((a.astype(np.int64) + b) % 256, c).astype(np.uint8),
+        _wrapped_sum_capped,
     ),
     "convert_i8_to_f32": Map(
         [3, 2], ["i8"], "f32",
         "    %r = stablehlo.convert %a : (tensor<i8>) -> tensor<f32>",
-        lambda a: a.astype(np.float32),
+        _to_f32,
     ),
 }  # fmt: skip
 
