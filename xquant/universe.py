@@ -186,13 +186,20 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
+def _inline() -> type[ModulePass]:
+    from xquant.transforms.inline import InlinePass
+
+    return InlinePass
+
+
 def _widen_boundary_types() -> type[ModulePass]:
     from xquant.transforms.widen_boundary_types import WidenBoundaryTypesPass
 
     return WidenBoundaryTypesPass
 
 
-# xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` is upstream MLIR's).
+# xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` and `inline` are
+# upstream MLIR's).
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-quant-ops": _with_fixes(_lower_quant_ops),
     "strip-func-quant-types": _with_fixes(_strip_func_quant_types),
@@ -216,6 +223,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         _tosa_rescale_legalize_to_stablehlo
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
+    "inline": _with_fixes(_inline),
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
