@@ -40,15 +40,28 @@ upstream-valid linalg that the interpreter runs with the same numbers:
   upstream): `linalg.index` gives the result position, each start index is
   a `tensor.extract` from the indices, `arith.index_cast` and clamped to
   `[0, operand_dim - slice_size]`, batching and offset dims add result dims,
-  and the element is a `tensor.extract` of the operand.
+  and the element is a `tensor.extract` of the operand;
+- iota: a generic with no inputs yielding `linalg.index` cast to the
+  element's width (then `sitofp`, or `complex.create` with a zero imaginary
+  part); reverse: a copy generic reading `n - 1 - d`; pad: `tensor.pad`, or
+  with interior padding `linalg.fill` + a strided `tensor.insert_slice`,
+  negative edges cropped by `tensor.extract_slice`; dynamic_slice,
+  dynamic_update_slice: `tensor.extract_slice`/`insert_slice` at start
+  indices clamped to `[0, dim - size]` (unsigned starts: one `arith.minui`,
+  where upstream's signed clamp sends a ui64 start >= 2^63 to 0); map: a
+  generic (`linalg.map` under `enable-primitive-ops`) whose body is the
+  computation's scalar ops.
 
 Semantics kept from StableHLO (and the interpreter): float -> integer convert
 truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
 i32 goes through f64 so its bounds are exact); compare uses ordered
 predicates except NE. Constants are created before the generics (never in
-bodies). Ops outside the subset (select_and_scatter, iota,
+bodies). Ops outside the subset (select_and_scatter,
 custom_call, integer power, base dilations, i1 or float -> integer
-convolutions) are left as they are.
+convolutions; dynamic shapes for iota, pad, dynamic_update_slice and a
+reversed dim; an iota whose index cast would wrap for float or i1 results)
+are left as they are. Under `enable-primitive-ops` iota stays a generic:
+xDSL's `linalg.index` may only sit in a `linalg.generic`.
 """
 
 from xquant.transforms.stablehlo_legalize_to_linalg.pass_ import (
