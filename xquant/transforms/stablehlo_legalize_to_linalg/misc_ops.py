@@ -117,10 +117,12 @@ class IndexConstants:
 # --------------------------------------------------------------------------- iota
 
 
-def _iota_cast_width(element: Attribute) -> int:
-    """The integer width `linalg.index` is cast to: the element's (a complex's part's)."""
+def _iota_cast_width(element: Attribute) -> int | None:
+    """The integer width `linalg.index` is cast to: the element's (a complex's
+    part's); None for an element that is neither integer nor float (`index`)."""
     part = element.element_type if isa(element, ComplexType) else element
-    assert isa(part, IntegerType | AnyFloat)
+    if not isa(part, IntegerType | AnyFloat):
+        return None
     return part.bitwidth
 
 
@@ -172,7 +174,9 @@ class LowerIota(RewritePattern):
         element = result_type.element_type
         dim = op.iota_dimension.value.data
         width = _iota_cast_width(element)
-        if not _iota_exact(result_type.get_shape()[dim], width, element):
+        if width is None or not _iota_exact(
+            result_type.get_shape()[dim], width, element
+        ):
             return
         rank = result_type.get_num_dims()
         ops, hoist = Ops([]), Ops([])
