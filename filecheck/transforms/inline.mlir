@@ -35,7 +35,7 @@ func.func @chain(%v: !q) -> !q {
 }
 
 // Recursive calls and callees holding an op of a dialect without an inliner
-// interface (here an unregistered one) stay calls.
+// interface (here the test dialect's) stay calls.
 // CHECK-LABEL: func.func @countdown(%arg0: f32) -> f32 {
 // CHECK-NEXT:    %0 = call @countdown(%arg0) : (f32) -> f32
 func.func @countdown(%a: f32) -> f32 {
@@ -45,7 +45,7 @@ func.func @countdown(%a: f32) -> f32 {
 
 // CHECK-LABEL: func.func private @opaque(
 func.func private @opaque(%a: f32) -> f32 {
-  %0 = "foo.bar"(%a) : (f32) -> f32
+  %0 = "test.op"(%a) : (f32) -> f32
   return %0 : f32
 }
 
