@@ -444,17 +444,46 @@ func.func @reshape_same(%a: tensor<6xf32>) -> tensor<6xf32> {
   return %0 : tensor<6xf32>
 }
 
-// reshape from/to rank 0: a copy generic through constant-0 maps.
+// reshape from/to rank 0: one collapse / expand with an empty reassociation, as upstream.
 // CHECK-LABEL: func.func @reshape_rank0
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<f32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<() -> (0, 0)>, affine_map<() -> ()>], iterator_types = []} ins(%a : tensor<1x1xf32>) outs(%[[E]] : tensor<f32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:      linalg.yield %[[X]] : f32
-// CHECK-NEXT:    } -> tensor<f32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %a [] : tensor<1x1xf32> into tensor<f32>
 // CHECK-NEXT:    func.return %[[R]] : tensor<f32>
 func.func @reshape_rank0(%a: tensor<1x1xf32>) -> tensor<f32> {
   %0 = stablehlo.reshape %a : (tensor<1x1xf32>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @reshape_from_rank0
+// CHECK-NEXT:    %[[R:.*]] = tensor.expand_shape %a [] output_shape [1, 1] : tensor<f32> into tensor<1x1xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<1x1xf32>
+func.func @reshape_from_rank0(%a: tensor<f32>) -> tensor<1x1xf32> {
+  %0 = stablehlo.reshape %a : (tensor<f32>) -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}
+
+// One collapse or expand when a single one does it (upstream's
+// getReassociationIndicesForReshape: greedy groups, trailing 1s join the last).
+// CHECK-LABEL: func.func @reshape_collapse_groups
+// CHECK-NEXT:    %[[R:.*]] = tensor.collapse_shape %a {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] : tensor<12x42x1x1xi32> into tensor<12x42xi32>
+func.func @reshape_collapse_groups(%a: tensor<12x42x1x1xi32>) -> tensor<12x42xi32> {
+  %0 = stablehlo.reshape %a : (tensor<12x42x1x1xi32>) -> tensor<12x42xi32>
+  return %0 : tensor<12x42xi32>
+}
+
+// CHECK-LABEL: func.func @reshape_expand_groups
+// CHECK-NEXT:    %[[R:.*]] = tensor.expand_shape %a {{\[\[}}0 : i64], [1 : i64, 2 : i64, 3 : i64]] output_shape [12, 1, 42, 1] : tensor<12x42xi32> into tensor<12x1x42x1xi32>
+func.func @reshape_expand_groups(%a: tensor<12x42xi32>) -> tensor<12x1x42x1xi32> {
+  %0 = stablehlo.reshape %a : (tensor<12x42xi32>) -> tensor<12x1x42x1xi32>
+  return %0 : tensor<12x1x42x1xi32>
+}
+
+// No single reshape: collapse to 1-D, then expand.
+// CHECK-LABEL: func.func @reshape_through_1d
+// CHECK-NEXT:    %[[F:.*]] = tensor.collapse_shape %a {{\[\[}}0 : i64, 1 : i64, 2 : i64]] : tensor<1x49x16xf32> into tensor<784xf32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.expand_shape %[[F]] {{\[\[}}0 : i64, 1 : i64, 2 : i64, 3 : i64]] output_shape [1, 784, 1, 1] : tensor<784xf32> into tensor<1x784x1x1xf32>
+func.func @reshape_through_1d(%a: tensor<1x49x16xf32>) -> tensor<1x784x1x1xf32> {
+  %0 = stablehlo.reshape %a : (tensor<1x49x16xf32>) -> tensor<1x784x1x1xf32>
+  return %0 : tensor<1x784x1x1xf32>
 }
 
 // transpose: a copy generic reading the permuted operand, as upstream; with
@@ -1100,24 +1129,22 @@ func.func @gather_clamped_constant(%x: tensor<6x4xi1>) -> tensor<2x3xi1> {
 // ---------------------------------------------------------------------------------------
 // Left as they are.
 
-// Ops with no lowering here: iota, a convolution on i1 (no ring to accumulate in),
+// Ops with no lowering here: a convolution on i1 (no ring to accumulate in),
 // custom_call, integer power. (A gather with unsigned start indices lowers with
 // arith.index_castui, as upstream.)
 // CHECK-LABEL: func.func @not_lowered
-// CHECK-NEXT:    %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4xi32>
 // CHECK:         %[[G:.*]] = linalg.generic
 // CHECK:           arith.index_castui
 // CHECK:         } -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[C:.*]] = stablehlo.convolution(%img, %k)
 // CHECK-NEXT:    %[[CC:.*]] = stablehlo.custom_call @foo(%x)
-// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.power %[[IOTA]], %[[IOTA]] : tensor<4xi32>
+// CHECK-NEXT:    %[[DIV:.*]] = stablehlo.power %n, %n : tensor<4xi32>
 // CHECK-NEXT:    func.return %[[G]], %[[C]], %[[CC]], %[[DIV]]
-func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>) {
-  %0 = stablehlo.iota dim = 0 : tensor<4xi32>
+func.func @not_lowered(%x: tensor<2x3xf32>, %i: tensor<2x1xui32>, %img: tensor<1x4x4x1xi1>, %k: tensor<3x3x1x2xi1>, %n: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>) {
   %1 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3xf32>, tensor<2x1xui32>) -> tensor<2x3xf32>
   %2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xi1>, tensor<3x3x1x2xi1>) -> tensor<1x4x4x2xi1>
   %3 = stablehlo.custom_call @foo(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  %4 = stablehlo.power %0, %0 : tensor<4xi32>
+  %4 = stablehlo.power %n, %n : tensor<4xi32>
   return %1, %2, %3, %4 : tensor<2x3xf32>, tensor<1x4x4x2xi1>, tensor<2x3xf32>, tensor<4xi32>
 }
 

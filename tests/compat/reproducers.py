@@ -121,6 +121,15 @@ func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
         fixed="'tensor.empty' op incorrect number of dynamic sizes, has 0, expected 1",
     ),
     Reproducer(
+        "tensor_rank0_reshapes",
+        """func.func @f(%a: tensor<i32>) -> tensor<1xi32> {
+  %0 = tensor.expand_shape %a [] output_shape [1] : tensor<i32> into tensor<1xi32>
+  return %0 : tensor<1xi32>
+}""",
+        buggy="expected the total number of reassociation dimensions (0)",
+        fixed="tensor.expand_shape %a [] output_shape [1] : tensor<i32> into tensor<1xi32>",
+    ),
+    Reproducer(
         "linalg_transpose_broadcast",
         """func.func @f(%a: tensor<2x3xf32>, %e: tensor<3x2xf32>) -> tensor<3x2xf32> {
   %0 = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0] {someattr}

@@ -38,6 +38,7 @@ def fingerprint():
         Float32Type.pack_into, AttrParser._TensorLiteralElement.to_type,
         AttrParser.parse_dense_int_or_fp_elements_attr, VectorType.verify,
         MemRefType.verify, Printer.print_attr_dict, tensor.EmptyOp.verify_,
+        tensor.verify_reshape_like_types,
         TransposeOp.print, TransposeOp.parse, BroadcastOp.print, BroadcastOp.parse,
     ]
 

@@ -38,6 +38,7 @@ from xquant.compat import (
     quant_in_builtin_containers,
     string_literal_lexer,
     tensor_empty_sizes,
+    tensor_rank0_reshapes,
     tensor_reshape,
 )
 
@@ -76,6 +77,7 @@ def install() -> None:
     func_declaration_attrs.install()
     tensor_reshape.install()
     tensor_empty_sizes.install()
+    tensor_rank0_reshapes.install()
     linalg_missing_ops.install()  # first: the linalg fixes below cover every named op
     linalg_shaped_operands.install()
     linalg_input_casts.install()

@@ -13,7 +13,7 @@ upstream-valid linalg that the interpreter runs with the same numbers:
   come from `tensor.dim`;
 - constant: `arith.constant`; broadcast_in_dim: a generic whose input map
   drops (or pins to 0) the broadcast dimensions; transpose:
-  `linalg.transpose`; reshape: `tensor.collapse_shape` + `tensor.expand_shape`;
+  `linalg.transpose`; reshape: one `tensor.collapse_shape` or `tensor.expand_shape` where a single one does it (upstream's reassociation; rank 0 with `[]`), else collapse to 1-D and expand; transpose of dynamic shapes sizes its `tensor.empty` with `tensor.dim`;
   concatenate: `tensor.concat`; slice: `tensor.extract_slice`;
 - dot, dot_general: as upstream, `linalg.matmul`/`matvec`/`vecmat`/`dot` for
   a simple dot, `linalg.batch_matmul` for `[b,m,k] x [b,k,n]`, otherwise one

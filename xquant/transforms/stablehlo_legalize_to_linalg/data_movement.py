@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -142,49 +143,94 @@ class LowerTranspose(RewritePattern):
         rewriter.replace(op, ops.ops)
 
 
+def collapse_groups(
+    source: Sequence[int], target: Sequence[int]
+) -> list[list[int]] | None:
+    """The reassociation collapsing static `source` into `target` (MLIR's
+    `getReassociationIndicesForCollapse`): each target dim takes source dims
+    greedily until their product matches, trailing 1s join the last group; None
+    if no single collapse does it."""
+    if len(source) <= len(target):
+        return None
+    groups: list[list[int]] = []
+    d = 0
+    while d < len(source) and len(groups) < len(target):
+        want = target[len(groups)]
+        group: list[int] = []
+        product = 1
+        while d < len(source) - 1 and product * source[d] < want:
+            product *= source[d]
+            group.append(d)
+            d += 1
+        if product * source[d] != want:
+            return None
+        group.append(d)
+        d += 1
+        groups.append(group)
+    if len(groups) != len(target) or any(n != 1 for n in source[d:]):
+        return None
+    if groups:
+        groups[-1].extend(range(d, len(source)))
+    return groups
+
+
+@dataclass(frozen=True)
 class LowerReshape(RewritePattern):
-    """Collapse to 1-D (or rank 0), then expand to the result shape."""
+    """As upstream: one `tensor.collapse_shape` or `tensor.expand_shape` when a
+    single one does it (rank 0 with an empty reassociation), else collapse to
+    1-D and expand; a result with no elements is a `tensor.empty`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.ReshapeOp, rewriter: PatternRewriter) -> None:
-        if is_quantized(op.operand.type) or not is_static(op.operand.type):
-            return
         source, result_type = op.operand.type, op.result.type
+        if is_quantized(source) or not is_static(source):
+            return
         assert isa(source, TensorType) and isa(result_type, TensorType)
+        if source == result_type:
+            rewriter.replace(op, [], [op.operand])
+            return
         shape, result_shape = shape_of(source), shape_of(result_type)
-        element = source.get_element_type()
+        if 0 in result_shape:
+            rewriter.replace(op, tensor.EmptyOp([], result_type))
+            return
+        if len(result_shape) < len(shape):
+            groups = collapse_groups(shape, result_shape)
+            if groups is not None:
+                rewriter.replace(op, _collapse(op.operand, groups, result_type))
+                return
+        elif len(result_shape) > len(shape):
+            groups = collapse_groups(result_shape, shape)
+            if groups is not None:
+                rewriter.replace(op, _expand(op.operand, groups, result_type))
+                return
         ops = Ops([])
-        if not shape or not result_shape:
-            # Rank 0 <-> all-ones: a copy through constant-0 maps (xDSL rejects empty reassociations).
-            rank = len(result_shape)
-            out = empty(ops, result_type)
-            (result,) = build_generic(
-                ops, [op.operand], [AffineMap(rank, 0, (AffineExpr.constant(0),) * len(shape))], [out],
-                [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
-            )  # fmt: skip
-            rewriter.replace(op, ops.ops, [result])
-            return
-        flat_shape = [int(np.prod(shape))]
         value: SSAValue = op.operand
-        if len(shape) != len(flat_shape):
-            groups = [list(range(len(shape)))]
+        if len(shape) != 1:
+            flat = TensorType(source.get_element_type(), [int(np.prod(shape))])
+            value = ops.add(_collapse(value, [list(range(len(shape)))], flat))
+        if len(result_shape) != 1:
             value = ops.add(
-                tensor.CollapseShapeOp.create(
-                    operands=[value], result_types=[TensorType(element, flat_shape)],
-                    properties={"reassociation": reassociation(groups)},
-                )
-            )  # fmt: skip
-        if len(result_shape) != len(flat_shape):
-            groups = [list(range(len(result_shape)))]
-            value = ops.add(
-                tensor.ExpandShapeOp(
-                    value, [], reassociation(groups), result_shape, result_type
-                )
+                _expand(value, [list(range(len(result_shape)))], result_type)
             )
-        if value is op.operand:
-            rewriter.replace(op, [], [value])
-            return
         rewriter.replace(op, ops.ops, [value])
+
+
+def _collapse(
+    value: SSAValue, groups: list[list[int]], result_type: TensorType[Any]
+) -> Operation:
+    return tensor.CollapseShapeOp.create(
+        operands=[value],
+        result_types=[result_type],
+        properties={"reassociation": reassociation(groups)},
+    )
+
+
+def _expand(
+    value: SSAValue, groups: list[list[int]], result_type: TensorType[Any]
+) -> Operation:
+    return tensor.ExpandShapeOp(
+        value, [], reassociation(groups), shape_of(result_type), result_type
+    )
 
 
 class LowerConcatenate(RewritePattern):

@@ -1,0 +1,85 @@
+"""`stablehlo.reshape` lowers as upstream: one collapse or expand when a single
+one does it, else through 1-D; values are numpy's reshape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import tensor
+
+import xquant
+from tests.upstream.mlir_opt import assert_verifies_upstream, require_mlir_opt
+from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
+    collapse_groups,
+)
+
+# (source, result, the reshape ops upstream emits) -- from StableHLO's
+# conversions/linalg/tests/miscellaneous.mlir and MLIR's
+# getReassociationIndicesForCollapse.
+CASES = [
+    ((12, 1, 42), (12, 42), ["collapse"]),
+    ((12, 42, 1, 1), (12, 42), ["collapse"]),
+    ((12, 42), (12, 1, 42, 1), ["expand"]),
+    ((1, 49, 16), (1, 784, 1, 1), ["collapse", "expand"]),
+    ((1, 8, 10, 3), (1, 240, 1), ["collapse", "expand"]),
+    ((2, 3), (3, 2), ["collapse", "expand"]),
+    ((2, 3), (6,), ["collapse"]),
+    ((6,), (2, 3), ["expand"]),
+    ((), (1,), ["expand"]),
+    ((1, 1), (), ["collapse"]),
+    ((0,), (2, 0), ["empty"]),
+]
+
+
+def _text(source: tuple[int, ...], result: tuple[int, ...]) -> str:
+    def t(shape: tuple[int, ...]) -> str:
+        return "tensor<" + "".join(f"{n}x" for n in shape) + "i32>"
+
+    return (
+        f"func.func @main(%a: {t(source)}) -> {t(result)} {{\n"
+        f"  %0 = stablehlo.reshape %a : ({t(source)}) -> {t(result)}\n"
+        f"  return %0 : {t(result)}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(("source", "result", "kinds"), CASES)
+def test_reshape(
+    source: tuple[int, ...], result: tuple[int, ...], kinds: list[str]
+) -> None:
+    text = _text(source, result)
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    names = {
+        tensor.CollapseShapeOp: "collapse",
+        tensor.ExpandShapeOp: "expand",
+        tensor.EmptyOp: "empty",
+    }
+    emitted = [names[type(op)] for op in lowered.walk() if type(op) in names]
+    assert emitted == kinds
+    if 0 not in source:
+        x = np.arange(int(np.prod(source)), dtype=np.int32).reshape(source)
+        (got,) = xquant.run(lowered, "main", x)
+        np.testing.assert_array_equal(got, x.reshape(result))
+    require_mlir_opt()
+    assert_verifies_upstream(xquant.print_module(lowered))
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "groups"),
+    [
+        ([12, 1, 42], [12, 42], [[0], [1, 2]]),
+        ([12, 42, 1, 1], [12, 42], [[0], [1, 2, 3]]),
+        ([1, 12, 42], [12, 42], [[0, 1], [2]]),
+        ([2, 3, 4], [6, 4], [[0, 1], [2]]),
+        ([2, 3, 4], [2, 12], [[0], [1, 2]]),
+        ([1, 1], [], []),
+        ([2, 3, 4], [4, 6], None),
+        ([1, 784, 1, 1], [1, 49, 16], None),
+        ([6], [6], None),
+    ],
+)
+def test_collapse_groups(
+    source: list[int], target: list[int], groups: list[list[int]] | None
+) -> None:
+    assert collapse_groups(source, target) == groups
