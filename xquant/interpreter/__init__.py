@@ -43,6 +43,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.tosa",
+    "xquant.interpreter.stablehlo_data_movement",
 ]
 
 
