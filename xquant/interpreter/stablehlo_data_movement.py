@@ -214,7 +214,7 @@ class DataMovementFunctions(InterpreterFunctions):
         _require_same_element_types(op, [op.operand.type, op.result.type])
         value = np.asarray(args[0])
         dims = tuple(array_values(op.dimensions))
-        return (np.ascontiguousarray(np.flip(value, axis=dims)),)
+        return (np.flip(value, axis=dims).copy(),)
 
     @impl(misc.PadOp)
     def run_pad(
@@ -241,7 +241,7 @@ class DataMovementFunctions(InterpreterFunctions):
         value = np.asarray(args[0])
         sizes = array_values(op.slice_sizes)
         starts = _clamped_starts(op, args[1:], value.shape, sizes)
-        result = np.ascontiguousarray(value[_window(starts, sizes)])
+        result = value[_window(starts, sizes)].copy()
         return (as_array(result, op.result.type),)
 
     @impl(dyn.DynamicUpdateSliceOp)
