@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     TensorType,
-    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
@@ -42,12 +41,13 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     complex_constant,
     emit_convert,
-    is_unsigned,
-    signless,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_float,
+    restore_type,
     signed_or_unsigned,
+    signless,
+    signless_value,
 )
 
 
@@ -95,16 +95,6 @@ def _is_batch_matmul(numbers: DotDimensionNumbersAttr, result_rank: int) -> bool
     )
 
 
-def _signless_tensor(ops: Ops, value: SSAValue) -> SSAValue:
-    """An unsigned tensor cast to a signless one (upstream's type converter)."""
-    t = value.type
-    assert isa(t, TensorType[Attribute])
-    if not is_unsigned(t.element_type):
-        return value
-    signless_type = TensorType(signless(t.element_type), t.get_shape())
-    return ops.add(UnrealizedConversionCastOp.get([value], [signless_type]))
-
-
 def _dim(ops: Ops, value: SSAValue, d: int) -> SSAValue:
     index = ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
     return ops.add(tensor.DimOp(value, index))
@@ -142,7 +132,7 @@ class LowerDotGeneral(RewritePattern):
         element = signless(original_type.element_type)
         result_type = TensorType(element, original_type.get_shape())
         ops, hoist = Ops([]), Ops([])
-        lhs, rhs = _signless_tensor(ops, lhs_value), _signless_tensor(ops, rhs_value)
+        lhs, rhs = signless_value(ops, lhs_value), signless_value(ops, rhs_value)
         lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
         # xDSL's linalg.matmul has no complex body: complex dots are all generics.
         named = None if is_complex else _simple_kind(numbers, lhs_shape, rhs_shape)
@@ -169,8 +159,7 @@ class LowerDotGeneral(RewritePattern):
         else:
             result = self._generic(numbers, lhs, rhs, filled, element, ops)
             ops.ops[-1].attributes.update(attributes)
-        if result_type != original_type:
-            result = ops.add(UnrealizedConversionCastOp.get([result], [original_type]))
+        result = restore_type(ops, result, original_type)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
     @staticmethod

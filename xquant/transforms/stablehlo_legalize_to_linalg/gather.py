@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
-    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, SSAValue
@@ -33,12 +32,13 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     discardable_attributes,
     parallel,
 )
-from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
-    is_unsigned,
-    signless,
-)
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_index_like,
+    is_unsigned,
+    restore_type,
+    signless,
+    signless_type,
+    signless_value,
 )
 
 
@@ -112,9 +112,9 @@ class LowerGather(RewritePattern):
             return
         ops, hoist = Ops([]), Ops([])
         # Unsigned tensors are cast to signless ones (and the result back), as upstream.
-        operand = _signless_tensor(ops, op.operand)
-        start_indices = _signless_tensor(ops, op.start_indices)
-        result_type = _signless_type(result_type)
+        operand = signless_value(ops, op.operand)
+        start_indices = signless_value(ops, op.start_indices)
+        result_type = signless_type(result_type)
         constants: dict[int, SSAValue] = {}
 
         def index_constant(value: int) -> SSAValue:
@@ -189,19 +189,5 @@ class LowerGather(RewritePattern):
             ops, [], [], [out], [AffineMap.identity(result_rank)], parallel(result_rank), body,
         )  # fmt: skip
         ops.ops[-1].attributes.update(discardable_attributes(op))
-        if result.type != op.result.type:
-            result = ops.add(UnrealizedConversionCastOp.get([result], [op.result.type]))
+        result = restore_type(ops, result, op.result.type)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
-
-
-def _signless_type(t: TensorType[Attribute]) -> TensorType[Attribute]:
-    return TensorType(signless(t.element_type), t.get_shape())
-
-
-def _signless_tensor(ops: Ops, value: SSAValue) -> SSAValue:
-    """An unsigned tensor cast to a signless one (upstream's type converter)."""
-    t = value.type
-    assert isa(t, TensorType[Attribute])
-    if not is_unsigned(t.element_type):
-        return value
-    return ops.add(UnrealizedConversionCastOp.get([value], [_signless_type(t)]))

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
-    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -56,13 +55,14 @@ from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
     splat_scalar,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.reduce import lower_region_body
-from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
-    emit_convert,
-    is_unsigned,
-    signless,
-)
+from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import emit_convert
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_index_like,
+    is_unsigned,
+    restore_type,
+    signless,
+    signless_type,
+    signless_value,
 )
 
 
@@ -76,27 +76,6 @@ def _outside_subset(types: Sequence[Attribute]) -> bool:
         )
         for t in types
     )
-
-
-def signless_type(t: TensorType[Attribute]) -> TensorType[Attribute]:
-    """`t` with signless integers in place of unsigned ones, and without encoding."""
-    return TensorType(signless(t.element_type), t.get_shape())
-
-
-def signless_value(ops: Ops, value: SSAValue) -> SSAValue:
-    """An unsigned tensor cast to its signless type (upstream's type converter); others as they are."""
-    t = value.type
-    assert isa(t, TensorType[Attribute])
-    if not is_unsigned(t.element_type):
-        return value
-    return ops.add(UnrealizedConversionCastOp.get([value], [signless_type(t)]))
-
-
-def restore_type(ops: Ops, value: SSAValue, original: Attribute) -> SSAValue:
-    """`value` cast back to the op's (unsigned) result type where the two differ."""
-    if value.type == original:
-        return value
-    return ops.add(UnrealizedConversionCastOp.get([value], [original]))
 
 
 class IndexConstants:

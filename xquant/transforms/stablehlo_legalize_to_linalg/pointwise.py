@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast, overload
+from typing import cast
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
-    UnrealizedConversionCastOp,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -53,12 +52,13 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
     complex_constant,
     emit_scalar,
-    is_unsigned,
-    signless,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     in_reducer,
+    restore_type,
     signed_or_unsigned,
+    signless_type,
+    signless_value,
 )
 
 
@@ -122,13 +122,8 @@ def lower_elementwise(
     if any(len(shape_of(t)) not in (0, rank) for t in op.operand_types):
         raise Unsupported("operands of mixed ranks")
     # Unsigned tensors are cast to signless ones and back, as upstream's type converter.
-    result_type = _signless_tensor(original_type)
-    operands = [
-        v
-        if v.type == _signless_tensor(v.type)
-        else ops.add(UnrealizedConversionCastOp.get([v], [_signless_tensor(v.type)]))
-        for v in op.operands
-    ]
+    result_type = signless_type(original_type)
+    operands = [signless_value(ops, v) for v in op.operands]
     hoist = Ops([])
     out = empty_like(ops, result_type, operands)
     # Per operand: the scalar used in the body, or None for a mapped input.
@@ -178,21 +173,9 @@ def lower_elementwise(
     staged.ops[-1].attributes.update(discardable_attributes(op))
     if result.type != result_type:
         result = staged.add(tensor.CastOp(result, result_type))
-    if result_type != original_type:
-        result = staged.add(UnrealizedConversionCastOp.get([result], [original_type]))
+    result = restore_type(staged, result, original_type)
     ops.ops.extend([*hoist.ops, *staged.ops])
     return result
-
-
-@overload
-def _signless_tensor(t: TensorType[Attribute]) -> TensorType[Attribute]: ...
-@overload
-def _signless_tensor(t: Attribute) -> Attribute: ...
-def _signless_tensor(t: Attribute) -> Attribute:
-    """A tensor of unsigned integers as one of signless integers; other types unchanged."""
-    if not isa(t, TensorType[Attribute]) or not is_unsigned(t.element_type):
-        return t
-    return TensorType(signless(t.element_type), t.get_shape(), t.encoding)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Sequence
-from typing import cast, overload
+from typing import cast
 
 import numpy as np
 from xdsl.dialects import arith, complex, math
@@ -19,7 +19,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerType,
-    Signedness,
     TensorType,
     f32,
     f64,
@@ -47,6 +46,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     check_signless,
     is_bool,
     is_float,
+    is_unsigned,
+    signless,
 )
 
 
@@ -387,19 +388,6 @@ def _emit_complex(
             compare = complex.EqualOp if direction == "EQ" else complex.NotEqualOp
             return body.add(compare(*operands))
     raise Unsupported(f"{name} on complex numbers")
-
-
-def is_unsigned(t: Attribute) -> bool:
-    return isa(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
-
-
-@overload
-def signless(t: IntegerType) -> IntegerType: ...
-@overload
-def signless(t: Attribute) -> Attribute: ...
-def signless(t: Attribute) -> Attribute:
-    """`t` with a signless integer in place of an unsigned one (upstream's type converter)."""
-    return IntegerType(t.bitwidth) if isa(t, IntegerType) else t
 
 
 UNSIGNED_BINARY: dict[str, Callable[..., Operation]] = {

@@ -6,18 +6,22 @@ signed or unsigned integers are left unchanged, and these predicates say so.
 
 from __future__ import annotations
 
+from typing import overload
+
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     Signedness,
+    TensorType,
+    UnrealizedConversionCastOp,
     f64,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.transforms.stablehlo_legalize_to_linalg.common import Unsupported
+from xquant.transforms.stablehlo_legalize_to_linalg.common import Ops, Unsupported
 
 
 def is_float(t: Attribute) -> bool:
@@ -54,3 +58,42 @@ def is_index_like(t: Attribute) -> bool:
 
 def accumulate_type(result: Attribute) -> Attribute:
     return f64 if is_float(result) else result
+
+
+def is_unsigned(t: Attribute) -> bool:
+    return isa(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+@overload
+def signless(t: IntegerType) -> IntegerType: ...
+@overload
+def signless(t: Attribute) -> Attribute: ...
+def signless(t: Attribute) -> Attribute:
+    """`t` with a signless integer in place of an unsigned one (upstream's type converter)."""
+    return IntegerType(t.bitwidth) if isa(t, IntegerType) else t
+
+
+@overload
+def signless_type(t: TensorType[Attribute]) -> TensorType[Attribute]: ...
+@overload
+def signless_type(t: Attribute) -> Attribute: ...
+def signless_type(t: Attribute) -> Attribute:
+    """A tensor of unsigned integers as one of signless integers; other types unchanged."""
+    if not isa(t, TensorType[Attribute]) or not is_unsigned(t.element_type):
+        return t
+    return TensorType(signless(t.element_type), t.get_shape(), t.encoding)
+
+
+def signless_value(ops: Ops, value: SSAValue) -> SSAValue:
+    """An unsigned tensor cast to its signless type (`unrealized_conversion_cast`, as
+    upstream's type converter materializes it); other values as they are."""
+    if signless_type(value.type) == value.type:
+        return value
+    return ops.add(UnrealizedConversionCastOp.get([value], [signless_type(value.type)]))
+
+
+def restore_type(ops: Ops, value: SSAValue, original: Attribute) -> SSAValue:
+    """`value` cast back to the op's (unsigned) result type where the two differ."""
+    if value.type == original:
+        return value
+    return ops.add(UnrealizedConversionCastOp.get([value], [original]))
