@@ -83,3 +83,25 @@ def test_collapse_groups(
     source: list[int], target: list[int], groups: list[list[int]] | None
 ) -> None:
     assert collapse_groups(source, target) == groups
+
+
+@pytest.mark.parametrize(
+    ("source", "result"), [((1,), ()), ((), (1,)), ((2, 3), (3, 2)), ((4, 1), (4,))]
+)
+def test_unsigned_reshape_goes_through_signless(
+    source: tuple[int, ...], result: tuple[int, ...]
+) -> None:
+    """As upstream's type converter: cast to signless, reshape, cast back."""
+    text = _text(source, result).replace("i32>", "ui8>")
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    casts = [
+        op for op in lowered.walk() if op.name == "builtin.unrealized_conversion_cast"
+    ]
+    assert len(casts) == 2
+    x = (np.arange(int(np.prod(source))) * 37 % 256).astype(np.uint8).reshape(source)
+    (got,) = xquant.run(lowered, "main", x)
+    np.testing.assert_array_equal(got, x.reshape(result))
+    require_mlir_opt()
+    assert_verifies_upstream(xquant.print_module(lowered))

@@ -38,6 +38,11 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     parallel,
     reassociation,
 )
+from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
+    restore_type,
+    signless_type,
+    signless_value,
+)
 
 
 @dataclass(frozen=True)
@@ -193,26 +198,28 @@ class LowerReshape(RewritePattern):
         if 0 in result_shape:
             rewriter.replace(op, tensor.EmptyOp([], result_type))
             return
+        # Unsigned tensors are reshaped as signless ones, as upstream's type converter.
+        ops = Ops([])
+        value = signless_value(ops, op.operand)
+        target = signless_type(result_type)
         if len(result_shape) < len(shape):
             groups = collapse_groups(shape, result_shape)
             if groups is not None:
-                rewriter.replace(op, _collapse(op.operand, groups, result_type))
-                return
+                value = ops.add(_collapse(value, groups, target))
         elif len(result_shape) > len(shape):
             groups = collapse_groups(result_shape, shape)
             if groups is not None:
-                rewriter.replace(op, _expand(op.operand, groups, result_type))
-                return
-        ops = Ops([])
-        value: SSAValue = op.operand
-        if len(shape) != 1:
-            flat = TensorType(source.get_element_type(), [int(np.prod(shape))])
-            value = ops.add(_collapse(value, [list(range(len(shape)))], flat))
-        if len(result_shape) != 1:
-            value = ops.add(
-                _expand(value, [list(range(len(result_shape)))], result_type)
-            )
-        rewriter.replace(op, ops.ops, [value])
+                value = ops.add(_expand(value, groups, target))
+        if value.type != target:  # no single reshape: through 1-D
+            if len(shape) != 1:
+                element = signless_type(source).get_element_type()
+                flat = TensorType(element, [int(np.prod(shape))])
+                value = ops.add(_collapse(value, [list(range(len(shape)))], flat))
+            if len(result_shape) != 1:
+                groups = [list(range(len(result_shape)))]
+                value = ops.add(_expand(value, groups, target))
+        result = restore_type(ops, value, result_type)
+        rewriter.replace(op, ops.ops, [result])
 
 
 def _collapse(
