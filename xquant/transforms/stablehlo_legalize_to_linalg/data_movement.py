@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -49,9 +49,10 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
 class LowerBroadcastInDim(RewritePattern):
     """A copy generic whose input map drops (or pins to 0) the broadcast dims.
 
-    With `enable_primitive_ops`, a broadcast that only adds dims (operand dims
-    in order, none of size 1 expanded) is a `linalg.broadcast`, as upstream's
-    simple case; the others stay generic (upstream would collapse/transpose first).
+    With `enable_primitive_ops`, upstream's `BroadcastInDimOpToBroadcastConverter`:
+    operand dims that expand (size 1 to more) are collapsed away, operand dims
+    out of order are put in order by a `linalg.transpose`, and a
+    `linalg.broadcast` adds the remaining result dims.
     """
 
     enable_primitive_ops: bool = False
@@ -66,33 +67,87 @@ class LowerBroadcastInDim(RewritePattern):
         assert isa(result_type, TensorType)
         shape, result_shape = shape_of(op.operand.type), shape_of(result_type)
         rank = len(result_shape)
+        ops = Ops([])
+        if self.enable_primitive_ops and is_static(op.operand.type):
+            operand, dims = _collapse_expanding(
+                ops, op.operand, list(op.dims), result_shape
+            )
+            operand, dims = _sorted_broadcast_operand(ops, operand, dims)
+            out = empty(ops, result_type)
+            added = [d for d in range(rank) if d not in dims]
+            ops.add(
+                linalg.BroadcastOp(operand, out, DenseArrayBase.from_list(i64, added))
+            )
+            ops.ops[-1].attributes.update(discardable_attributes(op))
+            rewriter.replace(op, ops.ops)
+            return
         exprs = tuple(
             AffineExpr.constant(0)
             if shape[i] == 1 and result_shape[d] != 1
             else AffineExpr.dimension(d)
             for i, d in enumerate(op.dims)
         )
-        ops = Ops([])
         out = empty(ops, result_type)
-        dims = list(op.dims)
-        simple = dims == sorted(dims) and all(
-            shape[i] == result_shape[d] for i, d in enumerate(dims)
-        )
-        if self.enable_primitive_ops and simple:
-            added = [d for d in range(rank) if d not in dims]
-            ops.add(
-                linalg.BroadcastOp(
-                    op.operand, out, DenseArrayBase.from_list(i64, added)
-                )
-            )
-            ops.ops[-1].attributes.update(discardable_attributes(op))
-            rewriter.replace(op, ops.ops)
-            return
         (result,) = build_generic(
             ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
             lambda args, _: [args[0]],
         )  # fmt: skip
         rewriter.replace(op, ops.ops, [result])
+
+
+def _collapse_expanding(
+    ops: Ops, operand: SSAValue, dims: list[int], result_shape: Sequence[int]
+) -> tuple[SSAValue, list[int]]:
+    """Upstream's `collapseExpandingDims`: operand dims of size 1 that the broadcast
+    expands join the group of the dim before them (the first group when they lead),
+    so `linalg.broadcast` sees only dims it keeps; returns the collapsed operand and
+    its broadcast dims."""
+    t = operand.type
+    assert isa(t, TensorType[Attribute])
+    shape = shape_of(t)
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    kept: list[int] = []
+    for i, d in enumerate(dims):
+        pending.append(i)
+        if not (shape[i] == 1 and result_shape[d] != 1):
+            groups.append(pending)
+            pending = []
+            kept.append(i)
+    if groups:
+        groups[-1].extend(pending)
+    if len(kept) == len(dims):
+        return operand, dims
+    collapsed = TensorType(t.get_element_type(), [shape[i] for i in kept])
+    value = ops.add(
+        tensor.CollapseShapeOp.create(
+            operands=[operand],
+            result_types=[collapsed],
+            properties={"reassociation": reassociation(groups)},
+        )
+    )
+    return value, [dims[i] for i in kept]
+
+
+def _sorted_broadcast_operand(
+    ops: Ops, operand: SSAValue, dims: list[int]
+) -> tuple[SSAValue, list[int]]:
+    """Upstream's `transposeBroadcastOperand`: `linalg.broadcast` cannot permute, so
+    an operand whose broadcast dims are out of order is transposed first."""
+    if dims == sorted(dims):
+        return operand, dims
+    t = operand.type
+    assert isa(t, TensorType[Attribute])
+    permutation = sorted(range(len(dims)), key=lambda i: dims[i])
+    shape = shape_of(t)
+    transposed = TensorType(t.get_element_type(), [shape[i] for i in permutation])
+    out = empty(ops, transposed)
+    ops.add(
+        linalg.TransposeOp(
+            operand, out, DenseArrayBase.from_list(i64, permutation), transposed
+        )
+    )
+    return ops.ops[-1].results[0], [dims[i] for i in permutation]
 
 
 def _transposed_empty(
