@@ -537,12 +537,6 @@ def test_map_is_lowered() -> None:
     assert is_lowered(MAPS["add_f32"].text())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="interpreter bug outside map: stablehlo_elementwise computes stablehlo.maximum/"
-    "minimum with np.maximum/np.minimum, which return an operand by position on -0 == +0 "
-    "(f32 maximum(+0, -0) = -0); the lowered arith.maximumf gives +0, as IEEE-754 does",
-)
 def test_map_signed_zeros_agree_with_the_lowering() -> None:
     """IEEE-754 maximum/minimum order -0 below +0; map runs its body's own ops, so it
     agrees with the lowered `arith.maximumf`/`minimumf` exactly when they do."""

@@ -48,7 +48,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.dialects.stablehlo import bitwise
+from xquant.dialects.stablehlo import bitwise, math_extra
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.quantization import quantized, shape_of
@@ -561,6 +561,7 @@ ElementwiseFunctions = register_impls(
                     bitwise.ShiftLeftOp,
                     bitwise.ShiftRightArithmeticOp,
                     bitwise.ShiftRightLogicalOp,
+                    math_extra.RemainderOp,
                 )
             },
         },

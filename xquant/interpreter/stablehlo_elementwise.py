@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.interpreter.arith import maximumf, minimumf
 from xquant.interpreter.stablehlo_values import from_float, to_float
 from xquant.numerics import uniform
 from xquant.numerics.values import dtype_of, int_info, wrap
@@ -83,13 +84,21 @@ def _int_abs(a: NDArray[Any]) -> NDArray[Any]:
     return np.abs(a.astype(np.int64))
 
 
+def _int_remainder(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
+    """`lhs - divide(lhs, rhs) * rhs` (the spec), with `divide`'s x / 0 = -1: x % 0 is
+    x, and MIN % -1 is 0 once wrapped."""
+    return a.astype(np.int64) - _int_divide(a, b) * b.astype(np.int64)
+
+
 FLOAT_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.add": np.add,
     "stablehlo.subtract": np.subtract,
     "stablehlo.multiply": np.multiply,
     "stablehlo.divide": np.true_divide,
-    "stablehlo.maximum": np.maximum,
-    "stablehlo.minimum": np.minimum,
+    "stablehlo.remainder": np.fmod,  # lhs - trunc(lhs / rhs) * rhs, exact; sign of lhs
+    # IEEE-754 maximum/minimum: NaN propagates and -0 < +0 (np.maximum picks by position).
+    "stablehlo.maximum": maximumf,
+    "stablehlo.minimum": minimumf,
     "stablehlo.power": np.power,
     "stablehlo.negate": np.negative,
     "stablehlo.abs": np.abs,
@@ -126,6 +135,7 @@ INTEGER_FUNCTIONS: dict[str, Callable[..., np.ndarray]] = {
     "stablehlo.subtract": _int_subtract,
     "stablehlo.multiply": _int_multiply,
     "stablehlo.divide": _int_divide,
+    "stablehlo.remainder": _int_remainder,
     "stablehlo.maximum": np.maximum,
     "stablehlo.minimum": np.minimum,
     "stablehlo.power": _int_power,
@@ -139,16 +149,18 @@ def _shift(name: str, a: NDArray[Any], b: NDArray[Any], width: int) -> NDArray[A
     """StableHLO's shifts on `width`-bit integers (spec and reference interpreter):
     an amount outside [0, width) (read unsigned) shifts everything out, giving 0,
     or the sign for `shift_right_arithmetic`."""
-    mask = (1 << width) - 1
+    # In uint64: a 64-bit mask does not fit numpy's int64 (OverflowError).
+    mask = np.uint64((1 << width) - 1)
     value = a.astype(np.int64)
-    amount = b.astype(np.int64) & mask  # the amount as an unsigned `width`-bit value
-    in_range = amount < width
-    safe = np.where(in_range, amount, 0)
+    amount = b.astype(np.int64).view(np.uint64) & mask  # the amount read unsigned
+    in_range = amount < np.uint64(width)
+    safe = np.where(in_range, amount, np.uint64(0)).astype(np.int64)
     if name == "stablehlo.shift_left":
         shifted = np.left_shift(value, safe)
         return np.where(in_range, shifted, 0)
     if name == "stablehlo.shift_right_logical":
-        shifted = np.right_shift(value & mask, safe)
+        bits = value.view(np.uint64) & mask
+        shifted = np.right_shift(bits, safe.astype(np.uint64)).view(np.int64)
         return np.where(in_range, shifted, 0)
     sign = np.where(value < 0, -1, 0)
     return np.where(in_range, np.right_shift(value, safe), sign)
