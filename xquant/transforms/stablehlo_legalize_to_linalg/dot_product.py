@@ -30,12 +30,11 @@ from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.transforms.quant_emitters import scalar_constant
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
+from xquant.transforms.stablehlo_emitters import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
     discardable_attributes,
-    empty,
     parallel,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
@@ -95,9 +94,12 @@ def _is_batch_matmul(numbers: DotDimensionNumbersAttr, result_rank: int) -> bool
     )
 
 
+def _index(ops: Ops, d: int) -> SSAValue:
+    return ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
+
+
 def _dim(ops: Ops, value: SSAValue, d: int) -> SSAValue:
-    index = ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
-    return ops.add(tensor.DimOp(value, index))
+    return ops.add(tensor.DimOp(value, _index(ops, d)))
 
 
 class LowerDotGeneral(RewritePattern):
@@ -272,56 +274,72 @@ class LowerDotGeneral(RewritePattern):
         return result
 
 
+def einsum_labels(text: str, rank: int) -> list[str] | None:
+    """One operand's einsum labels, an ellipsis expanded to batch labels "0", "1", ...
+    as upstream's `getEinsumConfigAsVector` (None if the rank does not fit)."""
+    if "..." not in text:
+        return list(text) if len(text) == rank else None
+    before, after = text.split("...", 1)
+    batch = rank - len(before) - len(after)
+    if "..." in after or batch < 0:
+        return None
+    return [*before, *(str(i) for i in range(batch)), *after]
+
+
 class LowerEinsum(RewritePattern):
     """`stablehlo.einsum`: one generic over the labels, as upstream's `EinsumToLinalgConverter`.
 
+    An ellipsis stands for batch labels (the same count wherever it appears).
     Loops are the labels in order of first appearance (lhs, then rhs); labels
-    missing from the output are reductions. The result is filled with zero and
-    the body accumulates `out + lhs * rhs`. Ellipses, dynamic shapes, and
-    operands of another element type than the result are left as they are.
+    missing from the output are reductions, and then the result is filled with
+    zero and the body accumulates `out + lhs * rhs`; without one the body is
+    the product. Dynamic result sizes are read with `tensor.dim` from the lhs
+    (else the rhs). Operands of another element type than the result are left
+    as they are.
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: EinsumOp, rewriter: PatternRewriter) -> None:
         config = op.einsum_config.data.replace(" ", "")
-        if "..." in config or "->" not in config or "," not in config:
+        if config.count("->") != 1 or config.count(",") != 1:
             return
-        inputs_text, output = config.split("->")
-        lhs, rhs = inputs_text.split(",", 1)
+        inputs_text, output_text = config.split("->")
+        lhs_text, rhs_text = inputs_text.split(",")
         result_type = op.result.type
         element = element_type(result_type)
         types = [op.lhs.type, op.rhs.type, result_type]
-        if any(
-            is_quantized(t) or signed_or_unsigned(t) or not is_static(t) for t in types
-        ):
+        if any(is_quantized(t) or signed_or_unsigned(t) for t in types):
             return
         if any(element_type(t) != element for t in types[:2]):
             return
+        sides = [
+            einsum_labels(text, len(shape_of(t)))
+            for text, t in zip((lhs_text, rhs_text, output_text), types, strict=True)
+        ]
+        if any(side is None for side in sides):
+            return
+        lhs, rhs, output = (side for side in sides if side is not None)
         labels = list(dict.fromkeys(lhs + rhs))
-        if set(output) - set(labels) or any(
-            len(text) != len(shape_of(t))
-            for text, t in zip((lhs, rhs, output), types, strict=True)
-        ):
+        if set(output) - set(labels):
             return
         assert isa(result_type, TensorType[Attribute])
 
-        def label_map(text: str) -> AffineMap:
+        def label_map(side: list[str]) -> AffineMap:
             return AffineMap(
                 len(labels),
                 0,
-                tuple(AffineExpr.dimension(labels.index(c)) for c in text),
+                tuple(AffineExpr.dimension(labels.index(c)) for c in side),
             )
 
+        reductions = [c for c in labels if c not in output]
         iterators = [
             IteratorTypeAttr(
-                IteratorType.PARALLEL if c in output else IteratorType.REDUCTION
+                IteratorType.REDUCTION if c in reductions else IteratorType.PARALLEL
             )
             for c in labels
         ]
         ops, hoist = Ops([]), Ops([])
-        out = empty(ops, result_type)
-        zero = scalar_constant(ops, 0, element)
-        filled = ops.add(linalg.FillOp([zero], [out], [result_type]))
+        out = _einsum_empty(ops, op, (lhs, rhs), output, result_type, bool(reductions))
         mul, add = (
             (arith.MulfOp, arith.AddfOp)
             if is_float(element)
@@ -330,11 +348,41 @@ class LowerEinsum(RewritePattern):
 
         def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
             product = body_ops.add(mul(args[0], args[1]))
+            if not reductions:
+                return [product]
             return [body_ops.add(add(args[2], product))]
 
         (result,) = build_generic(
-            ops, [op.lhs, op.rhs], [label_map(lhs), label_map(rhs)], [filled],
+            ops, [op.lhs, op.rhs], [label_map(lhs), label_map(rhs)], [out],
             [label_map(output)], iterators, body,
         )  # fmt: skip
         ops.ops[-1].attributes.update(discardable_attributes(op))
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+def _einsum_empty(
+    ops: Ops,
+    op: EinsumOp,
+    sides: tuple[list[str], list[str]],
+    output: list[str],
+    result_type: TensorType[Attribute],
+    fill: bool,
+) -> SSAValue:
+    """The init: `tensor.empty` sized by `tensor.dim` of the operand holding each
+    dynamic output label (lhs first, upstream's `extractDynamicEinsumSizes`), the
+    index constants and the zero first; filled with zero when something is summed."""
+    reads: list[tuple[SSAValue, int]] = []
+    for label, size in zip(output, shape_of(result_type), strict=True):
+        if size != DYNAMIC_INDEX:
+            continue
+        for value, side in zip((op.lhs, op.rhs), sides, strict=True):
+            if label in side:
+                reads.append((value, side.index(label)))
+                break
+    indices = {d: _index(ops, d) for d in sorted({d for _, d in reads})}
+    zero = scalar_constant(ops, 0, result_type.element_type) if fill else None
+    sizes = [ops.add(tensor.DimOp(value, indices[d])) for value, d in reads]
+    out = ops.add(tensor.EmptyOp(sizes, result_type))
+    if zero is None:
+        return out
+    return ops.add(linalg.FillOp([zero], [out], [result_type]))
