@@ -43,7 +43,7 @@ def _reference(
     x: np.ndarray, result: tuple[int, ...], dims: tuple[int, ...]
 ) -> np.ndarray:
     """The spec: result[i] = operand[j] with j_k = 0 if operand dim k is 1 else i[dims[k]]."""
-    out = np.empty(result, np.float32)
+    out = np.empty(result, x.dtype)
     for index in np.ndindex(*result):
         j = tuple(0 if x.shape[k] == 1 else index[d] for k, d in enumerate(dims))
         out[index] = x[j]
@@ -77,5 +77,27 @@ def test_primitive_broadcast(
         x,
     )
     np.testing.assert_array_equal(generic, got)
+    require_mlir_opt()
+    assert_verifies_upstream(xquant.print_module(lowered))
+
+
+@pytest.mark.parametrize("primitive", [False, True])
+def test_unsigned_broadcast_goes_through_signless(primitive: bool) -> None:
+    """As upstream's type converter: cast to signless, broadcast, cast back."""
+    text = _text((5, 7, 1), (7, 10, 6, 4, 5), (4, 0, 2)).replace("f32>", "ui32>")
+    flag = "true" if primitive else "false"
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text),
+        f"stablehlo-legalize-to-linalg{{enable-primitive-ops={flag}}}",
+    )
+    casts = [
+        op for op in lowered.walk() if op.name == "builtin.unrealized_conversion_cast"
+    ]
+    assert len(casts) == 2
+    x = (np.arange(35, dtype=np.uint64) * 2**27 % 2**32).astype(np.uint32)
+    x = x.reshape(5, 7, 1)
+    (got,) = xquant.run(lowered, "main", x)
+    want = _reference(x.astype(np.float64), (7, 10, 6, 4, 5), (4, 0, 2))
+    np.testing.assert_array_equal(got.astype(np.float64), want)
     require_mlir_opt()
     assert_verifies_upstream(xquant.print_module(lowered))

@@ -63,23 +63,27 @@ class LowerBroadcastInDim(RewritePattern):
     ) -> None:
         if is_quantized(op.operand.type) or not is_static(op.result.type):
             return
-        result_type = op.result.type
-        assert isa(result_type, TensorType)
-        shape, result_shape = shape_of(op.operand.type), shape_of(result_type)
+        original = op.result.type
+        assert isa(original, TensorType)
+        shape, result_shape = shape_of(op.operand.type), shape_of(original)
         rank = len(result_shape)
+        # Unsigned tensors are broadcast as signless ones, as upstream's type converter.
         ops = Ops([])
+        source = signless_value(ops, op.operand)
+        result_type = signless_type(original)
         if self.enable_primitive_ops and is_static(op.operand.type):
             operand, dims = _collapse_expanding(
-                ops, op.operand, list(op.dims), result_shape
+                ops, source, list(op.dims), result_shape
             )
             operand, dims = _sorted_broadcast_operand(ops, operand, dims)
             out = empty(ops, result_type)
             added = [d for d in range(rank) if d not in dims]
-            ops.add(
+            broadcast = ops.add(
                 linalg.BroadcastOp(operand, out, DenseArrayBase.from_list(i64, added))
             )
             ops.ops[-1].attributes.update(discardable_attributes(op))
-            rewriter.replace(op, ops.ops)
+            result = restore_type(ops, broadcast, original)
+            rewriter.replace(op, ops.ops, [result])
             return
         exprs = tuple(
             AffineExpr.constant(0)
@@ -89,9 +93,10 @@ class LowerBroadcastInDim(RewritePattern):
         )
         out = empty(ops, result_type)
         (result,) = build_generic(
-            ops, [op.operand], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
+            ops, [source], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
             lambda args, _: [args[0]],
         )  # fmt: skip
+        result = restore_type(ops, result, original)
         rewriter.replace(op, ops.ops, [result])
 
 
