@@ -105,3 +105,55 @@ def test_unsigned_reshape_goes_through_signless(
     np.testing.assert_array_equal(got, x.reshape(result))
     require_mlir_opt()
     assert_verifies_upstream(xquant.print_module(lowered))
+
+
+# (operand type, result shape, runtime operand shape) -- the dynamic cases of
+# StableHLO's miscellaneous.mlir
+DYNAMIC = [
+    ("?x?", (2, 4, 5), (5, 8)),
+    ("?", (1, 3), (3,)),
+    ("?x?", (3,), (1, 3)),
+    ("1x?", (1,), (1, 1)),
+    ("?", (), (1,)),
+    ("?x?", (), (1, 1)),
+    ("16x1x?", (16,), (16, 1, 1)),
+]
+
+
+@pytest.mark.parametrize(("operand", "result", "runtime"), DYNAMIC)
+def test_dynamic_operand(
+    operand: str, result: tuple[int, ...], runtime: tuple[int, ...]
+) -> None:
+    """Through 1-D with a `tensor.cast` to the static length (rank 0: cast to ones,
+    then collapse), as upstream; values are numpy's reshape."""
+    t = f"tensor<{operand}xi32>"
+    r = "tensor<" + "".join(f"{n}x" for n in result) + "i32>"
+    text = (
+        f"func.func @main(%a: {t}) -> {r} {{\n"
+        f"  %0 = stablehlo.reshape %a : ({t}) -> {r}\n  return %0 : {r}\n}}\n"
+    )
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    names = [op.name for op in lowered.walk()]
+    assert "stablehlo.reshape" not in names
+    assert names.count("tensor.cast") == 1
+    x = np.arange(int(np.prod(runtime)), dtype=np.int32).reshape(runtime)
+    (got,) = xquant.run(lowered, "main", x)
+    np.testing.assert_array_equal(got, x.reshape(result))
+    require_mlir_opt()
+    assert_verifies_upstream(xquant.print_module(lowered))
+
+
+def test_dynamic_operand_of_the_wrong_size_is_a_located_error() -> None:
+    text = (
+        "func.func @main(%a: tensor<?xi32>) -> tensor<1x3xi32> {\n"
+        "  %0 = stablehlo.reshape %a : (tensor<?xi32>) -> tensor<1x3xi32>\n"
+        "  return %0 : tensor<1x3xi32>\n}\n"
+    )
+    lowered = xquant.apply_passes(
+        xquant.parse_module(text), "stablehlo-legalize-to-linalg"
+    )
+    with pytest.raises(Exception, match=r"tensor\.cast") as err:
+        xquant.run(lowered, "main", np.arange(4, dtype=np.int32))
+    assert "Traceback" not in str(err.value)

@@ -241,14 +241,17 @@ def collapse_groups(
 
 @dataclass(frozen=True)
 class LowerReshape(RewritePattern):
-    """As upstream: one `tensor.collapse_shape` or `tensor.expand_shape` when a
-    single one does it (rank 0 with an empty reassociation), else collapse to
-    1-D and expand; a result with no elements is a `tensor.empty`."""
+    """As upstream's `ReshapeOpConverter` (static results): one
+    `tensor.collapse_shape` or `tensor.expand_shape` when a single one does it
+    (rank 0 with an empty reassociation), else collapse to 1-D, `tensor.cast`
+    a dynamic length to the static one, and expand; a result with no elements
+    is a `tensor.empty`. A dynamic operand of a rank-0 result is cast to all
+    ones first; other dynamic operands always go through 1-D."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.ReshapeOp, rewriter: PatternRewriter) -> None:
         source, result_type = op.operand.type, op.result.type
-        if is_quantized(source) or not is_static(source):
+        if is_quantized(source) or not is_static(result_type):
             return
         assert isa(source, TensorType) and isa(result_type, TensorType)
         if source == result_type:
@@ -262,19 +265,28 @@ class LowerReshape(RewritePattern):
         ops = Ops([])
         value = signless_value(ops, op.operand)
         target = signless_type(result_type)
-        if len(result_shape) < len(shape):
+        element = target.get_element_type()
+        static = is_static(source)
+        if not result_shape and not static:
+            ones = TensorType(element, [1] * len(shape))
+            value = ops.add(tensor.CastOp(value, ones))
+            value = ops.add(_collapse(value, [], target))
+        elif static and len(result_shape) < len(shape):
             groups = collapse_groups(shape, result_shape)
             if groups is not None:
                 value = ops.add(_collapse(value, groups, target))
-        elif len(result_shape) > len(shape):
+        elif static and len(result_shape) > len(shape):
             groups = collapse_groups(result_shape, shape)
             if groups is not None:
                 value = ops.add(_expand(value, groups, target))
         if value.type != target:  # no single reshape: through 1-D
+            size = int(np.prod(result_shape))
             if len(shape) != 1:
-                element = signless_type(source).get_element_type()
-                flat = TensorType(element, [int(np.prod(shape))])
-                value = ops.add(_collapse(value, [list(range(len(shape)))], flat))
+                flat = [size] if static else [DYNAMIC_INDEX]
+                groups = [list(range(len(shape)))]
+                value = ops.add(_collapse(value, groups, TensorType(element, flat)))
+            if not static:
+                value = ops.add(tensor.CastOp(value, TensorType(element, [size])))
             if len(result_shape) != 1:
                 groups = [list(range(len(result_shape)))]
                 value = ops.add(_expand(value, groups, target))
