@@ -15,15 +15,13 @@ The fix adds MLIR's check as the op's `verify_` (xDSL defines none).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.dialects.tensor import EmptyOp
 from xdsl.utils.exceptions import VerifyException
 
 
 def _verify(op: EmptyOp) -> None:
     result = op.tensor.type
-    if not isinstance(result, TensorType):
-        return
     expected = sum(1 for d in result.get_shape() if d == DYNAMIC_INDEX)
     if len(op.dynamic_sizes) != expected:
         raise VerifyException(
