@@ -23,22 +23,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
 import xquant
+from tests.transforms.stablehlo_data_movement_cases import DTYPES, PASS
 from tests.upstream import mlir_opt
 from xquant.interpreter.generic import spec_for_generic
-
-PASS = "stablehlo-legalize-to-linalg"
-
-DTYPES: dict[str, Any] = {
-    "i1": np.bool_,
-    "i8": np.int8,
-    "i16": np.int16,
-    "i32": np.int32,
-    "i64": np.int64,
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "f32": np.float32,
-    "f64": np.float64,
-}
 
 
 @dataclass
