@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    IndexType,
     IntegerAttr,
     TensorType,
     i64,
@@ -39,6 +40,24 @@ def parallel(n: int) -> list[IteratorTypeAttr]:
 
 def empty(ops: Ops, t: TensorType[Attribute]) -> SSAValue:
     return ops.add(tensor.EmptyOp([], t))
+
+
+def index_constant(ops: Ops, value: int) -> SSAValue:
+    """`arith.constant value : index`, added to `ops`."""
+    return ops.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+
+class IndexConstants:
+    """`arith.constant ... : index` values, one per value, staged in `ops`."""
+
+    def __init__(self, ops: Ops):
+        self.ops = ops
+        self.values: dict[int, SSAValue] = {}
+
+    def __call__(self, value: int) -> SSAValue:
+        if value not in self.values:
+            self.values[value] = index_constant(self.ops, value)
+        return self.values[value]
 
 
 def build_generic(

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
-    IndexType,
-    IntegerAttr,
     TensorType,
     i64,
 )
@@ -35,6 +33,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     build_generic,
     discardable_attributes,
     empty,
+    index_constant,
     parallel,
     reassociation,
 )
@@ -163,7 +162,7 @@ def _transposed_empty(
     constants (upstream's order after folding)."""
     dynamic = [i for i, n in enumerate(shape_of(result_type)) if n == DYNAMIC_INDEX]
     read = sorted({permutation[i] for i in dynamic})
-    constants = [ops.add(arith.ConstantOp(IntegerAttr(d, IndexType()))) for d in read]
+    constants = [index_constant(ops, d) for d in read]
     dims = {d: ops.add(tensor.DimOp(source, c)) for d, c in zip(read, constants)}
     return ops.add(tensor.EmptyOp([dims[permutation[i]] for i in dynamic], result_type))
 

@@ -8,8 +8,6 @@ from xdsl.dialects import arith, complex, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ComplexType,
-    IndexType,
-    IntegerAttr,
     TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
@@ -35,6 +33,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
     discardable_attributes,
+    index_constant,
     parallel,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
@@ -94,12 +93,8 @@ def _is_batch_matmul(numbers: DotDimensionNumbersAttr, result_rank: int) -> bool
     )
 
 
-def _index(ops: Ops, d: int) -> SSAValue:
-    return ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
-
-
 def _dim(ops: Ops, value: SSAValue, d: int) -> SSAValue:
-    return ops.add(tensor.DimOp(value, _index(ops, d)))
+    return ops.add(tensor.DimOp(value, index_constant(ops, d)))
 
 
 class LowerDotGeneral(RewritePattern):
@@ -379,7 +374,7 @@ def _einsum_empty(
             if label in side:
                 reads.append((value, side.index(label)))
                 break
-    indices = {d: _index(ops, d) for d in sorted({d for _, d in reads})}
+    indices = {d: index_constant(ops, d) for d in sorted({d for _, d in reads})}
     zero = scalar_constant(ops, 0, result_type.element_type) if fill else None
     sizes = [ops.add(tensor.DimOp(value, indices[d])) for value, d in reads]
     out = ops.add(tensor.EmptyOp(sizes, result_type))

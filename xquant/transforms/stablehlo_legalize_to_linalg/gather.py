@@ -27,6 +27,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.transforms.stablehlo_emitters import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
+    IndexConstants,
     Ops,
     build_generic,
     discardable_attributes,
@@ -115,14 +116,7 @@ class LowerGather(RewritePattern):
         operand = signless_value(ops, op.operand)
         start_indices = signless_value(ops, op.start_indices)
         result_type = signless_type(result_type)
-        constants: dict[int, SSAValue] = {}
-
-        def index_constant(value: int) -> SSAValue:
-            if value not in constants:
-                constants[value] = hoist.add(
-                    arith.ConstantOp.from_int_and_width(value, IndexType())
-                )
-            return constants[value]
+        index_constant = IndexConstants(hoist)
 
         def body(args: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
             result_index: dict[int, SSAValue] = {}

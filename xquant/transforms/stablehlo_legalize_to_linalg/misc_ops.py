@@ -42,6 +42,7 @@ from xquant.dialects.stablehlo.syntax import array_values
 from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
+    IndexConstants,
     Ops,
     Unsupported,
     build_generic,
@@ -76,21 +77,6 @@ def _outside_subset(types: Sequence[Attribute]) -> bool:
         )
         for t in types
     )
-
-
-class IndexConstants:
-    """`arith.constant ... : index` values, one per value, staged in `ops`."""
-
-    def __init__(self, ops: Ops):
-        self.ops = ops
-        self.values: dict[int, SSAValue] = {}
-
-    def __call__(self, value: int) -> SSAValue:
-        if value not in self.values:
-            self.values[value] = self.ops.add(
-                arith.ConstantOp.from_int_and_width(value, IndexType())
-            )
-        return self.values[value]
 
 
 # --------------------------------------------------------------------------- iota

@@ -11,8 +11,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ComplexType,
     DenseIntOrFPElementsAttr,
-    IndexType,
-    IntegerAttr,
     IntegerType,
     TensorType,
 )
@@ -46,6 +44,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     build_map,
     discardable_attributes,
     empty,
+    index_constant,
     operand_map,
     parallel,
 )
@@ -95,8 +94,7 @@ def empty_like(
             continue
         if source is None:
             raise Unsupported("a dynamic result size with no operand of its rank")
-        index = ops.add(arith.ConstantOp(IntegerAttr(d, IndexType())))
-        sizes.append(ops.add(tensor.DimOp(source, index)))
+        sizes.append(ops.add(tensor.DimOp(source, index_constant(ops, d))))
     return ops.add(tensor.EmptyOp(sizes, plain_tensor(result_type)))
 
 

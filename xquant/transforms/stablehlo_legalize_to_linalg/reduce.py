@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
-    IntegerAttr,
     TensorType,
     VectorType,
     f32,
@@ -38,6 +37,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     build_generic,
     discardable_attributes,
     empty,
+    index_constant,
     parallel,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
@@ -114,8 +114,7 @@ def filled_init(
     sizes: list[SSAValue] = []
     for i, n in enumerate(result_type.get_shape()):
         if n == DYNAMIC_INDEX:
-            index = ops.add(arith.ConstantOp.from_int_and_width(kept[i], IndexType()))
-            sizes.append(ops.add(tensor.DimOp(source, index)))
+            sizes.append(ops.add(tensor.DimOp(source, index_constant(ops, kept[i]))))
     out = ops.add(tensor.EmptyOp(sizes, result_type))
     return ops.add(linalg.FillOp([scalar], [out], [result_type]))
 
@@ -270,10 +269,6 @@ def _pooling_kind(op: shlo.ReduceWindowOp, index: int) -> str | None:
     return _POOLING_KINDS[compute.name]
 
 
-def _index(ops: Ops, value: int) -> SSAValue:
-    return ops.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
-
-
 def lower_to_pooling(
     op: shlo.ReduceWindowOp,
 ) -> tuple[list[Operation], list[SSAValue]] | None:
@@ -320,12 +315,12 @@ def lower_to_pooling(
         for d, size in enumerate(result_type.get_shape()):
             if size != DYNAMIC_INDEX:
                 continue
-            dim = ops.add(tensor.DimOp(value, _index(ops, d)))
+            dim = ops.add(tensor.DimOp(value, index_constant(ops, d)))
             if d in spatial:
-                offset = _index(ops, window[d] * window_dilations[d])
+                offset = index_constant(ops, window[d] * window_dilations[d])
                 dim = ops.add(arith.SubiOp(dim, offset))
-                dim = ops.add(arith.DivUIOp(dim, _index(ops, strides[d])))
-                dim = ops.add(arith.AddiOp(dim, _index(ops, 1)))
+                dim = ops.add(arith.DivUIOp(dim, index_constant(ops, strides[d])))
+                dim = ops.add(arith.AddiOp(dim, index_constant(ops, 1)))
             sizes.append(dim)
         out = ops.add(tensor.EmptyOp(sizes, result_type))
         scalar = ops.add(tensor.ExtractOp(init, [], element_type(init.type)))
