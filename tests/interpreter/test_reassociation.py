@@ -36,13 +36,14 @@ def _data(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return spread((M, K)), spread((K, N))
 
 
-def _loop(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    out = np.zeros((a.shape[0], b.shape[1]), np.float32)
+def _loop(a: np.ndarray, b: np.ndarray, dtype: type = np.float32) -> np.ndarray:
+    """The IR's matmul: one rounding to `dtype` per product and per sum, k in order."""
+    out = np.zeros((a.shape[0], b.shape[1]), dtype)
     for m in range(a.shape[0]):
         for n in range(b.shape[1]):
-            acc = np.float32(0.0)
+            acc = dtype(0.0)
             for k in range(a.shape[1]):
-                acc = np.float32(acc + np.float32(a[m, k] * b[k, n]))
+                acc = dtype(acc + dtype(a[m, k] * b[k, n]))
             out[m, n] = acc
     return out
 
@@ -108,9 +109,11 @@ def test_f16_keeps_the_loop_order() -> None:
     """No BLAS for f16: the per-step rounding stays the IR's in either mode."""
     text = MATMUL.replace("f32", "f16")
     a, b = (np.clip(v, -100, 100).astype(np.float16) for v in _data(3))
-    (fast,) = xquant.run(text, "main", a, b, reassociate_fp_reductions=True)
-    (exact,) = xquant.run(text, "main", a, b)
-    np.testing.assert_array_equal(fast.view(np.uint16), exact.view(np.uint16))
+    want = _loop(a, b, np.float16)
+    assert not np.array_equal(want, (a @ b).astype(np.float16))
+    for reassociate in (True, False):
+        (got,) = xquant.run(text, "main", a, b, reassociate_fp_reductions=reassociate)
+        np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
 
 
 def test_the_mode_is_scoped() -> None:

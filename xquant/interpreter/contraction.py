@@ -26,12 +26,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from xquant.interpreter.iteration_space import Space
-from xquant.numerics.values import float_matmul
+from xquant.numerics.values import NATIVE_FLOAT_DTYPES, float_matmul
 
 __all__ = ["Contraction", "analyze_contraction", "run_contraction"]
-
-# numpy dtypes whose add and multiply round like the IR's (one rounding per op).
-_EXACT_DTYPES = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
 
 
 @dataclass(frozen=True)
@@ -184,7 +181,7 @@ def run_contraction(
     dtype whose arithmetic rounds like the IR's (the caller runs the loop)."""
     lhs = _evaluate(interpreter, c.lhs, block, ins, maps, sizes, splits, c.k, False)
     rhs = _evaluate(interpreter, c.rhs, block, ins, maps, sizes, splits, c.k, True)
-    if not (lhs.dtype == rhs.dtype == out.dtype and out.dtype in _EXACT_DTYPES):
+    if not (lhs.dtype == rhs.dtype == out.dtype and out.dtype in NATIVE_FLOAT_DTYPES):
         return None
     out_map = maps[len(ins)]
     out_dims = [e.position for e in out_map.results if isinstance(e, AffineDimExpr)]

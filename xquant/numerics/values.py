@@ -34,6 +34,7 @@ from xquant.numerics.dtypes import ML_FLOAT_DTYPES as _ML_FLOAT_KINDS
 from xquant.numerics.dtypes import cast_float, numpy_dtype
 
 __all__ = [
+    "NATIVE_FLOAT_DTYPES",
     "ElementTyped",
     "IdentityCache",
     "IntInfo",
@@ -57,7 +58,10 @@ __all__ = [
 ]
 
 _NATURAL = (8, 16, 32, 64)
-_NP_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+NATIVE_FLOAT_DTYPES = frozenset(
+    np.dtype(t) for t in (np.float16, np.float32, np.float64)
+)
+"""numpy's own floats: their add and multiply round once, as the IR's ops."""
 
 
 class ElementTyped(Protocol):
@@ -117,7 +121,7 @@ def dtype_of(t: Attribute) -> np.dtype[Any]:
 
 
 def is_float_dtype(dt: np.dtype[Any]) -> bool:
-    return dt in _NP_FLOATS or dt in _ML_FLOAT_KINDS
+    return dt in NATIVE_FLOAT_DTYPES or dt in _ML_FLOAT_KINDS
 
 
 def is_ml_float(dt: np.dtype[Any]) -> bool:
