@@ -375,20 +375,14 @@ def _lower_contraction(
         replace_op(rewriter, op, b, [result])
         return
     all_quantized = all(is_quantized(t) for t in op_types(op))
-    if not exact:
-        b = HloBuilder(exact=exact)
-        if all_quantized and (result := _upstream_all_quantized(b, op)) is not None:
+    form = integer_form if exact else _upstream_all_quantized if all_quantized else None
+    if exact and all_quantized:
+        require_static(op)  # the exact integer form needs static shapes
+    if form is not None:
+        b = HloBuilder(exact=exact)  # a fresh builder: a failed attempt may leave ops
+        if (result := form(b, op)) is not None:
             replace_op(rewriter, op, b, [result])
             return
-        b = HloBuilder(exact=exact)
-        replace_op(rewriter, op, b, dequantize_op_quantize(b, op))
-        return
-    if all_quantized:
-        require_static(op)  # the exact integer form needs static shapes
-    b = HloBuilder(exact=exact)
-    if (result := integer_form(b, op)) is not None:
-        replace_op(rewriter, op, b, [result])
-        return
     b = HloBuilder(exact=exact)
     replace_op(rewriter, op, b, dequantize_op_quantize(b, op))
 
