@@ -38,8 +38,8 @@ from tests.transforms.stablehlo_data_movement_cases import (
     reverse_text,
     tensor,
 )
-from xquant.interpreter import stablehlo_data_movement
 from xquant.interpreter.errors import OpInterpretationError
+from xquant.interpreter.stablehlo import data_movement
 
 
 def run_checked(text: str, *args: Any) -> np.ndarray:
@@ -161,7 +161,7 @@ def test_map(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(MAPS))
 def test_map_per_element_fallback(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Forced to run the body once per element, map gives the same bits."""
-    monkeypatch.setattr(stablehlo_data_movement, "is_elementwise_body", _never)
+    monkeypatch.setattr(data_movement, "is_elementwise_body", _never)
     case = MAPS[name]
     args = map_args(name)
     (got,) = xquant.run(case.text(), "main", *args)
@@ -179,7 +179,7 @@ def test_map_vectorizes_only_elementwise_bodies() -> None:
     for name, vectorized in (("add_f32", True), ("not_elementwise_reshape", False)):
         module = xquant.parse_module(MAPS[name].text())
         (op,) = [op for op in module.walk() if isinstance(op, MapOp)]
-        assert stablehlo_data_movement.is_elementwise_body(op.computation) is vectorized
+        assert data_movement.is_elementwise_body(op.computation) is vectorized
 
 
 def test_map_is_lowered() -> None:

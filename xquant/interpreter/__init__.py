@@ -39,11 +39,16 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.quant",
     "xquant.interpreter.shape",
     "xquant.interpreter.mx_tensor",
-    "xquant.interpreter.stablehlo",
+    "xquant.interpreter.stablehlo.constant",
+    "xquant.interpreter.stablehlo.elementwise",
+    "xquant.interpreter.stablehlo.quantize_ops",
+    "xquant.interpreter.stablehlo.structural",
+    "xquant.interpreter.stablehlo.dot_conv",
+    "xquant.interpreter.stablehlo.reductions",
+    "xquant.interpreter.stablehlo.data_movement",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.tosa",
-    "xquant.interpreter.stablehlo_data_movement",
 ]
 
 

@@ -29,7 +29,7 @@ from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo.quantization import element_type
 from xquant.interpreter.errors import OpInterpretationError
 from xquant.interpreter.quant import reinterpret
-from xquant.interpreter.stablehlo_values import to_float
+from xquant.interpreter.stablehlo.values import to_float
 from xquant.numerics.values import dense_value, is_float_dtype
 
 

@@ -3,7 +3,7 @@
 Each op broadcasts its operands to the result shape (numpy broadcasting; a
 `broadcast_dimensions` list places the lower-rank operand's dimensions) and
 then computes exactly as the StableHLO op it broadcasts: the same wrapping
-integer and float tables as `xquant.interpreter.stablehlo_elementwise.elementwise`.
+integer and float tables as `xquant.interpreter.stablehlo.elementwise_kernels.elementwise`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from xdsl.utils.exceptions import InterpretationError
 from xquant.dialects import chlo
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.interpreter.stablehlo_elementwise import (
+from xquant.interpreter.stablehlo.elementwise_kernels import (
     BOOLEAN_FUNCTIONS,
     FLOAT_FUNCTIONS,
     INTEGER_FUNCTIONS,

@@ -7,6 +7,7 @@ between any two element types (a requantize for quantized ones).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
 )
+from xdsl.interpreter import PythonValues
 from xdsl.ir import Attribute
 from xdsl.utils.hints import isa
 
@@ -115,3 +117,15 @@ def convert_to(
             np.asarray(value).astype(uniform.expressed_dtype(to_q)), to_q
         )
     return convert_values(np.asarray(value), to_type)
+
+
+def as_result(value: np.ndarray, t: Attribute) -> np.ndarray:
+    """`value` held as a result of type `t`: views stay views, rank 0 stays rank 0."""
+    return np.asarray(as_array(value, t))
+
+
+def as_results(
+    values: Sequence[np.ndarray], types: Sequence[Attribute]
+) -> PythonValues:
+    """`as_result` for each result of an op."""
+    return tuple(as_result(v, t) for v, t in zip(values, types, strict=True))

@@ -38,7 +38,7 @@ from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.interpreter.errors import op_error
-from xquant.interpreter.stablehlo_values import as_array, holder_dtype
+from xquant.interpreter.stablehlo.values import as_array, holder_dtype
 
 __all__ = ["FUNCTIONS", "DataMovementFunctions", "is_elementwise_body"]
 

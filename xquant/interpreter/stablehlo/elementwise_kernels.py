@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.interpreter.arith import maximumf, minimumf
-from xquant.interpreter.stablehlo_values import from_float, to_float
+from xquant.interpreter.stablehlo.values import from_float, to_float
 from xquant.numerics import uniform
 from xquant.numerics.values import dtype_of, int_info, wrap
 

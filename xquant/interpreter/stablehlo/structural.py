@@ -1,0 +1,113 @@
+"""StableHLO interpreter: reshape, transpose, broadcast_in_dim, concatenate, slice, iota, gather."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
+
+from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.quantization import shape_of
+from xquant.dialects.stablehlo.syntax import array_values
+from xquant.interpreter.stablehlo import kernels
+from xquant.interpreter.stablehlo.reduction_bodies import (
+    broadcast_view,
+)
+from xquant.interpreter.stablehlo.values import (
+    as_result,
+    convert_to,
+)
+
+
+@register_impls
+class StructuralFunctions(InterpreterFunctions):
+    """Reshape, transpose, broadcast_in_dim, concatenate, slice, iota, gather."""
+
+    @impl(shlo.ReshapeOp)
+    def run_reshape(
+        self, interpreter: Interpreter, op: shlo.ReshapeOp, args: PythonValues
+    ) -> PythonValues:
+        return (np.asarray(args[0]).reshape(shape_of(op.result.type)),)
+
+    @impl(shlo.TransposeOp)
+    def run_transpose(
+        self, interpreter: Interpreter, op: shlo.TransposeOp, args: PythonValues
+    ) -> PythonValues:
+        return (np.ascontiguousarray(np.transpose(np.asarray(args[0]), op.dims)),)
+
+    @impl(shlo.BroadcastInDimOp)
+    def run_broadcast_in_dim(
+        self, interpreter: Interpreter, op: shlo.BroadcastInDimOp, args: PythonValues
+    ) -> PythonValues:
+        value, shape = np.asarray(args[0]), shape_of(op.result.type)
+        expanded = [1] * len(shape)
+        for operand_dim, result_dim in enumerate(op.dims):
+            expanded[result_dim] = value.shape[operand_dim]
+        order = sorted(range(len(op.dims)), key=lambda i: op.dims[i])
+        placed = np.transpose(value, order).reshape(expanded)
+        result = broadcast_view(placed, shape)
+        return (
+            as_result(
+                convert_to(result, op.operand.type, op.result.type), op.result.type
+            ),
+        )
+
+    @impl(shlo.ConcatenateOp)
+    def run_concatenate(
+        self, interpreter: Interpreter, op: shlo.ConcatenateOp, args: PythonValues
+    ) -> PythonValues:
+        return (
+            np.concatenate([np.asarray(a) for a in args], axis=op.dimension.value.data),
+        )
+
+    @impl(shlo.SliceOp)
+    def run_slice(
+        self, interpreter: Interpreter, op: shlo.SliceOp, args: PythonValues
+    ) -> PythonValues:
+        index = tuple(
+            slice(s, limit, st)
+            for s, limit, st in zip(
+                array_values(op.start_indices),
+                array_values(op.limit_indices),
+                array_values(op.strides),
+            )
+        )
+        return (np.ascontiguousarray(np.asarray(args[0])[index]),)
+
+    @impl(shlo.IotaOp)
+    def run_iota(
+        self, interpreter: Interpreter, op: shlo.IotaOp, args: PythonValues
+    ) -> PythonValues:
+        shape = shape_of(op.output.type)
+        dim = op.iota_dimension.value.data
+        line = np.arange(shape[dim]).reshape(
+            [-1 if d == dim else 1 for d in range(len(shape))]
+        )
+        return (as_result(broadcast_view(line, shape), op.output.type),)
+
+    @impl(shlo.GatherOp)
+    def run_gather(
+        self, interpreter: Interpreter, op: shlo.GatherOp, args: PythonValues
+    ) -> PythonValues:
+        numbers = op.dimension_numbers
+        result = kernels.gather(
+            np.asarray(args[0]),
+            np.asarray(args[1]),
+            offset_dims=numbers.offset_dims,
+            collapsed_slice_dims=numbers.collapsed_slice_dims,
+            operand_batching_dims=numbers.operand_batching_dims,
+            start_indices_batching_dims=numbers.start_indices_batching_dims,
+            start_index_map=numbers.start_index_map,
+            index_vector_dim=numbers.index_vector_dim,
+            slice_sizes=op.sizes,
+            result_shape=shape_of(op.result.type),
+        )
+        return (np.asarray(result),)  # rank 0 stays rank 0
+
+
+FUNCTIONS: list[InterpreterFunctions] = [StructuralFunctions()]
