@@ -62,7 +62,7 @@ def parse_module(text: str, name: str = "<string>") -> ModuleOp:
     from xquant.asm.diagnostics import remember_spans
     from xquant.asm.located_parser import parse_located
     from xquant.asm.verifier import VERIFIER_CRASHES, first_verify_failure
-    from xquant.transforms.pipeline import verify_dominance
+    from xquant.transforms.utils.pipeline import verify_dominance
 
     located = parse_located(make_context(), text, name)
     module = located.module
@@ -87,7 +87,7 @@ def apply_passes(
     Only diagnostics escape: a pass that crashes is a `PassCrashError` naming it.
     """
     # Lazy: see the module docstring.
-    from xquant.transforms.pipeline import apply_pipeline
+    from xquant.transforms.utils.pipeline import apply_pipeline
 
     apply_pipeline(ctx or make_context(), module, pipeline)
     module.verify()

@@ -14,7 +14,7 @@ import xquant
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.asm.located_parser import parse_located
 from xquant.interpreter.errors import OpInterpretationError
-from xquant.transforms.pipeline import (
+from xquant.transforms.utils.pipeline import (
     DominanceError,
     PassCrashError,
     PipelineSpecError,

@@ -1,7 +1,7 @@
 """lower-quant-ops' quick builders build what xDSL's own builders build.
 
 The pass builds its ops with `Operation.create` and shares attributes
-between ops (see `xquant.transforms.quant_emitters`), and drives its rewrites in
+between ops (see `xquant.transforms.utils.quant_emitters`), and drives its rewrites in
 one walk instead of `PatternRewriteWalker`. Each shortcut is compared here
 with the xDSL path it replaces: the op's `__init__`, `from_list`, the
 pattern walker. The FileCheck files and the upstream suite check the text.
@@ -36,8 +36,8 @@ from xquant.transforms.lower_quant_ops import (
     LowerQuantOpsPass,
     lower_in_place,
 )
-from xquant.transforms.op_list import OpList
-from xquant.transforms.quant_emitters import (
+from xquant.transforms.utils.op_list import OpList
+from xquant.transforms.utils.quant_emitters import (
     Rounding,
     dense_constant,
     scalar_constant,
@@ -73,7 +73,7 @@ def test_create_matches_init() -> None:
 
 def test_quantize_body_matches_init() -> None:
     """The properties quant_emitters passes for cmpf and subi are their builders' defaults."""
-    from xquant.transforms import quant_emitters
+    from xquant.transforms.utils import quant_emitters
 
     block = Block(arg_types=[f32, i32])
     x, wide = block.args

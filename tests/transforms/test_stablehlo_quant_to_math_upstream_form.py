@@ -18,7 +18,7 @@ from xquant.dialects.chlo import broadcast_shape
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.interpreter.chlo import align
 from xquant.transforms.chlo_legalize_to_stablehlo import legalize_chlo
-from xquant.transforms.stablehlo_emitters import merged_requantize
+from xquant.transforms.utils.stablehlo_emitters import merged_requantize
 
 PASS = "stablehlo-legalize-quant-to-math{exact=true}"
 

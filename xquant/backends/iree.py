@@ -49,7 +49,7 @@ from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 from xquant.numerics.values import reassociates_fp_reductions
-from xquant.transforms.pipeline import apply_pipeline
+from xquant.transforms.utils.pipeline import apply_pipeline
 
 __all__ = [
     "COMPILE_FLAGS",

@@ -53,7 +53,7 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
-from xquant.transforms.pipeline import DominanceError, verify_dominance
+from xquant.transforms.utils.pipeline import DominanceError, verify_dominance
 from xquant.universe import PASSES
 
 __all__ = ["main", "split_input"]

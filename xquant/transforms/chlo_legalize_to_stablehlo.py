@@ -19,7 +19,12 @@ from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.transforms.stablehlo_emitters import HloBuilder, is_static, retype, shape_of
+from xquant.transforms.utils.stablehlo_emitters import (
+    HloBuilder,
+    is_static,
+    retype,
+    shape_of,
+)
 
 CHLO_TO_STABLEHLO: dict[str, type[ew.BinaryElementwiseOp]] = {
     "chlo.broadcast_add": ew.AddOp,

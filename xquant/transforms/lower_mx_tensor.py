@@ -72,7 +72,8 @@ from xquant.dialects.mx_tensor.ops import (
 from xquant.dialects.mx_tensor.slicing import plan_slice
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.numerics.mx import Algorithm, element_format
-from xquant.transforms.mx_emitters import (
+from xquant.transforms.mx_tensor_generalize import MxTensorGeneralizePass
+from xquant.transforms.utils.mx_emitters import (
     I8,
     Constants,
     build_generic,
@@ -85,8 +86,7 @@ from xquant.transforms.mx_emitters import (
     emit_nvfp4_scale,
     emit_scale_element,
 )
-from xquant.transforms.mx_tensor_generalize import MxTensorGeneralizePass
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 __all__ = ["LowerMxTensorPass", "build_generic", "parts_of"]
 

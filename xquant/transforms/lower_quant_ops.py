@@ -32,7 +32,7 @@ to even and maps NaN to 0; dequantize subtracts the zero point exactly in
 integers (`extsi`/`extui` of the storage to i32, or i64 above 16-bit
 storage, `subi`, `sitofp`, `mulf`; a zero point of 0 is just
 `sitofp`/`uitofp`, `mulf`). Every ranked tensor goes through one
-`linalg.generic` whose body is the scalar math (`xquant.transforms.quant_emitters`);
+`linalg.generic` whose body is the scalar math (`xquant.transforms.utils.quant_emitters`);
 unranked tensors are reshaped to a known rank and back. Sub-channel (which
 upstream does not lower unranked, and its verifier rejects) flattens to rank
 2k+1 `[left, A1, mid, ..., Ak, right]` with `A_i = block_i * scales_i`.
@@ -81,8 +81,8 @@ from xquant.dialects.quant.ops import (
 )
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type
-from xquant.transforms.op_list import OpList
-from xquant.transforms.quant_emitters import (
+from xquant.transforms.utils.op_list import OpList
+from xquant.transforms.utils.quant_emitters import (
     Bounds,
     Params,
     Rounding,

@@ -42,13 +42,13 @@ from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.mx_tensor.ops import DeconstructOp
 from xquant.dialects.mx_tensor.types import MxTensorType
 from xquant.numerics.values import element_type
-from xquant.transforms.mx_emitters import (
+from xquant.transforms.utils.mx_emitters import (
     Constants,
     build_generic,
     emit_cast,
     emit_decode,
 )
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 __all__ = ["GENERALIZE_PATTERNS", "GeneralizeMxLinalg", "MxTensorGeneralizePass"]
 

@@ -86,7 +86,7 @@ from xdsl.rewriter import InsertPoint
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import quantized
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 SHIFT_8_BIT = 20
 SHIFT_16_BIT = 15

@@ -33,7 +33,7 @@ from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import StorageCastOp
 from xquant.dialects.quant.types import CalibratedQuantizedType, StorageQuantizedType
 from xquant.numerics.values import element_type
-from xquant.transforms.signatures import convert_function_boundaries
+from xquant.transforms.utils.signatures import convert_function_boundaries
 
 
 def storage_type_of(attr: Attribute) -> Attribute | None:

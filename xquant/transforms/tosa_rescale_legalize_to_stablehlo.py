@@ -67,7 +67,11 @@ from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.numerics.dtypes import integer_range
 from xquant.numerics.tosa_rescale import RescaleParameters, extend
 from xquant.numerics.values import int_info
-from xquant.transforms.stablehlo_emitters import HloBuilder, is_static, storage_type
+from xquant.transforms.utils.stablehlo_emitters import (
+    HloBuilder,
+    is_static,
+    storage_type,
+)
 
 
 def _constant_values(value: SSAValue) -> np.ndarray | None:

@@ -53,7 +53,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.utils.hints import isa
 
-from xquant.transforms.signatures import convert_function_boundaries
+from xquant.transforms.utils.signatures import convert_function_boundaries
 
 
 def _narrow_int(element: Attribute, below: int) -> bool:

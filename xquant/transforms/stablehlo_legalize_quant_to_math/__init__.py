@@ -17,7 +17,7 @@ both modes; where it still differs from upstream is listed at the end.
 With `exact=true`:
 
 - `uniform_quantize` / `uniform_dequantize`: the contract's formulas
-  (`xquant.transforms.stablehlo_emitters`; dequantize subtracts the zero point
+  (`xquant.transforms.utils.stablehlo_emitters`; dequantize subtracts the zero point
   exactly in i32, or i64 above 16-bit storage, before converting, as the
   spec's `x_storage - zero_point`); a requantize between equal scales is
   an exact integer zero-point shift;
@@ -56,7 +56,7 @@ With `exact=true`:
   back to dequantize -> float op -> quantize, which is the interpreter's own
   definition and therefore exact.
 
-Function signatures become storage integers (`xquant.transforms.signatures`).
+Function signatures become storage integers (`xquant.transforms.utils.signatures`).
 Anything still quantized afterwards is an error, as upstream reports it.
 
 Upstream's form. Quantize, dequantize, requantize, add and hybrid

@@ -16,12 +16,12 @@ from xdsl.rewriter import InsertPoint
 from xquant.dialects import check
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import is_quantized
-from xquant.transforms.stablehlo_emitters import HloBuilder
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     to_float,
     to_storage,
     touches_quantized,
 )
+from xquant.transforms.utils.stablehlo_emitters import HloBuilder
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
-from xquant.transforms.quant_emitters import require_signed_expressed
-from xquant.transforms.stablehlo_emitters import (
+from xquant.transforms.utils.quant_emitters import require_signed_expressed
+from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     emit_dequantize_upstream,
     emit_quantize_upstream,

@@ -27,17 +27,6 @@ from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.quantization import is_quantized, quantized
 from xquant.numerics import uniform
-from xquant.transforms.stablehlo_emitters import (
-    Channels,
-    HloBuilder,
-    emit_broadcast_binary,
-    emit_convert,
-    emit_parameters,
-    is_f32,
-    shape_of,
-    storage_type,
-    with_element,
-)
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     op_types,
     replace_op,
@@ -52,6 +41,17 @@ from xquant.transforms.stablehlo_legalize_quant_to_math.contraction_upstream imp
 )
 from xquant.transforms.stablehlo_legalize_quant_to_math.elementwise import (
     dequantize_op_quantize,
+)
+from xquant.transforms.utils.stablehlo_emitters import (
+    Channels,
+    HloBuilder,
+    emit_broadcast_binary,
+    emit_convert,
+    emit_parameters,
+    is_f32,
+    shape_of,
+    storage_type,
+    with_element,
 )
 
 _I32_LIMIT = 2**31

@@ -49,7 +49,7 @@ from xquant.dialects.stablehlo.misc import PadOp
 from xquant.dialects.stablehlo.quantization import quantized
 from xquant.dialects.stablehlo.reductions import padding_pairs
 from xquant.dialects.stablehlo.syntax import array_values, i64_array
-from xquant.transforms.stablehlo_emitters import (
+from xquant.transforms.utils.stablehlo_emitters import (
     Channels,
     HloBuilder,
     emit_convert,

@@ -16,13 +16,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
-from xquant.transforms.stablehlo_emitters import HloBuilder
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     replace_op,
     storage_tensor_type,
     to_storage,
     touches_quantized,
 )
+from xquant.transforms.utils.stablehlo_emitters import HloBuilder
 
 MOVING_OPS: frozenset[str] = frozenset(
     f"stablehlo.{name}"

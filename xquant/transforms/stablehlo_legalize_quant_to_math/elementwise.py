@@ -16,7 +16,16 @@ from xquant.dialects import chlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.numerics import uniform
-from xquant.transforms.stablehlo_emitters import (
+from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
+    op_types,
+    replace_op,
+    require_signed_expressed_types,
+    storage_tensor_type,
+    to_float,
+    to_storage,
+    touches_quantized,
+)
+from xquant.transforms.utils.stablehlo_emitters import (
     Channels,
     HloBuilder,
     emit_broadcast_binary,
@@ -29,15 +38,6 @@ from xquant.transforms.stablehlo_emitters import (
     retype,
     storage_type,
     wide_type,
-)
-from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
-    op_types,
-    replace_op,
-    require_signed_expressed_types,
-    storage_tensor_type,
-    to_float,
-    to_storage,
-    touches_quantized,
 )
 
 

@@ -21,8 +21,6 @@ from xdsl.pattern_rewriter import (
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.quantization import is_quantized
-from xquant.transforms.signatures import convert_function_boundaries
-from xquant.transforms.stablehlo_emitters import HloBuilder
 from xquant.transforms.stablehlo_legalize_quant_to_math.checks import (
     LowerCheckOps,
     LowerCustomCall,
@@ -53,6 +51,8 @@ from xquant.transforms.stablehlo_legalize_quant_to_math.quantize import (
 from xquant.transforms.stablehlo_legalize_quant_to_math.reductions import (
     LowerReductions,
 )
+from xquant.transforms.utils.signatures import convert_function_boundaries
+from xquant.transforms.utils.stablehlo_emitters import HloBuilder
 
 
 class FoldBridges(RewritePattern):

@@ -13,13 +13,13 @@ from xdsl.pattern_rewriter import (
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import quantized
-from xquant.transforms.stablehlo_emitters import HloBuilder
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     converted_to,
     replace_op,
     require_signed_expressed_types,
     to_float,
 )
+from xquant.transforms.utils.stablehlo_emitters import HloBuilder
 
 
 @dataclass(frozen=True)

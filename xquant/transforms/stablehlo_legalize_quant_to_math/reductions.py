@@ -18,12 +18,6 @@ from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
 from xquant.numerics import uniform
-from xquant.transforms.stablehlo_emitters import (
-    HloBuilder,
-    shape_of,
-    storage_type,
-    with_element,
-)
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     converted_to,
     op_types,
@@ -31,6 +25,12 @@ from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     require_static,
     storage_tensor_type,
     to_storage,
+)
+from xquant.transforms.utils.stablehlo_emitters import (
+    HloBuilder,
+    shape_of,
+    storage_type,
+    with_element,
 )
 
 

@@ -21,8 +21,8 @@ from xdsl.irdl import IRDLOperation
 
 from xquant.dialects import linalg_extra
 from xquant.dialects.stablehlo.quantization import element_type
-from xquant.transforms.op_list import OpList
-from xquant.transforms.stablehlo_emitters import shape_of
+from xquant.transforms.utils.op_list import OpList
+from xquant.transforms.utils.stablehlo_emitters import shape_of
 
 
 class Unsupported(Exception):

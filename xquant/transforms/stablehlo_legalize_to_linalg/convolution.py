@@ -26,8 +26,6 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.quant_emitters import scalar_constant
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
@@ -45,6 +43,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_float,
     signed_or_unsigned,
 )
+from xquant.transforms.utils.quant_emitters import scalar_constant
+from xquant.transforms.utils.stablehlo_emitters import is_static, shape_of
 
 
 def expand_dim(ops: Ops, value: SSAValue, dim: int, groups: int) -> SSAValue:

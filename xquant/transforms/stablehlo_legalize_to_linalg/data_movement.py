@@ -27,7 +27,6 @@ from xdsl.utils.hints import isa
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
@@ -42,6 +41,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signless_type,
     signless_value,
 )
+from xquant.transforms.utils.stablehlo_emitters import is_static, shape_of
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,6 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.quant_emitters import scalar_constant
-from xquant.transforms.stablehlo_emitters import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
@@ -47,6 +45,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signless,
     signless_value,
 )
+from xquant.transforms.utils.quant_emitters import scalar_constant
+from xquant.transforms.utils.stablehlo_emitters import shape_of
 
 
 def _dot_numbers(op: Operation) -> DotDimensionNumbersAttr | None:

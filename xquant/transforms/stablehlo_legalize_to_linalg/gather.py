@@ -25,7 +25,6 @@ from xdsl.utils.hints import isa
 from xquant.compat.arith_casts import IndexCastUIOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_emitters import shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     IndexConstants,
     Ops,
@@ -41,6 +40,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signless_type,
     signless_value,
 )
+from xquant.transforms.utils.stablehlo_emitters import shape_of
 
 
 def is_signed(t: Attribute) -> bool:

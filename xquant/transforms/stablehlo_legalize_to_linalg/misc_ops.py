@@ -39,8 +39,6 @@ from xquant.dialects.stablehlo.dynamism import DynamicSliceOp, DynamicUpdateSlic
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.transforms.quant_emitters import scalar_constant
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     IndexConstants,
     Ops,
@@ -65,6 +63,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signless_type,
     signless_value,
 )
+from xquant.transforms.utils.quant_emitters import scalar_constant
+from xquant.transforms.utils.stablehlo_emitters import is_static, shape_of
 
 
 def _outside_subset(types: Sequence[Attribute]) -> bool:

@@ -35,8 +35,6 @@ from xquant.dialects.stablehlo.math_extra import (
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.values import dense_value
-from xquant.transforms.quant_emitters import scalar_constant
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
@@ -59,6 +57,8 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signless_type,
     signless_value,
 )
+from xquant.transforms.utils.quant_emitters import scalar_constant
+from xquant.transforms.utils.stablehlo_emitters import is_static, shape_of
 
 
 def splat_scalar(value: SSAValue, hoist: Ops) -> SSAValue | None:

@@ -30,7 +30,6 @@ from xdsl.utils.hints import isa
 from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
-from xquant.transforms.stablehlo_emitters import is_static, shape_of
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
@@ -47,6 +46,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
 from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     signed_or_unsigned,
 )
+from xquant.transforms.utils.stablehlo_emitters import is_static, shape_of
 
 
 def captured(value: SSAValue, hoist: Ops) -> SSAValue:

@@ -34,7 +34,6 @@ from xquant.dialects.stablehlo.math_extra import ReducePrecisionOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.values import dense_value
-from xquant.transforms.quant_emitters import scalar_constant
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
@@ -49,6 +48,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.type_conversion import (
     is_unsigned,
     signless,
 )
+from xquant.transforms.utils.quant_emitters import scalar_constant
 
 
 def _toward_zero_bound(value: int, element: Attribute) -> float:

@@ -51,7 +51,7 @@ from xquant.dialects.stablehlo.quantization import element_type, quantized, shap
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
 from xquant.numerics.values import int_info
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 
 def storage_type(qtype: UniformQuantizedType) -> IntegerType:

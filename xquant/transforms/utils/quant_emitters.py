@@ -45,7 +45,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 
 class Rounding(Enum):

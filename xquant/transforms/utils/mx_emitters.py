@@ -57,7 +57,7 @@ from xquant.numerics.mx import (
     element_format,
 )
 from xquant.numerics.values import element_type
-from xquant.transforms.op_list import OpList
+from xquant.transforms.utils.op_list import OpList
 
 __all__ = [
     "BodyFn",
