@@ -29,26 +29,35 @@ class Reproducer:
     """Text in the outcome on pristine xDSL."""
     fixed: str
     """Text in the outcome once the fix is installed."""
+    case: str = ""
+    """Which of the fix's bugs, when it has several."""
+
+    @property
+    def key(self) -> str:
+        """A unique name: the fix, and the case if any."""
+        return f"{self.fix}/{self.case}" if self.case else self.fix
 
 
 REPRODUCERS = (
     Reproducer(
-        "tensor_reshape",
+        "upstream_ops",
         """func.func @f(%x: tensor<*xf32>, %s: tensor<1xindex>) -> tensor<?xf32> {
   %r = tensor.reshape %x(%s) : (tensor<*xf32>, tensor<1xindex>) -> tensor<?xf32>
   func.return %r : tensor<?xf32>
 }""",
         buggy="tensor<*xf32> should be of base attribute tensor",
         fixed="tensor.reshape %x(%s) : (tensor<*xf32>, tensor<1xindex>) -> tensor<?xf32>",
+        case="tensor.reshape",
     ),
     Reproducer(
-        "linalg_missing_ops",
+        "upstream_ops",
         """func.func @f(%x: tensor<6xi32>, %y: tensor<6xi32>) -> tensor<6xi32> {
   %r = linalg.div ins(%x, %y : tensor<6xi32>, tensor<6xi32>) outs(%x : tensor<6xi32>) -> tensor<6xi32>
   func.return %r : tensor<6xi32>
 }""",
         buggy="Operation linalg.div is not registered",
         fixed="%r = linalg.div ins(%x, %y : tensor<6xi32>, tensor<6xi32>)",
+        case="linalg.div",
     ),
     Reproducer(
         "linalg_input_casts",
@@ -183,7 +192,7 @@ def lexer_growth(short: int = 16, long: int = 22) -> float:
 
 def main() -> None:
     """Print the outcome of every reproducer, and the lexer's growth, as JSON."""
-    outcomes = {r.fix: outcome(r.source) for r in REPRODUCERS}
+    outcomes = {r.key: outcome(r.source) for r in REPRODUCERS}
     outcomes["string_literal_lexer"] = str(lexer_growth())
     print(json.dumps(outcomes))
 

@@ -14,7 +14,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from tests.upstream import mlir_opt
-from xquant.compat import arith_casts
+from xquant.compat import arith_casts, upstream_ops
 
 LOWERED = """\
 func.func @f(%a: tensor<2xi8>) -> tensor<2xf32> {
@@ -54,6 +54,7 @@ def test_xdsl_still_has_the_bug() -> None:
 
 def _parse(text: str) -> ModuleOp:
     arith_casts.install()
+    upstream_ops.install()  # arith.index_castui
     ctx = Context()
     for dialect in (Builtin, func.Func, arith.Arith):
         ctx.load_dialect(dialect)

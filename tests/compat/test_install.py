@@ -62,7 +62,7 @@ def test_importing_xquant_patches_nothing() -> None:
     """Nor does loading the multiverse (what xdsl-opt does at startup), only install()."""
     code = FINGERPRINT + (
         "import xquant, xquant.universe, xquant.dialects.quant, xquant.dialects.mx_tensor\n"
-        "import xquant.dialects.stablehlo, xquant.dialects.linalg_extra, xquant.compat.printer\n"
+        "import xquant.dialects.stablehlo, xquant.dialects.upstream.linalg, xquant.compat.printer\n"
         "from xdsl.universe import Universe\n"
         "Universe.get_multiverse()\n"
         "print(before == repr(fingerprint()))\n"

@@ -36,15 +36,15 @@ def pristine() -> dict[str, str]:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("reproducer", REPRODUCERS, ids=lambda r: r.fix)
+@pytest.mark.parametrize("reproducer", REPRODUCERS, ids=lambda r: r.key)
 def test_bug_is_still_in_xdsl(reproducer: Reproducer, pristine: dict[str, str]) -> None:
-    assert reproducer.buggy in pristine[reproducer.fix], (
+    assert reproducer.buggy in pristine[reproducer.key], (
         f"xDSL no longer shows the bug that xquant/compat/{reproducer.fix}.py works around; "
-        f"pristine xDSL gives:\n{pristine[reproducer.fix]}"
+        f"pristine xDSL gives:\n{pristine[reproducer.key]}"
     )
 
 
-@pytest.mark.parametrize("reproducer", REPRODUCERS, ids=lambda r: r.fix)
+@pytest.mark.parametrize("reproducer", REPRODUCERS, ids=lambda r: r.key)
 def test_fix_works(reproducer: Reproducer) -> None:
     install()
     result = outcome(reproducer.source, XQuantPrinter)

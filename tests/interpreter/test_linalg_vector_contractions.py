@@ -1,4 +1,4 @@
-"""`linalg.matvec`, `linalg.vecmat`, `linalg.dot` (xquant's, `linalg_extra`): parse, run, round-trip.
+"""`linalg.matvec`, `linalg.vecmat`, `linalg.dot` (xquant's, `xquant.dialects.upstream.linalg`): parse, run, round-trip.
 
 Expected values are numpy loops over the contraction dim in order, in the
 output's element type, as MLIR's OpDSL definitions read

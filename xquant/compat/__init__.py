@@ -20,7 +20,6 @@ from importlib.metadata import version
 
 from xquant.compat import (
     arith_casts,
-    arith_remf,
     dense_hex_blobs,
     dense_hex_float_elements,
     dense_literal_arrays,
@@ -31,7 +30,6 @@ from xquant.compat import (
     linalg_canonicalize,
     linalg_generic_result_parens,
     linalg_input_casts,
-    linalg_missing_ops,
     linalg_shaped_operands,
     linalg_transpose_broadcast,
     mlir_canonicalize,
@@ -39,7 +37,7 @@ from xquant.compat import (
     string_literal_lexer,
     tensor_empty_sizes,
     tensor_rank0_reshapes,
-    tensor_reshape,
+    upstream_ops,
 )
 
 __all__ = ["SUPPORTED_XDSL", "check_xdsl_version", "install"]
@@ -75,10 +73,9 @@ def install() -> None:
     dense_literal_arrays.install()  # after the dense fixes it falls back to
     float_overflow_to_inf.install()
     func_declaration_attrs.install()
-    tensor_reshape.install()
+    upstream_ops.install()  # first: the fixes below cover the ops it adds
     tensor_empty_sizes.install()
     tensor_rank0_reshapes.install()
-    linalg_missing_ops.install()  # first: the linalg fixes below cover every named op
     linalg_shaped_operands.install()
     linalg_input_casts.install()
     linalg_generic_result_parens.install()
@@ -87,7 +84,6 @@ def install() -> None:
     quant_in_builtin_containers.install()
     dense_resource_handles.install()
     arith_casts.install()
-    arith_remf.install()
     dialect_mnemonics.install()
     mlir_canonicalize.install()
     _installed = True

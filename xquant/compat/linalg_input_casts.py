@@ -25,7 +25,7 @@ from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MulOp, SubOp, YieldOp
 from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 
-from xquant.dialects.linalg_extra import cast_signed
+from xquant.dialects.upstream.linalg import cast_signed
 
 _BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
 

@@ -90,7 +90,7 @@ def install() -> None:
     """Accept any shaped operand in every linalg named op (idempotent).
 
     Named ops added to `Linalg` later are not covered: install
-    `linalg_missing_ops` first.
+    `upstream_ops` first.
     """
     global _installed
     if _installed:

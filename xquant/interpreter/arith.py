@@ -31,7 +31,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.hints import isa
 
-from xquant.compat.arith_casts import IndexCastUIOp
+from xquant.dialects.upstream.arith import IndexCastUIOp
 from xquant.interpreter.resources import resource_value
 from xquant.numerics.dtypes import cast_float, integer_range, integers_to_float
 from xquant.numerics.values import (

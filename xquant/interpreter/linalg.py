@@ -27,7 +27,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
-from xquant.dialects import linalg_extra
+from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.interpreter.arith import float_to_int, int_to_float, maximumf, minimumf
 from xquant.interpreter.generic import (
     StructuredSpec,
@@ -251,7 +251,7 @@ def _channel_last_pooling_spec(op: Any) -> StructuredSpec:
     return _fold_spec(op, kind, multiply=False)
 
 
-def _reduce_spec(op: linalg.ReduceOp | linalg_extra.ReduceOp) -> StructuredSpec:
+def _reduce_spec(op: linalg.ReduceOp | upstream_linalg.ReduceOp) -> StructuredSpec:
     """xDSL's one-input `linalg.reduce` or xquant's variadic one, through the region."""
     if isinstance(op, linalg.ReduceOp):
         inputs, inits = [op.input], [op.init]
@@ -275,7 +275,7 @@ def _reduce_spec(op: linalg.ReduceOp | linalg_extra.ReduceOp) -> StructuredSpec:
     return finish_spec(spec)
 
 
-def _map_spec(op: linalg_extra.MapOp) -> StructuredSpec:
+def _map_spec(op: upstream_linalg.MapOp) -> StructuredSpec:
     """`linalg.map`: every operand on the identity map, all loops parallel."""
     init_t = op.init.type
     assert isa(init_t, TensorType)
@@ -377,7 +377,7 @@ class LinalgFunctions(InterpreterFunctions):
     run_add = impl(linalg.AddOp)(_structured(_elementwise_spec("add")))
     run_sub = impl(linalg.SubOp)(_structured(_elementwise_spec("sub")))
     run_mul = impl(linalg.MulOp)(_structured(_elementwise_spec("mul")))
-    run_div = impl(linalg_extra.DivOp)(_structured(_elementwise_spec("div")))
+    run_div = impl(upstream_linalg.DivOp)(_structured(_elementwise_spec("div")))
     run_max = impl(linalg.MaxOp)(_structured(_elementwise_spec("max")))
     run_min = impl(linalg.MinOp)(_structured(_elementwise_spec("min")))
     run_exp = impl(linalg.ExpOp)(_structured(_elementwise_spec("exp")))
@@ -390,12 +390,12 @@ class LinalgFunctions(InterpreterFunctions):
         _structured(_elementwise_spec("transpose"))
     )
     run_matmul = impl(linalg.MatmulOp)(_integer_matmul_or(_structured(_mac_spec)))
-    run_batch_matmul = impl(linalg_extra.BatchMatmulOp)(
+    run_batch_matmul = impl(upstream_linalg.BatchMatmulOp)(
         _integer_matmul_or(_structured(_mac_spec))
     )
-    run_matvec = impl(linalg_extra.MatvecOp)(_structured(_mac_spec))
-    run_vecmat = impl(linalg_extra.VecmatOp)(_structured(_mac_spec))
-    run_dot = impl(linalg_extra.DotOp)(_structured(_mac_spec))
+    run_matvec = impl(upstream_linalg.MatvecOp)(_structured(_mac_spec))
+    run_vecmat = impl(upstream_linalg.VecmatOp)(_structured(_mac_spec))
+    run_dot = impl(upstream_linalg.DotOp)(_structured(_mac_spec))
     run_quantized_matmul = impl(linalg.QuantizedMatmulOp)(
         _structured(_quantized_matmul_spec)
     )
@@ -407,14 +407,14 @@ class LinalgFunctions(InterpreterFunctions):
     run_conv_2d_nhwc_hwcf = impl(linalg.Conv2DNhwc_HwcfOp)(_structured(_mac_spec))
     run_conv_2d_nhwgc_gfhwc = impl(linalg.Conv2DNhwgcGfhwcOp)(_structured(_mac_spec))
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
-    run_reduce_variadic = impl(linalg_extra.ReduceOp)(_structured(_reduce_spec))
-    run_map = impl(linalg_extra.MapOp)(_structured(_map_spec))
+    run_reduce_variadic = impl(upstream_linalg.ReduceOp)(_structured(_reduce_spec))
+    run_map = impl(upstream_linalg.MapOp)(_structured(_map_spec))
     locals().update(
         {
             f"run_{pooling.name.removeprefix('linalg.')}": impl(pooling)(
                 _structured(_channel_last_pooling_spec)
             )
-            for pooling in linalg_extra.CHANNEL_LAST_POOLING.values()
+            for pooling in upstream_linalg.CHANNEL_LAST_POOLING.values()
         }
     )
 

@@ -19,8 +19,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
 
-from xquant.dialects import linalg_extra
 from xquant.dialects.stablehlo.quantization import element_type
+from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.transforms.utils.op_list import OpList
 from xquant.transforms.utils.stablehlo_emitters import shape_of
 
@@ -94,7 +94,7 @@ def build_map(
     body = Ops([])
     yielded = body_fn(block.args, body)
     block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
-    mapped = linalg_extra.MapOp(list(inputs), init, Region(block))
+    mapped = upstream_linalg.MapOp(list(inputs), init, Region(block))
     ops.ops.append(mapped)
     return list(mapped.results)
 

@@ -22,11 +22,11 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
-from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
@@ -76,9 +76,9 @@ def _simple_kind(
 
 
 _NAMED: dict[tuple[int, int], type[NamedOperation]] = {
-    (1, 1): linalg_extra.DotOp,
-    (2, 1): linalg_extra.MatvecOp,
-    (1, 2): linalg_extra.VecmatOp,
+    (1, 1): upstream_linalg.DotOp,
+    (2, 1): upstream_linalg.MatvecOp,
+    (1, 2): upstream_linalg.VecmatOp,
     (2, 2): linalg.MatmulOp,
 }
 
@@ -150,7 +150,7 @@ class LowerDotGeneral(RewritePattern):
             and not is_complex
             and _is_batch_matmul(numbers, len(result_type.get_shape()))
         ):
-            named = linalg_extra.BatchMatmulOp
+            named = upstream_linalg.BatchMatmulOp
         if named is not None:
             result = ops.add(named([lhs, rhs], [filled], [result_type], attributes))
         else:

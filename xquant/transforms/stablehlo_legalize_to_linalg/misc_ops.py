@@ -32,13 +32,13 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
-from xquant.compat.arith_casts import IndexCastUIOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.control_flow import MapOp
 from xquant.dialects.stablehlo.dynamism import DynamicSliceOp, DynamicUpdateSliceOp
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
+from xquant.dialects.upstream.arith import IndexCastUIOp
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     IndexConstants,
     Ops,

@@ -57,7 +57,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
     - `enable-primitive-ops` (false): emit linalg's primitive ops where upstream
       does: `linalg.reduce` for reduce, `linalg.transpose` for transpose,
       `linalg.broadcast` for broadcast_in_dim that only adds dims, and
-      `linalg.map` for pointwise ops (xquant's, `xquant.dialects.linalg_extra`).
+      `linalg.map` for pointwise ops (xquant's, `xquant.dialects.upstream.linalg`).
     - `capture-scalar-inputs` (true): a rank-0 operand of a pointwise op on
       ranked tensors is read once with `tensor.extract` before the generic and
       used in its body; false passes it as an input with an empty map.

@@ -27,9 +27,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.hints import isa
 
-from xquant.dialects import linalg_extra
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,
@@ -203,7 +203,7 @@ class LowerReduce(RewritePattern):
         body = Ops([])
         yielded = reducer(op.body, count, hoist)(block.args, body)
         block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
-        reduce = linalg_extra.ReduceOp(list(op.inputs), outs, dims, Region(block))
+        reduce = upstream_linalg.ReduceOp(list(op.inputs), outs, dims, Region(block))
         ops.ops.append(reduce)
         return list(reduce.results)
 
@@ -325,7 +325,7 @@ def lower_to_pooling(
         out = ops.add(tensor.EmptyOp(sizes, result_type))
         scalar = ops.add(tensor.ExtractOp(init, [], element_type(init.type)))
         filled = ops.add(linalg.FillOp([scalar], [out], [result_type]))
-        pooling = linalg_extra.CHANNEL_LAST_POOLING[(rank - 2, kind)](
+        pooling = upstream_linalg.CHANNEL_LAST_POOLING[(rank - 2, kind)](
             [value, window_tensor],
             [filled],
             [result_type],

@@ -27,11 +27,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.utils.hints import isa
 
-from xquant.compat.arith_remf import RemFOp
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.math_extra import ReducePrecisionOp
 from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.upstream.arith import RemFOp
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.values import dense_value
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (

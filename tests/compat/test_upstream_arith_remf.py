@@ -1,4 +1,4 @@
-"""`xquant.compat.arith_remf`: `arith.remf` registered, printed and verified as MLIR's."""
+"""`xquant.dialects.upstream.arith`: `arith.remf` registered, printed and verified as MLIR's."""
 
 from __future__ import annotations
 

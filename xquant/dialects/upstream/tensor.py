@@ -9,16 +9,15 @@ standing for each dynamic size, so the upstream lowering of an unranked
       func.return %r : tensor<?xf32>
     }
 
-The replacement follows MLIR's TensorOps.td: ranked or unranked source and result,
-and an element-count check only when both shapes are static. Ops are looked up by
-name in the `Tensor` dialect's op list, so the class is swapped there.
+This definition follows MLIR's TensorOps.td: ranked or unranked source and result,
+and an element-count check only when both shapes are static. `xquant.compat.upstream_ops`
+swaps it into xDSL's `Tensor` dialect.
 """
 
 from __future__ import annotations
 
 import math
 
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnySignlessIntegerType,
@@ -89,11 +88,3 @@ class ReshapeOp(IRDLOperation):
             raise VerifyException(
                 "source and result tensor should have the same number of elements"
             )
-
-
-def install() -> None:
-    """Replace xDSL's `tensor.reshape` with the fixed definition (idempotent)."""
-    ops = tensor.Tensor._operations  # pyright: ignore[reportPrivateUsage]
-    ops[:] = [ReshapeOp if op.name == ReshapeOp.name else op for op in ops]
-    # Code that builds `tensor.ReshapeOp(...)` after this gets the fixed op too.
-    setattr(tensor, "ReshapeOp", ReshapeOp)

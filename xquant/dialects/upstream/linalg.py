@@ -7,7 +7,7 @@ and the assembly of xDSL's other named ops (inputs cast to the output's
 element type in the body, as MLIR's `cast_signed`), so
 `linalg.div ins(%a, %b : ...) outs(%c : ...) -> ...` and
 `linalg.batch_matmul ins(...) outs(...)` parse, print and verify like their
-siblings. `xquant.compat.linalg_missing_ops` adds them to xDSL's `Linalg`
+siblings. `xquant.compat.upstream_ops` adds them to xDSL's `Linalg`
 dialect (the interpreter runs them through `xquant/interpreter/linalg.py`).
 """
 
@@ -735,5 +735,5 @@ EXTRA_OPS = (
     ReduceOp,
     *CHANNEL_LAST_POOLING.values(),
 )
-"""The ops `xquant.compat.linalg_missing_ops` adds to xDSL's `Linalg` dialect
+"""The ops `xquant.compat.upstream_ops` adds to xDSL's `Linalg` dialect
 (`ReduceOp` in place of xDSL's single-input one)."""
