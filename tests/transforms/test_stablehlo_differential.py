@@ -21,7 +21,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xquant import apply_passes, parse_module, run
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.interpreter.runner import run_with_checks
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 

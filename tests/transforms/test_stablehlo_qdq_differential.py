@@ -27,7 +27,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tests.transforms.test_stablehlo_differential import MODULES, entry_functions, same
 from xquant import apply_passes, parse_module, run
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.interpreter.runner import run_with_checks
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 from xquant.transforms.stablehlo_legalize_quantized_op_to_qdq import (

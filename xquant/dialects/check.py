@@ -38,7 +38,6 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from xquant.dialects.stablehlo.quantization import element_type, quantized, type_text
 from xquant.dialects.stablehlo.syntax import (
     parse_keyword_integer,
     parse_keyword_value,
@@ -48,6 +47,8 @@ from xquant.dialects.stablehlo.syntax import (
     print_operands,
     split_properties,
 )
+from xquant.dialects.stablehlo.type_utils import quantized, type_text
+from xquant.numerics.values import element_type
 
 DEFAULT_TOLERANCE = 1e-4
 """Absolute tolerance of `expect_almost_eq[_const]` and of `@check.eq` on floats."""

@@ -26,11 +26,10 @@ from xdsl.ir import Attribute, Operation
 
 from xquant.dialects import check
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.dialects.stablehlo.quantization import element_type
 from xquant.interpreter.errors import OpInterpretationError
 from xquant.interpreter.quant import reinterpret
 from xquant.interpreter.stablehlo.values import to_float
-from xquant.numerics.values import dense_value, is_float_dtype
+from xquant.numerics.values import dense_value, element_type, is_float_dtype
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,13 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import chlo
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
-from xquant.dialects.stablehlo.quantization import element_type
 from xquant.interpreter.stablehlo.elementwise_kernels import (
     BOOLEAN_FUNCTIONS,
     FLOAT_FUNCTIONS,
     INTEGER_FUNCTIONS,
     WRAPPING_FUNCTIONS,
 )
-from xquant.numerics.values import dtype_of, int_info, wrap
+from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
 
 def align(

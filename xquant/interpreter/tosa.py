@@ -23,10 +23,10 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics.dtypes import storage_dtype
 from xquant.numerics.tosa_rescale import RescaleParameters, extend, rescale
-from xquant.numerics.values import dense_value, int_info
+from xquant.numerics.values import dense_value, element_type, int_info
 
 __all__ = ["TosaFunctions", "type_width"]
 

@@ -18,7 +18,7 @@ from xdsl.utils.hints import isa
 from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import element_type
+from xquant.numerics.values import element_type
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,

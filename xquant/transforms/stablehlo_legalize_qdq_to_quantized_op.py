@@ -47,7 +47,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 
 
 def fusable_compute_op(quantize: shlo.UniformQuantizeOp) -> Operation | None:

@@ -65,7 +65,7 @@ from xdsl.transforms.dead_code_elimination import RemoveUnusedOperations, dce
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra, misc
-from xquant.dialects.stablehlo.quantization import is_quantized, quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
 from xquant.transforms.utils.stablehlo_emitters import with_element
 
 ELEMENTWISE_QDQ_OPS: tuple[type[Operation], ...] = (

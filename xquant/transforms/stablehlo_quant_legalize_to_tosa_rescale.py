@@ -85,7 +85,7 @@ from xdsl.rewriter import InsertPoint
 
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.transforms.utils.op_list import OpList
 
 SHIFT_8_BIT = 20

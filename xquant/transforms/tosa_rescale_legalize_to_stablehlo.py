@@ -63,10 +63,10 @@ from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import ComparisonDirection
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics.dtypes import integer_range
 from xquant.numerics.tosa_rescale import RescaleParameters, extend
-from xquant.numerics.values import int_info
+from xquant.numerics.values import element_type, int_info
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,

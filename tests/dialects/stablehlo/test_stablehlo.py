@@ -12,7 +12,8 @@ from xdsl.utils.exceptions import VerifyException
 from xquant import parse_module, run
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import StableHLO
-from xquant.dialects.stablehlo.quantization import QuantizedTensorTypes, is_promotable
+from xquant.dialects.stablehlo.quantization import QuantizedTensorTypes
+from xquant.dialects.stablehlo.type_utils import is_promotable
 from xquant.interpreter.check import (
     CheckFailure,
     check_eq,

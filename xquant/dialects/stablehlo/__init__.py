@@ -2,6 +2,7 @@
 
 Modules, one concept each:
 - `attributes`: enums (precision, comparison) and dot/gather/conv dimension numbers
+- `type_utils`: what a type is (quantized, per-axis, pred), shapes, bit widths, compatibility and promotion
 - `quantization`: the spec's quantization constraints and upstream's messages
 - `inferred_types`: upstream's 'inferred type(s) ... are incompatible' check and message
 - `syntax`: the pretty-syntax pieces and format bases the ops share

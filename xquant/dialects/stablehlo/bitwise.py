@@ -15,7 +15,6 @@ from typing import ClassVar
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 
-from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.elementwise import (
     ELEMENT_KIND_TEXT,
     BinaryElementwiseOp,
@@ -23,6 +22,7 @@ from xquant.dialects.stablehlo.elementwise import (
     ElementwiseOp,
     UnaryElementwiseOp,
 )
+from xquant.dialects.stablehlo.type_utils import is_quantized, type_text
 
 
 class _IntegerOnly(ElementwiseOp):
@@ -33,7 +33,7 @@ class _IntegerOnly(ElementwiseOp):
     def verify_quantized(self) -> None:
         types = [*self.operand_types, *self.result_types]
         for index, t in enumerate(types):
-            if q.is_quantized(t):
+            if is_quantized(t):
                 kind = (
                     f"operand #{index}"
                     if index < len(self.operand_types)
@@ -41,7 +41,7 @@ class _IntegerOnly(ElementwiseOp):
                 )
                 raise VerifyException(
                     f"'{self.name}' op {kind} must be ranked tensor of {ELEMENT_KIND_TEXT['integer']} values, "
-                    f"but got {q.type_text(t)}"
+                    f"but got {type_text(t)}"
                 )
 
 

@@ -44,7 +44,9 @@ from xquant.dialects.stablehlo.syntax import (
     parse_optional_attributes,
     parse_optional_operand_list,
 )
+from xquant.dialects.stablehlo.type_utils import shape_of
 from xquant.dialects.stablehlo.types import ChannelHandleAttr, TokenType
+from xquant.numerics.values import element_type
 
 
 def _verify_dim(label: str, dim: int, rank: int) -> None:
@@ -104,7 +106,7 @@ class AllGatherOp(_CollectiveOp):
         _verify_replica_groups(self.replica_groups)
         dim = self.all_gather_dim.value.data
         for t in self.operand_types:
-            _verify_dim("all_gather_dim", dim, len(q.shape_of(t)))
+            _verify_dim("all_gather_dim", dim, len(shape_of(t)))
 
 
 @irdl_op_definition
@@ -128,7 +130,7 @@ class AllToAllOp(_CollectiveOp):
                 f"AllToAll split_count must be > 0, got {self.split_count.value.data}"
             )
         for t in self.operand_types:
-            rank = len(q.shape_of(t))
+            rank = len(shape_of(t))
             _verify_dim(
                 "AllToAll split_dimension", self.split_dimension.value.data, rank
             )
@@ -153,7 +155,7 @@ class AllReduceOp(_CollectiveOp):
         self.verify_quantization()
         _verify_replica_groups(self.replica_groups)
         args, returned = body_types(self.computation)
-        accumulators = [TensorType(q.element_type(t), []) for t in self.operand_types]
+        accumulators = [TensorType(element_type(t), []) for t in self.operand_types]
         if len(args) != 2 * len(accumulators):
             raise VerifyException(
                 f"Reduction-region must take {2 * len(accumulators)} parameters, but takes {len(args)} parameter(s)"
@@ -177,10 +179,10 @@ class ReduceScatterOp(_CollectiveOp):
     def verify_(self) -> None:
         self.verify_quantization()
         _verify_replica_groups(self.replica_groups)
-        rank = len(q.shape_of(self.operand.type))
+        rank = len(shape_of(self.operand.type))
         _verify_dim("scatter dim", self.scatter_dimension.value.data, rank)
         args, returned = body_types(self.computation)
-        accumulator = [TensorType(q.element_type(self.operand.type), [])]
+        accumulator = [TensorType(element_type(self.operand.type), [])]
         if len(args) != 2:
             raise VerifyException(
                 f"Reduction-region must take 2 parameters, but takes {len(args)} parameter(s)"

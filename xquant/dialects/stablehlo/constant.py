@@ -47,6 +47,7 @@ from xquant.dialects.stablehlo.syntax import (
     parse_optional_attributes,
     print_functional_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import quantized
 
 
 @irdl_op_definition
@@ -112,7 +113,7 @@ class ConstantOp(IRDLOperation):
         if value_type == result_type:
             return
         assert isinstance(result_type, TensorType)
-        result_q = q.quantized(result_type)
+        result_q = quantized(result_type)
         storage = None if result_q is None else IntegerType(result_q.storage_width)
         if (
             result_q is None

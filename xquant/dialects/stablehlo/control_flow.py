@@ -53,6 +53,14 @@ from xquant.dialects.stablehlo.attributes import ScatterDimensionNumbersAttr
 from xquant.dialects.stablehlo.elementwise import verify_same_shapes
 from xquant.dialects.stablehlo.reductions import ReturnOp, body_types
 from xquant.dialects.stablehlo.syntax import array_values, parse_optional_attributes
+from xquant.dialects.stablehlo.type_utils import (
+    compatible_element_types,
+    compatible_types,
+    is_pred,
+    shape_of,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 def _returned(region: Region) -> list[Attribute]:
@@ -63,7 +71,7 @@ def _returned(region: Region) -> list[Attribute]:
 def _is_i1_scalar(t: Attribute) -> bool:
     if not isa(t, TensorType) or t.get_shape():
         return False
-    return q.is_pred(t.get_element_type())
+    return is_pred(t.get_element_type())
 
 
 @irdl_op_definition
@@ -140,21 +148,21 @@ class WhileOp(IRDLOperation):
         for label, region in (("cond", self.cond), ("body", self.body)):
             args = [a.type for a in region.block.args]
             if len(args) != len(operand_types) or not all(
-                q.compatible_types(a, b) for a, b in zip(args, operand_types)
+                compatible_types(a, b) for a, b in zip(args, operand_types)
             ):
                 raise VerifyException(
                     f"expect operands to be compatible with {label} block arguments but got "
-                    f"{', '.join(q.type_text(t) for t in operand_types)} vs "
-                    f"{', '.join(q.type_text(t) for t in args)}"
+                    f"{', '.join(type_text(t) for t in operand_types)} vs "
+                    f"{', '.join(type_text(t) for t in args)}"
                 )
         returned = _returned(self.body)
         if len(returned) != len(operand_types) or not all(
-            q.compatible_types(a, b) for a, b in zip(returned, operand_types)
+            compatible_types(a, b) for a, b in zip(returned, operand_types)
         ):
             raise VerifyException(
                 "expect operands to be compatible with body block return types but got "
-                f"{', '.join(q.type_text(t) for t in operand_types)} vs "
-                f"{', '.join(q.type_text(t) for t in returned)}"
+                f"{', '.join(type_text(t) for t in operand_types)} vs "
+                f"{', '.join(type_text(t) for t in returned)}"
             )
         cond_returned = _returned(self.cond)
         if len(cond_returned) != 1 or not _is_i1_scalar(cond_returned[0]):
@@ -163,10 +171,10 @@ class WhileOp(IRDLOperation):
                 f"{len(cond_returned)}"
                 if len(cond_returned) != 1
                 else f"expect condition block return a zero-ranked tensor of i1 but got "
-                f"{q.type_text(cond_returned[0])}"
+                f"{type_text(cond_returned[0])}"
             )
         if len(self.result_types) != len(operand_types) or not all(
-            q.compatible_types(a, b) for a, b in zip(self.result_types, operand_types)
+            compatible_types(a, b) for a, b in zip(self.result_types, operand_types)
         ):
             raise VerifyException("expect operands to be compatible with results")
 
@@ -182,12 +190,12 @@ def _verify_scalar_body(
     for index, (arg, want) in enumerate(zip(args, expected)):
         if not isa(arg, TensorType) or arg.get_shape():
             raise VerifyException(
-                f"{label} parameter #{index} should be a 0-rank tensor, but got {q.type_text(arg)}"
+                f"{label} parameter #{index} should be a 0-rank tensor, but got {type_text(arg)}"
             )
-        if not q.compatible_element_types(arg.get_element_type(), q.element_type(want)):
+        if not compatible_element_types(arg.get_element_type(), element_type(want)):
             raise VerifyException(
-                f"{label} parameter #{index} should have element type {q.type_text(q.element_type(want))}, "
-                f"but got {q.type_text(arg)}"
+                f"{label} parameter #{index} should have element type {type_text(element_type(want))}, "
+                f"but got {type_text(arg)}"
             )
     if not isinstance(region.block.last_op, ReturnOp):
         raise VerifyException(f"{label} must end with stablehlo.return")
@@ -258,7 +266,7 @@ class SortOp(IRDLOperation):
         if len(returned) != 1 or not _is_i1_scalar(returned[0]):
             raise VerifyException(
                 "comparator must return tensor<i1> but got "
-                f"{', '.join(q.type_text(t) for t in returned)}"
+                f"{', '.join(type_text(t) for t in returned)}"
             )
         if list(self.result_types) != operand_types:
             raise VerifyException(
@@ -293,14 +301,14 @@ class ScatterOp(IRDLOperation):
         q.verify_quantization_granularity(
             self.name, [*inputs, *updates, *self.result_types], False
         )
-        index_element = q.element_type(self.scatter_indices.type)
+        index_element = element_type(self.scatter_indices.type)
         if not isa(index_element, IntegerType):
             raise VerifyException(
                 f"'{self.name}' op operand #{len(inputs)} must be ranked tensor of integer or index values, "
-                f"but got {q.type_text(self.scatter_indices.type)}"
+                f"but got {type_text(self.scatter_indices.type)}"
             )
         dims = self.scatter_dimension_numbers.lists()
-        rank = len(q.shape_of(inputs[0]))
+        rank = len(shape_of(inputs[0]))
         for d in dims["inserted_window_dims"]:
             if not 0 <= d < rank:
                 raise VerifyException(
@@ -311,7 +319,7 @@ class ScatterOp(IRDLOperation):
                 raise VerifyException(
                     f"Invalid scatter_dims_to_operand_dims mapping; domain is [0, {rank}), got: {d}."
                 )
-        accumulators = [TensorType(q.element_type(t), []) for t in inputs]
+        accumulators = [TensorType(element_type(t), []) for t in inputs]
         args, returned = body_types(self.update_computation)
         if len(args) != 2 * len(inputs):
             raise VerifyException(
@@ -319,8 +327,8 @@ class ScatterOp(IRDLOperation):
             )
         q.verify_reducer_types(accumulators, accumulators, args, returned)
         if len(self.result_types) != len(inputs) or not all(
-            q.compatible_element_types(q.element_type(a), q.element_type(b))
-            and q.shape_of(a) == q.shape_of(b)
+            compatible_element_types(element_type(a), element_type(b))
+            and shape_of(a) == shape_of(b)
             for a, b in zip(self.result_types, inputs)
         ):
             raise VerifyException(

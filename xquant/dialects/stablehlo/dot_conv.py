@@ -61,6 +61,14 @@ from xquant.dialects.stablehlo.syntax import (
     parse_keyword_value,
     print_functional_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    compatible_shapes,
+    is_quantized,
+    quantized,
+    shape_of,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 def parse_precision(parser: Parser) -> ArrayAttr[PrecisionAttr]:
@@ -103,7 +111,7 @@ def verify_precision_config(precision: ArrayAttr[PrecisionAttr] | None) -> None:
 def _result_mismatch(expected: Sequence[int], result: Attribute) -> VerifyException:
     return VerifyException(
         f"inferred shape '[{', '.join(map(str, expected))}]' is incompatible with return type of operation "
-        f"{q.type_text(result)}"
+        f"{type_text(result)}"
     )
 
 
@@ -189,7 +197,7 @@ class DotGeneralOp(IRDLOperation):
     def verify_(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
         numbers = self.dot_dimension_numbers
-        lhs_shape, rhs_shape = q.shape_of(lhs_type), q.shape_of(rhs_type)
+        lhs_shape, rhs_shape = shape_of(lhs_type), shape_of(rhs_type)
         _verify_dims(lhs_shape, numbers.lhs_batching, numbers.lhs_contracting, "lhs")
         _verify_dims(rhs_shape, numbers.rhs_batching, numbers.rhs_contracting, "rhs")
         if len(numbers.lhs_batching) != len(numbers.rhs_batching):
@@ -221,15 +229,15 @@ class DotGeneralOp(IRDLOperation):
             for i, d in enumerate(rhs_shape)
             if i not in (*numbers.rhs_batching, *numbers.rhs_contracting)
         ]
-        if not q.compatible_shapes(q.shape_of(result_type), expected):
+        if not compatible_shapes(shape_of(result_type), expected):
             raise _result_mismatch(expected, result_type)
         verify_precision_config(self.precision_config)
         self.verify_quantization()
 
     def verify_quantization(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
-        if not any(q.is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
-            if q.element_type(lhs_type) != q.element_type(rhs_type):
+        if not any(is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
+            if element_type(lhs_type) != element_type(rhs_type):
                 raise VerifyException(
                     "expects lhs and rhs to have the same element type"
                 )
@@ -237,7 +245,7 @@ class DotGeneralOp(IRDLOperation):
         q.verify_per_tensor_lhs(self.name, lhs_type)
         q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
         q.verify_rhs_zero_points(rhs_type)
-        rhs_q = q.quantized(rhs_type)
+        rhs_q = quantized(rhs_type)
         if rhs_q is not None and rhs_q.is_per_axis:
             if rhs_q.quantized_dimension in self.dot_dimension_numbers.rhs_contracting:
                 raise VerifyException(
@@ -383,7 +391,7 @@ class ConvolutionOp(IRDLOperation):
 
     def verify_(self) -> None:
         numbers = self.dimension_numbers
-        lhs_shape, rhs_shape = q.shape_of(self.lhs.type), q.shape_of(self.rhs.type)
+        lhs_shape, rhs_shape = shape_of(self.lhs.type), shape_of(self.rhs.type)
         spatial = len(numbers.input_spatial)
         if len(lhs_shape) != spatial + 2 or len(rhs_shape) != spatial + 2:
             raise VerifyException(
@@ -422,19 +430,19 @@ class ConvolutionOp(IRDLOperation):
                 f"dimension ({rhs_shape[numbers.kernel_input_feature_dimension.data]}). Got feature_group_count = {groups}."
             )
         expected = convolution_result_shape(self, lhs_shape, rhs_shape)
-        if not q.compatible_shapes(q.shape_of(self.result.type), expected):
+        if not compatible_shapes(shape_of(self.result.type), expected):
             raise _result_mismatch(expected, self.result.type)
         verify_precision_config(self.precision_config)
         self.verify_quantization()
 
     def verify_quantization(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
-        if not any(q.is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
+        if not any(is_quantized(t) for t in (lhs_type, rhs_type, result_type)):
             return
         q.verify_per_tensor_lhs(self.name, lhs_type)
         q.verify_dot_like_quantization(lhs_type, rhs_type, result_type)
         numbers = self.dimension_numbers
-        rhs_q, result_q = q.quantized(rhs_type), q.quantized(result_type)
+        rhs_q, result_q = quantized(rhs_type), quantized(result_type)
         if rhs_q is not None and rhs_q.is_per_axis:
             if (
                 rhs_q.quantized_dimension

@@ -56,10 +56,12 @@ from xquant.dialects.stablehlo.syntax import (
     print_dims_property,
     print_functional_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import dims_compatible, shape_of, type_text
+from xquant.numerics.values import element_type
 
 
 def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> None:
-    element = q.element_type(t)
+    element = element_type(t)
     if (
         not isa(element, IntegerType)
         or not isa(t, TensorType)
@@ -67,7 +69,7 @@ def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> N
     ):
         kind = "0D" if rank == 0 else "1D"
         raise VerifyException(
-            f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {q.type_text(t)}"
+            f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {type_text(t)}"
         )
 
 
@@ -98,7 +100,7 @@ class GetDimensionSizeOp(IRDLOperation):
         print_functional_op_tail(printer, self, ("dimension",))
 
     def verify_(self) -> None:
-        rank = len(q.shape_of(self.operand.type))
+        rank = len(shape_of(self.operand.type))
         dim = self.dimension.value.data
         if dim < 0:
             raise VerifyException(
@@ -118,7 +120,7 @@ class GetDimensionSizeOp(IRDLOperation):
         ):
             raise VerifyException(
                 f"'{self.name}' op result #0 must be 0D tensor of 32-bit signless integer values, "
-                f"but got {q.type_text(result)}"
+                f"but got {type_text(result)}"
             )
 
 
@@ -158,7 +160,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
         _verify_index_tensor(self.name, "operand #1", self.output_dimensions.type, 1)
-        shape, result_shape = q.shape_of(operand_type), q.shape_of(result_type)
+        shape, result_shape = shape_of(operand_type), shape_of(result_type)
         dims = array_values(self.broadcast_dimensions)
         if len(dims) != len(shape):
             raise VerifyException(
@@ -173,7 +175,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
                 raise VerifyException(
                     f"broadcast_dimensions contains invalid value {d} for result with rank {len(result_shape)}"
                 )
-            if shape[i] != 1 and not q.dims_compatible(shape[i], result_shape[d]):
+            if shape[i] != 1 and not dims_compatible(shape[i], result_shape[d]):
                 raise VerifyException(
                     f"size of operand dimension {i} ({shape[i]}) is not compatible with size of result "
                     f"dimension {d} ({result_shape[d]})"
@@ -182,7 +184,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
             raise VerifyException(
                 f"broadcast_dimensions should not have duplicates, but {format_dims(dims)} has some"
             )
-        output_shape = q.shape_of(self.output_dimensions.type)
+        output_shape = shape_of(self.output_dimensions.type)
         if (
             output_shape
             and output_shape[0] != DYNAMIC_INDEX
@@ -209,8 +211,8 @@ class DynamicReshapeOp(FunctionalTypeFormat):
 
     def verify_(self) -> None:
         _verify_index_tensor(self.name, "operand #1", self.output_shape.type, 1)
-        result_rank = len(q.shape_of(self.result.type))
-        output = q.shape_of(self.output_shape.type)
+        result_rank = len(shape_of(self.result.type))
+        output = shape_of(self.output_shape.type)
         if output[0] != DYNAMIC_INDEX and output[0] != result_rank:
             raise VerifyException(
                 "output should have a rank equal to the number of elements in output_shape"
@@ -246,7 +248,7 @@ class DynamicSliceOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = q.shape_of(self.operand.type)
+        shape = shape_of(self.operand.type)
         sizes = array_values(self.slice_sizes)
         if len(self.start_indices) != len(shape):
             raise VerifyException(
@@ -268,7 +270,7 @@ class DynamicSliceOp(IRDLOperation):
                 )
         for index, t in enumerate(self.start_indices.types):
             _verify_index_tensor(self.name, f"operand #{index + 1}", t, 0)
-        if q.shape_of(self.result.type) != sizes:
+        if shape_of(self.result.type) != sizes:
             raise incompatible_result_shape(self.name, sizes, self.result.type)
         q.verify_same_baseline(self.name, self.operand.type, self.result.type)
 
@@ -288,7 +290,7 @@ class DynamicUpdateSliceOp(FunctionalTypeFormat):
     def verify_(self) -> None:
         types = [self.operand.type, self.update.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape, update = q.shape_of(self.operand.type), q.shape_of(self.update.type)
+        shape, update = shape_of(self.operand.type), shape_of(self.update.type)
         if len(update) != len(shape):
             raise VerifyException(
                 f"update rank does not match operand rank: {len(update)} != {len(shape)}."
@@ -308,8 +310,7 @@ class DynamicUpdateSliceOp(FunctionalTypeFormat):
         q.verify_same_baseline(self.name, self.operand.type, self.update.type)
         q.verify_same_baseline(self.name, self.operand.type, self.result.type)
         if any(
-            not q.dims_compatible(a, b)
-            for a, b in zip(shape, q.shape_of(self.result.type))
+            not dims_compatible(a, b) for a, b in zip(shape, shape_of(self.result.type))
         ):
             raise incompatible_return_type(
                 self.name, self.operand.type, self.result.type

@@ -55,6 +55,16 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     print_operands,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    bit_width,
+    compatible_element_types,
+    compatible_shapes,
+    is_pred,
+    is_quantized,
+    quantized,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 def verify_same_shapes(
@@ -62,7 +72,7 @@ def verify_same_shapes(
 ) -> list[tuple[int, ...]]:
     """SameOperandsAndResultShape (SameOperandsShape with `of="operands"`); the tensors' shapes."""
     shapes = [tuple(t.get_shape()) for t in types if isinstance(t, TensorType)]
-    if any(not q.compatible_shapes(shapes[0], s) for s in shapes[1:]):
+    if any(not compatible_shapes(shapes[0], s) for s in shapes[1:]):
         raise VerifyException(f"'{op_name}' op requires the same shape for all {of}")
     return shapes
 
@@ -80,7 +90,7 @@ def _admits(kinds: ElementKinds, element: Attribute) -> bool:
         return not isinstance(element, IntegerType)
     if kinds == "integer":
         return isinstance(element, IntegerType)
-    return not q.is_pred(element)
+    return not is_pred(element)
 
 
 class ElementwiseOp(SameTypeFormat):
@@ -98,7 +108,7 @@ class ElementwiseOp(SameTypeFormat):
         types = [*self.operand_types, *self.result_types]
         verify_same_shapes(self.name, types)
         q.verify_quantization_granularity(self.name, types, self.PER_AXIS_ALLOWED)
-        if not any(q.is_quantized(t) for t in types):
+        if not any(is_quantized(t) for t in types):
             self.verify_element_types()
             return
         self.verify_quantized()
@@ -106,15 +116,15 @@ class ElementwiseOp(SameTypeFormat):
     def verify_element_types(self) -> None:
         """Non-quantized operands and result share one element type of an admitted kind."""
         types = [*self.operand_types, *self.result_types]
-        elements = {q.element_type(t) for t in types}
+        elements = {element_type(t) for t in types}
         if len(elements) > 1:
             raise VerifyException(
                 "requires compatible element types for all operands and results"
             )
-        if self.ELEMENTS == "any" or _admits(self.ELEMENTS, q.element_type(types[0])):
+        if self.ELEMENTS == "any" or _admits(self.ELEMENTS, element_type(types[0])):
             return
         raise VerifyException(
-            f"'{self.name}' op operand #0 must be ranked tensor of {ELEMENT_KIND_TEXT[self.ELEMENTS]} values, but got {q.type_text(types[0])}"
+            f"'{self.name}' op operand #0 must be ranked tensor of {ELEMENT_KIND_TEXT[self.ELEMENTS]} values, but got {type_text(types[0])}"
         )
 
     def verify_quantized(self) -> None:
@@ -347,7 +357,7 @@ class ClampOp(ElementwiseOp):
         assert isinstance(operand_type, TensorType)
         for name, bound in (("min", self.min.type), ("max", self.max.type)):
             assert isinstance(bound, TensorType)
-            if bound.get_shape() and not q.compatible_shapes(
+            if bound.get_shape() and not compatible_shapes(
                 bound.get_shape(), operand_type.get_shape()
             ):
                 raise VerifyException(
@@ -356,7 +366,7 @@ class ClampOp(ElementwiseOp):
                 )
         types = [*self.operand_types, *self.result_types]
         q.verify_quantization_granularity(self.name, types, False)
-        if any(q.is_quantized(t) for t in types):
+        if any(is_quantized(t) for t in types):
             q.verify_compatible_element_types(self.name, types)
         else:
             self.verify_element_types()
@@ -408,13 +418,13 @@ class CompareOp(IRDLOperation):
         q.verify_quantization_granularity(
             self.name, [self.lhs.type, self.rhs.type], False
         )
-        result_element = q.element_type(self.result.type)
-        if not q.is_pred(result_element):
+        result_element = element_type(self.result.type)
+        if not is_pred(result_element):
             raise VerifyException(
-                f"result #0 must be ranked tensor of bool values, but got {q.type_text(self.result.type)}"
+                f"result #0 must be ranked tensor of bool values, but got {type_text(self.result.type)}"
             )
-        if not q.compatible_element_types(
-            q.element_type(self.lhs.type), q.element_type(self.rhs.type)
+        if not compatible_element_types(
+            element_type(self.lhs.type), element_type(self.rhs.type)
         ):
             raise VerifyException(
                 f"'{self.name}' op requires compatible element types for all operands"
@@ -432,9 +442,9 @@ class CompareOp(IRDLOperation):
         if self.compare_type is None:
             return
         compare_type = self.compare_type.data
-        element = q.element_type(self.lhs.type)
-        if (quantized := q.quantized(self.lhs.type)) is not None:
-            element = quantized.expressed_type
+        element = element_type(self.lhs.type)
+        if (qtype := quantized(self.lhs.type)) is not None:
+            element = qtype.expressed_type
         if isa(element, IntegerType):
             unsigned = (
                 element.width.data == 1
@@ -455,7 +465,7 @@ class CompareOp(IRDLOperation):
             allowed = [ComparisonType.FLOAT]
         if compare_type not in (ComparisonType.NOTYPE, *allowed):
             raise VerifyException(
-                f"compare_type {compare_type.value} is not valid for element type {q.type_text(element)}, "
+                f"compare_type {compare_type.value} is not valid for element type {type_text(element)}, "
                 f"expected {' or '.join(a.value for a in allowed)}"
             )
 
@@ -495,9 +505,9 @@ class SelectOp(ShortTypesFormat):
         pred_type = self.pred.type
         assert isa(pred_type, TensorType)
         pred_element = pred_type.get_element_type()
-        if not q.is_pred(pred_element):
+        if not is_pred(pred_element):
             raise VerifyException(
-                f"operand #0 must be ranked tensor of bool values, but got {q.type_text(pred_type)}"
+                f"operand #0 must be ranked tensor of bool values, but got {type_text(pred_type)}"
             )
         value_types = [self.on_true.type, self.on_false.type, self.result.type]
         verify_same_shapes(self.name, value_types)
@@ -505,9 +515,7 @@ class SelectOp(ShortTypesFormat):
             verify_same_shapes(self.name, [pred_type, *value_types])
         q.verify_quantization_granularity(self.name, value_types, False)
         if not all(
-            q.compatible_element_types(
-                q.element_type(value_types[0]), q.element_type(t)
-            )
+            compatible_element_types(element_type(value_types[0]), element_type(t))
             for t in value_types
         ):
             raise VerifyException(
@@ -524,10 +532,10 @@ class ConvertOp(UnaryElementwiseOp):
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.operand.type, self.result.type])
         for index, t in enumerate((self.operand.type, self.result.type)):
-            if q.is_quantized(t):
+            if is_quantized(t):
                 kind = "operand" if index == 0 else "result"
                 raise VerifyException(
-                    f"'{self.name}' op {kind} #0 must be ranked tensor of non-quantized values, but got {q.type_text(t)}"
+                    f"'{self.name}' op {kind} #0 must be ranked tensor of non-quantized values, but got {type_text(t)}"
                 )
 
 
@@ -549,8 +557,8 @@ class BitcastConvertOp(UnaryElementwiseOp):
         operand_type, result_type = self.operand.type, self.result.type
         assert isa(operand_type, TensorType)
         assert isa(result_type, TensorType)
-        operand_bits = q.bit_width(q.element_type(operand_type))
-        result_bits = q.bit_width(q.element_type(result_type))
+        operand_bits = bit_width(element_type(operand_type))
+        result_bits = bit_width(element_type(result_type))
         operand_shape, result_shape = (
             list(operand_type.get_shape()),
             list(result_type.get_shape()),
@@ -577,11 +585,11 @@ class BitcastConvertOp(UnaryElementwiseOp):
         if smaller[:-1] != larger:
             raise VerifyException(
                 "operand and result shapes must match except for the innermost dimension of the shape with the "
-                f"smaller element type. Got: {q.type_text(operand_type)} and {q.type_text(result_type)}."
+                f"smaller element type. Got: {type_text(operand_type)} and {type_text(result_type)}."
             )
         if smaller[-1] != DYNAMIC_INDEX and smaller_bits * smaller[-1] != larger_bits:
             raise VerifyException(
-                f"requires compatible bit widths. Got: {q.type_text(operand_type)} and {q.type_text(result_type)}, "
+                f"requires compatible bit widths. Got: {type_text(operand_type)} and {type_text(result_type)}, "
                 f"but {smaller_bits} * {smaller[-1]} != {larger_bits}."
             )
 

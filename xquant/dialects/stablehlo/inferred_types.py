@@ -17,15 +17,16 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
-from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.type_utils import compatible_shapes, shape_of, type_text
+from xquant.numerics.values import element_type
 
 
 def incompatible_return_types(
     op_name: str, inferred: Sequence[Attribute], actual: Sequence[Attribute]
 ) -> VerifyException:
     """`'<op>' op inferred type(s) <inferred> are incompatible with return type(s) of operation <actual>`."""
-    inferred_text = ", ".join(q.type_text(t) for t in inferred)
-    actual_text = ", ".join(q.type_text(t) for t in actual)
+    inferred_text = ", ".join(type_text(t) for t in inferred)
+    actual_text = ", ".join(type_text(t) for t in actual)
     return VerifyException(
         f"'{op_name}' op inferred type(s) {inferred_text} are incompatible with return type(s) of "
         f"operation {actual_text}"
@@ -43,7 +44,7 @@ def verify_inferred_shape(
     op_name: str, shape: Sequence[int], actual: Attribute
 ) -> None:
     """The result's shape is compatible with the inferred `shape` (a dynamic size matches any)."""
-    if not q.compatible_shapes(q.shape_of(actual), shape):
+    if not compatible_shapes(shape_of(actual), shape):
         raise incompatible_result_shape(op_name, shape, actual)
 
 
@@ -51,5 +52,5 @@ def incompatible_result_shape(
     op_name: str, shape: Sequence[int], actual: Attribute
 ) -> VerifyException:
     """The message when only the shape is inferred: the result's element type in `shape`."""
-    inferred = TensorType(q.element_type(actual), shape)
+    inferred = TensorType(element_type(actual), shape)
     return incompatible_return_type(op_name, inferred, actual)

@@ -56,6 +56,13 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     print_same_type_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    is_pred,
+    is_quantized,
+    shape_of,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 @irdl_op_definition
@@ -81,7 +88,7 @@ class TanOp(UnaryElementwiseOp):
 
 
 def _float_or_complex(t: Attribute) -> bool:
-    element = q.element_type(t)
+    element = element_type(t)
     return isinstance(element, AnyFloat | ComplexType)
 
 
@@ -108,17 +115,17 @@ class IsFiniteOp(IRDLOperation):
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.x.type, self.y.type])
         q.verify_quantization_granularity(self.name, [self.x.type], False)
-        element = q.element_type(self.x.type)
-        if not (isinstance(element, AnyFloat) or q.is_quantized(self.x.type)):
+        element = element_type(self.x.type)
+        if not (isinstance(element, AnyFloat) or is_quantized(self.x.type)):
             raise VerifyException(
                 f"'{self.name}' op operand #0 must be ranked tensor of floating-point or per-tensor integer "
-                f"quantized values, but got {q.type_text(self.x.type)}"
+                f"quantized values, but got {type_text(self.x.type)}"
             )
-        result = q.element_type(self.y.type)
-        if not q.is_pred(result):
+        result = element_type(self.y.type)
+        if not is_pred(result):
             raise VerifyException(
                 f"'{self.name}' op result #0 must be ranked tensor of pred (AKA boolean or 1-bit integer) values, "
-                f"but got {q.type_text(self.y.type)}"
+                f"but got {type_text(self.y.type)}"
             )
 
 
@@ -131,13 +138,13 @@ class _ComplexPartOp(UnaryElementwiseOp):
         if not _float_or_complex(operand_type):
             raise VerifyException(
                 f"'{self.name}' op operand #0 must be ranked tensor of floating-point or complex type values, "
-                f"but got {q.type_text(operand_type)}"
+                f"but got {type_text(operand_type)}"
             )
-        element = q.element_type(operand_type)
+        element = element_type(operand_type)
         expected = element.element_type if isa(element, ComplexType) else element
-        if q.element_type(result_type) != expected:
+        if element_type(result_type) != expected:
             raise incompatible_return_type(
-                self.name, TensorType(expected, q.shape_of(result_type)), result_type
+                self.name, TensorType(expected, shape_of(result_type)), result_type
             )
 
 
@@ -173,7 +180,7 @@ class ComplexOp(ShortTypesFormat):
         """`: tensor<2xcomplex<f32>>`: the result's type; the parts are its element's halves."""
         start = parser.pos
         result_type = parser.parse_type()
-        element = q.element_type(result_type)
+        element = element_type(result_type)
         if not isa(result_type, TensorType) or not isa(element, ComplexType):
             parser.raise_error(
                 "expected tensor with complex element type", start, parser.pos
@@ -183,7 +190,7 @@ class ComplexOp(ShortTypesFormat):
 
     def short_types(self) -> list[Attribute] | None:
         result_type = self.result.type
-        element = q.element_type(result_type)
+        element = element_type(result_type)
         if (
             isa(element, ComplexType)
             and self.lhs.type == self.rhs.type
@@ -199,15 +206,15 @@ class ComplexOp(ShortTypesFormat):
             raise VerifyException(
                 f"'{self.name}' op requires the same type for all operands"
             )
-        part = q.element_type(self.lhs.type)
+        part = element_type(self.lhs.type)
         if not isinstance(part, AnyFloat):
             raise VerifyException(
                 f"'{self.name}' op operand #0 must be ranked tensor of 32/64-bit float values, "
-                f"but got {q.type_text(self.lhs.type)}"
+                f"but got {type_text(self.lhs.type)}"
             )
-        element = q.element_type(self.result.type)
+        element = element_type(self.result.type)
         if not (isa(element, ComplexType) and element.element_type == part):
-            inferred = TensorType(ComplexType(part), q.shape_of(self.result.type))
+            inferred = TensorType(ComplexType(part), shape_of(self.result.type))
             raise incompatible_return_type(self.name, inferred, self.result.type)
 
 

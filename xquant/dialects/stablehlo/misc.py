@@ -85,6 +85,13 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     print_same_type_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    dims_compatible,
+    is_quantized,
+    shape_of,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 @irdl_op_definition
@@ -123,13 +130,13 @@ class DotOp(IRDLOperation):
 
     def verify_(self) -> None:
         verify_precision_config(self.precision_config)
-        lhs, rhs = q.shape_of(self.lhs.type), q.shape_of(self.rhs.type)
+        lhs, rhs = shape_of(self.lhs.type), shape_of(self.rhs.type)
         if len(lhs) not in (1, 2) or len(rhs) not in (1, 2):
             raise VerifyException(
-                f"expected operands of rank 1 or 2, but got {q.type_text(self.lhs.type)} and "
-                f"{q.type_text(self.rhs.type)}"
+                f"expected operands of rank 1 or 2, but got {type_text(self.lhs.type)} and "
+                f"{type_text(self.rhs.type)}"
             )
-        if not q.dims_compatible(lhs[-1], rhs[0]):
+        if not dims_compatible(lhs[-1], rhs[0]):
             raise VerifyException("dot requires contracting dimensions to match")
         expected = list(lhs[:-1]) + list(rhs[1:])
         verify_inferred_shape(self.name, expected, self.result.type)
@@ -180,10 +187,10 @@ class PadOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.padding_value.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = q.shape_of(self.operand.type)
-        if q.shape_of(self.padding_value.type):
+        shape = shape_of(self.operand.type)
+        if shape_of(self.padding_value.type):
             raise VerifyException(
-                f"padding value type should be a rank-0 tensor, is rank {len(q.shape_of(self.padding_value.type))}"
+                f"padding value type should be a rank-0 tensor, is rank {len(shape_of(self.padding_value.type))}"
             )
         low, high, interior = (
             array_values(self.edge_padding_low),
@@ -246,7 +253,7 @@ class ReverseOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        rank = len(q.shape_of(self.operand.type))
+        rank = len(shape_of(self.operand.type))
         dims = array_values(self.dimensions)
         if len(set(dims)) != len(dims):
             raise VerifyException(
@@ -261,7 +268,7 @@ class ReverseOp(IRDLOperation):
                 raise VerifyException(
                     f"all dimensions should be between [0, {rank}). Got dimension: {d}."
                 )
-        if q.shape_of(self.operand.type) != q.shape_of(self.result.type):
+        if shape_of(self.operand.type) != shape_of(self.result.type):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
@@ -340,16 +347,16 @@ class CholeskyOp(IRDLOperation):
     def verify_(self) -> None:
         types = [self.a.type, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
-        shape = q.shape_of(self.a.type)
+        shape = shape_of(self.a.type)
         if len(shape) < 2:
             raise VerifyException(
                 f"argument 'a' is expected to have rank >= 2, got rank {len(shape)}"
             )
-        if not q.dims_compatible(shape[-1], shape[-2]):
+        if not dims_compatible(shape[-1], shape[-2]):
             raise VerifyException(
                 f"minor dimensions of 'a' must have equal size, got shape [{', '.join(map(str, shape))}]"
             )
-        if q.shape_of(self.result.type) != shape:
+        if shape_of(self.result.type) != shape:
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
@@ -529,13 +536,13 @@ class _BatchNormOp(IRDLOperation):
         types = [*self.operand_types, *self.result_types]
         q.verify_quantization_granularity(self.name, types, False)
         for index, t in enumerate(types):
-            element = q.element_type(t)
-            if not (isinstance(element, AnyFloat) or q.is_quantized(t)):
+            element = element_type(t)
+            if not (isinstance(element, AnyFloat) or is_quantized(t)):
                 raise VerifyException(
                     f"'{self.name}' op operand #{index} must be ranked tensor of floating-point or per-tensor "
-                    f"integer quantized values, but got {q.type_text(t)}"
+                    f"integer quantized values, but got {type_text(t)}"
                 )
-        shape = q.shape_of(operand)
+        shape = shape_of(operand)
         feature_index = self.feature_index.value.data
         if feature_index < 0 or feature_index >= len(shape):
             raise VerifyException(
@@ -543,8 +550,8 @@ class _BatchNormOp(IRDLOperation):
                 f"featureIndex {feature_index}, and rank {len(shape)}."
             )
         for t in features:
-            feature_shape = q.shape_of(t)
-            if len(feature_shape) != 1 or not q.dims_compatible(
+            feature_shape = shape_of(t)
+            if len(feature_shape) != 1 or not dims_compatible(
                 feature_shape[0], shape[feature_index]
             ):
                 raise VerifyException(

@@ -32,6 +32,8 @@ from xquant.dialects.stablehlo.syntax import (
     parse_same_type_op_tail,
     print_same_type_op_tail,
 )
+from xquant.dialects.stablehlo.type_utils import quantized, type_text
+from xquant.numerics.values import element_type
 
 
 class QuantizationConversionOp(IRDLOperation):
@@ -72,23 +74,23 @@ class UniformQuantizeOp(QuantizationConversionOp):
 
     def verify_(self) -> None:
         self.verify_shapes()
-        operand_element = q.element_type(self.operand.type)
-        result_q = q.quantized(self.result.type)
+        operand_element = element_type(self.operand.type)
+        result_q = quantized(self.result.type)
         if result_q is None:
             raise VerifyException(
-                f"'{self.name}' op result #0 must be ranked tensor of quantized values, but got {q.type_text(self.result.type)}"
+                f"'{self.name}' op result #0 must be ranked tensor of quantized values, but got {type_text(self.result.type)}"
             )
-        operand_q = q.quantized(self.operand.type)
+        operand_q = quantized(self.operand.type)
         if operand_q is None and not isinstance(operand_element, AnyFloat):
             raise VerifyException(
                 f"'{self.name}' op operand #0 must be ranked tensor of floating-point or quantized values, "
-                f"but got {q.type_text(self.operand.type)}"
+                f"but got {type_text(self.operand.type)}"
             )
         expected = operand_element if operand_q is None else operand_q.expressed_type
         if result_q.expressed_type != expected:
             raise VerifyException(
-                f"Expressed type of result expected to be {q.type_text(expected)}, "
-                f"but got {q.type_text(result_q.expressed_type)}"
+                f"Expressed type of result expected to be {type_text(expected)}, "
+                f"but got {type_text(result_q.expressed_type)}"
             )
 
 
@@ -100,10 +102,10 @@ class UniformDequantizeOp(QuantizationConversionOp):
 
     def verify_(self) -> None:
         self.verify_shapes()
-        operand_q = q.quantized(self.operand.type)
+        operand_q = quantized(self.operand.type)
         if operand_q is None:
             raise VerifyException(
-                f"'{self.name}' op operand #0 must be ranked tensor of quantized values, but got {q.type_text(self.operand.type)}"
+                f"'{self.name}' op operand #0 must be ranked tensor of quantized values, but got {type_text(self.operand.type)}"
             )
         result_type = self.result.type
         assert isinstance(result_type, TensorType)

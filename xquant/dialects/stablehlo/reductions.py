@@ -66,6 +66,13 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     split_properties,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    compatible_shapes,
+    compatible_types,
+    is_promotable,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 
 @irdl_op_definition
@@ -143,7 +150,7 @@ def verify_body(
     for t in (*args, *returned):
         if not isa(t, TensorType) or t.get_shape():
             raise VerifyException(
-                f"The reduction-region's parameters and results must be rank-0 tensors, got {q.type_text(t)}"
+                f"The reduction-region's parameters and results must be rank-0 tensors, got {type_text(t)}"
             )
     q.verify_reducer_types(inputs, inits, args, returned)
 
@@ -153,10 +160,10 @@ def verify_init_element_types(
 ) -> None:
     """Each init value of reduce / reduce_window has its input's element type."""
     for input_type, init_type in zip(inputs, inits, strict=True):
-        if q.element_type(input_type) != q.element_type(init_type):
+        if element_type(input_type) != element_type(init_type):
             raise VerifyException(
                 "expects all inputs and init_values to have the same element type, got "
-                f"{q.type_text(q.element_type(input_type))} and {q.type_text(q.element_type(init_type))}"
+                f"{type_text(element_type(input_type))} and {type_text(element_type(init_type))}"
             )
 
 
@@ -290,9 +297,7 @@ class ReduceOp(IRDLOperation):
 
     def _body_matches_input(self) -> bool:
         input_type = self.inputs[0].type
-        return self.body.block.args[0].type == TensorType(
-            q.element_type(input_type), []
-        )
+        return self.body.block.args[0].type == TensorType(element_type(input_type), [])
 
     def verify_(self) -> None:
         input_types = [v.type for v in self.inputs]
@@ -318,11 +323,11 @@ class ReduceOp(IRDLOperation):
                 )
         result_shape = [d for i, d in enumerate(shape) if i not in dims]
         expected = [
-            TensorType(q.element_type(t), result_shape)
+            TensorType(element_type(t), result_shape)
             for t in accumulator_types(self.body)
         ]
         if len(self.result_types) != len(expected) or not all(
-            q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
+            compatible_types(a, b) for a, b in zip(self.result_types, expected)
         ):
             raise incompatible_return_types(self.name, expected, self.result_types)
 
@@ -343,7 +348,7 @@ def _compact_body(
             pos,
             parser.pos,
         )
-    scalar = TensorType(q.element_type(input_type), [])
+    scalar = TensorType(element_type(input_type), [])
     block = Block(arg_types=[scalar, scalar])
     combine: Operation = op_class.create(
         operands=list(block.args), result_types=[scalar]
@@ -530,11 +535,11 @@ class ReduceWindowOp(WindowedOp):
             shape, dims, strides, base, window_dil, padding
         )
         expected = [
-            TensorType(q.element_type(t), result_shape)
+            TensorType(element_type(t), result_shape)
             for t in accumulator_types(self.body)
         ]
         if len(self.result_types) != len(expected) or not all(
-            q.compatible_types(a, b) for a, b in zip(self.result_types, expected)
+            compatible_types(a, b) for a, b in zip(self.result_types, expected)
         ):
             raise incompatible_return_types(self.name, expected, self.result_types)
 
@@ -565,49 +570,45 @@ class SelectAndScatterOp(WindowedOp):
         )
         assert isa(operand_type, TensorType)
         assert isa(source_type, TensorType)
-        if q.element_type(operand_type) != q.element_type(source_type):
+        if element_type(operand_type) != element_type(source_type):
             raise VerifyException(
                 "expects the operand and source to have the same element type"
             )
         verify_body(self.scatter, [source_type], [init_type])
-        if q.element_type(init_type) != q.element_type(operand_type):
+        if element_type(init_type) != element_type(operand_type):
             raise VerifyException(
                 "expects the init_value and operand to have the same element type"
             )
         rank = len(operand_type.get_shape())
         self.verify_window(rank)
         select_args, select_returned = body_types(self.select)
-        scalar = TensorType(q.element_type(operand_type), [])
+        scalar = TensorType(element_type(operand_type), [])
         if len(select_args) != 2 or len(select_returned) != 1:
             raise VerifyException(
                 "expects the select-region to take 2 parameters and return 1 value"
             )
         for index, t in enumerate(select_args):
-            if (
-                not isa(t, TensorType)
-                or t.get_shape()
-                or not q.is_promotable(scalar, t)
-            ):
+            if not isa(t, TensorType) or t.get_shape() or not is_promotable(scalar, t):
                 raise VerifyException(
-                    f"expects the type of select-region's parameter at index {index} to be {q.type_text(scalar)}, "
-                    f"but got {q.type_text(t)}"
+                    f"expects the type of select-region's parameter at index {index} to be {type_text(scalar)}, "
+                    f"but got {type_text(t)}"
                 )
         if select_returned[0] != TensorType(i1, []):
             raise VerifyException(
-                f"expects the return-type of select-region to be 'tensor<i1>', but got: {q.type_text(select_returned[0])}"
+                f"expects the return-type of select-region to be 'tensor<i1>', but got: {type_text(select_returned[0])}"
             )
         dims, strides, padding = self.window(rank)
         expected_source = window_output_shape(
             operand_type.get_shape(), dims, strides, [1] * rank, [1] * rank, padding
         )
-        if not q.compatible_shapes(source_type.get_shape(), expected_source):
+        if not compatible_shapes(source_type.get_shape(), expected_source):
             raise VerifyException(
-                f"expects source-type to be {q.type_text(TensorType(source_type.get_element_type(), expected_source))}"
-                f", but got{q.type_text(source_type)}"
+                f"expects source-type to be {type_text(TensorType(source_type.get_element_type(), expected_source))}"
+                f", but got{type_text(source_type)}"
             )
         accumulator = accumulator_types(self.scatter)[0]
-        expected = TensorType(q.element_type(accumulator), operand_type.get_shape())
-        if not q.compatible_types(self.result.type, expected):
+        expected = TensorType(element_type(accumulator), operand_type.get_shape())
+        if not compatible_types(self.result.type, expected):
             raise incompatible_return_type(self.name, expected, self.result.type)
 
 

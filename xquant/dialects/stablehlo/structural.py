@@ -66,17 +66,23 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     split_properties,
 )
+from xquant.dialects.stablehlo.type_utils import (
+    compatible_element_types,
+    dims_compatible,
+    is_quantized,
+    shape_of,
+    type_text,
+)
+from xquant.numerics.values import element_type
 
 _SAME_ELEMENT_TYPE = "requires the same element type for all operands and results"
 
 
 def _same_element_type(operand: Attribute, result: Attribute) -> None:
     """Non-quantized element types must be equal (quantized ones are checked by the quantization rules)."""
-    if q.is_quantized(operand) or q.is_quantized(result):
-        if q.is_quantized(operand) == q.is_quantized(
-            result
-        ) and q.compatible_element_types(
-            q.element_type(operand), q.element_type(result)
+    if is_quantized(operand) or is_quantized(result):
+        if is_quantized(operand) == is_quantized(result) and compatible_element_types(
+            element_type(operand), element_type(result)
         ):
             return
         raise VerifyException(_SAME_ELEMENT_TYPE)
@@ -87,7 +93,7 @@ def _verify_equal_element_types(
     operands: Sequence[Attribute], result: Attribute
 ) -> None:
     """Every operand's element type is the result's (quantized types compared whole)."""
-    if any(q.element_type(t) != q.element_type(result) for t in operands):
+    if any(element_type(t) != element_type(result) for t in operands):
         raise VerifyException(_SAME_ELEMENT_TYPE)
 
 
@@ -163,10 +169,10 @@ class ReshapeOp(UnaryShapeOp):
 
     def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         operand_count, result_count = (
-            math.prod(q.shape_of(operand_type)),
-            math.prod(q.shape_of(result_type)),
+            math.prod(shape_of(operand_type)),
+            math.prod(shape_of(result_type)),
         )
-        dynamic = DYNAMIC_INDEX in (*q.shape_of(operand_type), *q.shape_of(result_type))
+        dynamic = DYNAMIC_INDEX in (*shape_of(operand_type), *shape_of(result_type))
         if not dynamic and operand_count != result_count:
             raise VerifyException(
                 f"number of output elements ({result_count}) doesn't match expected number of elements "
@@ -184,14 +190,14 @@ class TransposeOp(DimsShapeOp):
     DIMS_PROPERTY: ClassVar[str | None] = "permutation"
 
     def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
-        shape, perm = q.shape_of(operand_type), self.dims
+        shape, perm = shape_of(operand_type), self.dims
         if sorted(perm) != list(range(len(shape))):
             raise VerifyException(
                 f"Permutation {format_dims(perm)} is not a permutation of the operand dimensions "
                 f"(rank {len(shape)})"
             )
         expected = tuple(shape[p] for p in perm)
-        if q.shape_of(result_type) != expected:
+        if shape_of(result_type) != expected:
             raise incompatible_result_shape(self.name, expected, result_type)
         q.verify_transpose_quantization(operand_type, result_type, perm)
 
@@ -206,8 +212,8 @@ class BroadcastInDimOp(DimsShapeOp):
 
     def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         shape, result_shape, dims = (
-            q.shape_of(operand_type),
-            q.shape_of(result_type),
+            shape_of(operand_type),
+            shape_of(result_type),
             self.dims,
         )
         if len(dims) != len(shape):
@@ -262,7 +268,7 @@ class ConcatenateOp(IRDLOperation):
         types = [*self.operand_types, self.result.type]
         q.verify_quantization_granularity(self.name, types, False)
         _verify_equal_element_types(self.operand_types, self.result.type)
-        shapes = [q.shape_of(t) for t in self.operand_types]
+        shapes = [shape_of(t) for t in self.operand_types]
         dim = self.dimension.value.data
         rank = len(shapes[0]) if shapes else 0
         if not 0 <= dim < rank:
@@ -271,7 +277,7 @@ class ConcatenateOp(IRDLOperation):
             )
         for shape in shapes:
             if len(shape) != rank or any(
-                not q.dims_compatible(a, b)
+                not dims_compatible(a, b)
                 for i, (a, b) in enumerate(zip(shape, shapes[0]))
                 if i != dim
             ):
@@ -343,7 +349,7 @@ class SliceOp(IRDLOperation):
         operand_type, result_type = self.operand.type, self.result.type
         q.verify_quantization_granularity(self.name, [operand_type, result_type], False)
         _verify_equal_element_types([operand_type], result_type)
-        shape = q.shape_of(operand_type)
+        shape = shape_of(operand_type)
         starts, limits, strides = (
             array_values(a)
             for a in (self.start_indices, self.limit_indices, self.strides)
@@ -359,7 +365,7 @@ class SliceOp(IRDLOperation):
                     f"invalid slice {start}:{limit}:{stride} of dimension {dim} with size {shape[dim]}"
                 )
             expected.append(-(-(limit - start) // stride))
-        if list(q.shape_of(result_type)) != expected:
+        if list(shape_of(result_type)) != expected:
             raise incompatible_result_shape(self.name, expected, result_type)
 
 
@@ -393,7 +399,7 @@ class IotaOp(IRDLOperation):
         printer.print_attribute(self.output.type)
 
     def verify_(self) -> None:
-        shape = q.shape_of(self.output.type)
+        shape = shape_of(self.output.type)
         q.verify_quantization_granularity(self.name, [self.output.type], False)
         dim = self.iota_dimension.value.data
         if not 0 <= dim < len(shape):
@@ -424,17 +430,17 @@ class GatherOp(IRDLOperation):
         operand_type, result_type = self.operand.type, self.result.type
         indices_type = self.start_indices.type
         q.verify_quantization_granularity(self.name, [operand_type, result_type], False)
-        if q.element_type(operand_type) != q.element_type(result_type):
+        if element_type(operand_type) != element_type(result_type):
             raise VerifyException(
                 "requires the same element type for operand and result"
             )
-        if not isinstance(q.element_type(indices_type), IntegerType):
+        if not isinstance(element_type(indices_type), IntegerType):
             raise VerifyException(
                 f"'{self.name}' op operand #1 must be ranked tensor of integer values, but got "
-                f"{q.type_text(indices_type)}"
+                f"{type_text(indices_type)}"
             )
-        shape, sizes = q.shape_of(operand_type), self.sizes
-        indices_shape, result_shape = q.shape_of(indices_type), q.shape_of(result_type)
+        shape, sizes = shape_of(operand_type), self.sizes
+        indices_shape, result_shape = shape_of(indices_type), shape_of(result_type)
         verify_gather_dimension_numbers(
             self.dimension_numbers, shape, indices_shape, len(result_shape)
         )

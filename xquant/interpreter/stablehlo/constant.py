@@ -14,7 +14,7 @@ from xdsl.interpreter import (
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.interpreter.check import CUSTOM_CALL_CHECKS, report_check
 from xquant.interpreter.quant import reinterpret
 from xquant.interpreter.resources import resource_value

@@ -35,10 +35,11 @@ from xquant.dialects.stablehlo import bitwise, math_extra, misc
 from xquant.dialects.stablehlo import control_flow as cf
 from xquant.dialects.stablehlo import dynamism as dyn
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import element_type, quantized
 from xquant.dialects.stablehlo.syntax import array_values
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.interpreter.errors import op_error
 from xquant.interpreter.stablehlo.values import as_array, holder_dtype
+from xquant.numerics.values import element_type
 
 __all__ = ["FUNCTIONS", "DataMovementFunctions", "is_elementwise_body"]
 

@@ -16,7 +16,7 @@ from xdsl.ir import Attribute, Operation
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.dialects.stablehlo.quantization import quantized, shape_of
+from xquant.dialects.stablehlo.type_utils import quantized, shape_of
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.values import (
     as_result,

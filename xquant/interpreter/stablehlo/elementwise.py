@@ -16,7 +16,7 @@ from xdsl.ir import Operation
 
 from xquant.dialects.stablehlo import bitwise, math_extra
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import shape_of
+from xquant.dialects.stablehlo.type_utils import shape_of
 from xquant.interpreter.stablehlo.elementwise_kernels import COMPARISONS, elementwise
 from xquant.interpreter.stablehlo.values import (
     as_array,

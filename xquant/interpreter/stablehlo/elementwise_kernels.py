@@ -15,11 +15,11 @@ from numpy.typing import NDArray
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.interpreter.arith import maximumf, minimumf
 from xquant.interpreter.stablehlo.values import from_float, to_float
 from xquant.numerics import uniform
-from xquant.numerics.values import dtype_of, int_info, wrap
+from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
 
 def _round_afz(x: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from xdsl.interpreter import (
 )
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics import uniform
 
 

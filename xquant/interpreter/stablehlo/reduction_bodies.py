@@ -15,9 +15,9 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Region
 
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics import uniform
-from xquant.numerics.values import int_info
+from xquant.numerics.values import element_type, int_info
 
 
 def run_body(

@@ -21,7 +21,7 @@ from xdsl.interpreter import (
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.quantization import shape_of
+from xquant.dialects.stablehlo.type_utils import shape_of
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.reduction_bodies import (
     broadcast_view,

@@ -19,10 +19,16 @@ from xdsl.interpreter import PythonValues
 from xdsl.ir import Attribute
 from xdsl.utils.hints import isa
 
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import cast_float, integer_range, storage_dtype
-from xquant.numerics.values import dtype_of, int_info, is_float_dtype, wrap
+from xquant.numerics.values import (
+    dtype_of,
+    element_type,
+    int_info,
+    is_float_dtype,
+    wrap,
+)
 
 
 def holder_dtype(t: Attribute) -> np.dtype[Any]:

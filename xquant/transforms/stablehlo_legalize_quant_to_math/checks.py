@@ -15,7 +15,7 @@ from xdsl.rewriter import InsertPoint
 
 from xquant.dialects import check
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     to_float,
     to_storage,

@@ -15,7 +15,8 @@ from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
+from xquant.numerics.values import element_type
 from xquant.transforms.utils.quant_emitters import require_signed_expressed
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,

@@ -25,7 +25,7 @@ from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
-from xquant.dialects.stablehlo.quantization import is_quantized, quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
 from xquant.numerics import uniform
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     op_types,

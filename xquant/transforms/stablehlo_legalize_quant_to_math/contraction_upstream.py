@@ -46,9 +46,9 @@ from xquant.dialects.stablehlo.dynamism import (
     GetDimensionSizeOp,
 )
 from xquant.dialects.stablehlo.misc import PadOp
-from xquant.dialects.stablehlo.quantization import quantized
 from xquant.dialects.stablehlo.reductions import padding_pairs
 from xquant.dialects.stablehlo.syntax import array_values, i64_array
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.transforms.utils.stablehlo_emitters import (
     Channels,
     HloBuilder,

@@ -14,8 +14,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from xquant.dialects import chlo
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import element_type, quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics import uniform
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     op_types,
     replace_op,

@@ -20,7 +20,7 @@ from xdsl.pattern_rewriter import (
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.stablehlo import elementwise as ew
-from xquant.dialects.stablehlo.quantization import is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.transforms.stablehlo_legalize_quant_to_math.checks import (
     LowerCheckOps,
     LowerCustomCall,

@@ -12,7 +12,7 @@ from xdsl.pattern_rewriter import (
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import quantized
+from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     converted_to,
     replace_op,

@@ -16,8 +16,9 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized, quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
 from xquant.numerics import uniform
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     converted_to,
     op_types,

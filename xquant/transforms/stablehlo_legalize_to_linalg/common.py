@@ -19,8 +19,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation
 
-from xquant.dialects.stablehlo.quantization import element_type
 from xquant.dialects.upstream import linalg as upstream_linalg
+from xquant.numerics.values import element_type
 from xquant.transforms.utils.op_list import OpList
 from xquant.transforms.utils.stablehlo_emitters import shape_of
 

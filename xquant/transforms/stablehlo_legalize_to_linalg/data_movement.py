@@ -25,8 +25,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,

@@ -25,8 +25,9 @@ from xdsl.utils.hints import isa
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import EinsumOp
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.dialects.upstream import linalg as upstream_linalg
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,

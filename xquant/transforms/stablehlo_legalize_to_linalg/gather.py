@@ -23,8 +23,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.dialects.upstream.arith import IndexCastUIOp
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     IndexConstants,
     Ops,

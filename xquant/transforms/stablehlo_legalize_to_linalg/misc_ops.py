@@ -36,9 +36,10 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.control_flow import MapOp
 from xquant.dialects.stablehlo.dynamism import DynamicSliceOp, DynamicUpdateSliceOp
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized
 from xquant.dialects.stablehlo.syntax import array_values
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.dialects.upstream.arith import IndexCastUIOp
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     IndexConstants,
     Ops,

@@ -32,9 +32,9 @@ from xquant.dialects.stablehlo.math_extra import (
     IsFiniteOp,
     ReducePrecisionOp,
 )
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.numerics.dtypes import numpy_dtype
-from xquant.numerics.values import dense_value
+from xquant.numerics.values import dense_value, element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,

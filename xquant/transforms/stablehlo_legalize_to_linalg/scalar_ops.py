@@ -30,10 +30,10 @@ from xdsl.utils.hints import isa
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.math_extra import ReducePrecisionOp
-from xquant.dialects.stablehlo.quantization import element_type, is_quantized
+from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.dialects.upstream.arith import RemFOp
 from xquant.numerics.dtypes import numpy_dtype
-from xquant.numerics.values import dense_value
+from xquant.numerics.values import dense_value, element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     Unsupported,

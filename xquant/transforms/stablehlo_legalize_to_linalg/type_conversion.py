@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
-from xquant.dialects.stablehlo.quantization import element_type
+from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import Ops, Unsupported
 
 

@@ -47,10 +47,10 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirection,
     ComparisonDirectionAttr,
 )
-from xquant.dialects.stablehlo.quantization import element_type, quantized, shape_of
+from xquant.dialects.stablehlo.type_utils import quantized, shape_of
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
-from xquant.numerics.values import int_info
+from xquant.numerics.values import element_type, int_info
 from xquant.transforms.utils.op_list import OpList
 
 
