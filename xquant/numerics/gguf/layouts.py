@@ -196,9 +196,7 @@ def _unpack_q8_0(b: np.ndarray) -> Planes:
 def _unpack_q2_k(b: np.ndarray) -> Planes:
     sc = b[:, :16]
     codes = _bit_planes(b[:, 16:80].reshape(-1, 32), 2, 4).reshape(-1, QK_K)
-    return Planes(
-        _f16(b, 80), codes, dmin=_f16(b, 82), scales=sc & 0x0F, mins=sc >> 4
-    )
+    return Planes(_f16(b, 80), codes, dmin=_f16(b, 82), scales=sc & 0x0F, mins=sc >> 4)
 
 
 def _unpack_q3_k(b: np.ndarray) -> Planes:
@@ -317,7 +315,9 @@ def row_bytes(layout: BlockLayout, n: int) -> int:
     return n // layout.block_size * layout.type_size
 
 
-def dequantize(data: np.ndarray, layout: BlockLayout, shape: tuple[int, ...]) -> np.ndarray:
+def dequantize(
+    data: np.ndarray, layout: BlockLayout, shape: tuple[int, ...]
+) -> np.ndarray:
     """Raw bytes (any shape, `prod(shape) / block_size * type_size` of them)
     to an f32 array of `shape`; the last dimension holds whole blocks."""
     blocks = np.ascontiguousarray(data).view(np.uint8).reshape(-1, layout.type_size)
