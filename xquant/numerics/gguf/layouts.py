@@ -324,6 +324,19 @@ def dequantize(
     return dequantize_blocks(blocks, layout).reshape(shape)
 
 
+@dataclass(frozen=True)
+class PackedBlocks:
+    """A tensor held as its raw block bytes: `data` is uint8 with the blocked
+    (last) dimension counted in bytes; `shape` is the tensor's element shape."""
+
+    data: np.ndarray
+    shape: tuple[int, ...]
+    layout: BlockLayout
+
+    def dequantize(self) -> np.ndarray:
+        return dequantize(self.data, self.layout, self.shape)
+
+
 def super_scales(blocks: np.ndarray, layout: BlockLayout) -> np.ndarray:
     """Every f16 super-block scale (`d`, and `dmin` where the format has one)
     as f32, (nb, 1 or 2): what a validity check looks at."""
