@@ -229,7 +229,9 @@ class GGUFFile:
             ne = [cur.u64(f"a dimension of tensor '{name}'") for _ in range(n_dims)]
             ggml_type = cur.u32(f"the type of tensor '{name}'")
             offset = cur.u64(f"the offset of tensor '{name}'")
-            tensors.append(TensorInfo(name, tuple(reversed(ne)), ggml_type, offset, start))
+            tensors.append(
+                TensorInfo(name, tuple(reversed(ne)), ggml_type, offset, start)
+            )
         alignment = DEFAULT_ALIGNMENT
         if (entry := metadata.get("general.alignment")) is not None:
             alignment = int(entry.value)
@@ -267,7 +269,9 @@ class GGUFFile:
                 info.info_offset,
             )
         if not info.shape or any(d == 0 for d in info.shape):
-            raise GGUFError(f"{where}: empty shape {list(info.shape)}", info.info_offset)
+            raise GGUFError(
+                f"{where}: empty shape {list(info.shape)}", info.info_offset
+            )
         row = info.shape[-1]
         if t in LAYOUTS and row % LAYOUTS[t].block_size:
             raise GGUFError(

@@ -33,6 +33,7 @@ import re
 import struct
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
@@ -50,6 +51,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
+from xdsl.utils.hints import isa
 
 from xquant import parse_module
 from xquant.compat import install
@@ -218,7 +220,9 @@ def _write_blob(out: TextIO, name: str, info: TensorInfo, raw: np.ndarray) -> No
     out.write(f'      {name}: "0x{align:02X}000000')
     flat = raw.reshape(-1)
     for start in range(0, flat.size, _CHUNK_BYTES):
-        out.write(np.asarray(flat[start : start + _CHUNK_BYTES]).tobytes().hex().upper())
+        out.write(
+            np.asarray(flat[start : start + _CHUNK_BYTES]).tobytes().hex().upper()
+        )
     out.write('"')
 
 
@@ -291,8 +295,8 @@ def _metadata_value(key: str, type_name: str, attr: Attribute) -> MetadataValue:
     if t != ValueType.ARRAY:
         return MetadataValue(t, scalar(t, attr))
     assert element is not None
-    if isinstance(attr, ArrayAttr):
-        return MetadataValue(t, [scalar(element, a) for a in attr], element)
+    if isa(attr, ArrayAttr[Attribute]):
+        return MetadataValue(t, [scalar(element, a) for a in attr.data], element)
     if isinstance(attr, DenseArrayBase):
         values = [scalar(element, v) for v in attr.get_values()]
         return MetadataValue(t, values, element)
@@ -304,19 +308,18 @@ def _module_metadata(module: ModuleOp) -> tuple[int, dict[str, MetadataValue]]:
     version_attr = attrs.get("gguf.version")
     version = version_attr.value.data if isinstance(version_attr, IntegerAttr) else 3
     entries = attrs.get("gguf.metadata", ArrayAttr([]))
-    if not isinstance(entries, ArrayAttr):
+    if not isa(entries, ArrayAttr[Attribute]):
         raise ToolError("gguf.metadata must be an array of [key, type, value]")
     metadata: dict[str, MetadataValue] = {}
-    for entry in entries:
-        if (
-            not isinstance(entry, ArrayAttr)
-            or len(entry) != 3
-            or not isinstance(entry.data[0], StringAttr)
-            or not isinstance(entry.data[1], StringAttr)
-        ):
+    for entry in entries.data:
+        fields: tuple[Attribute, ...] = (
+            entry.data if isa(entry, ArrayAttr[Attribute]) else ()
+        )
+        if len(fields) != 3:
             raise ToolError(f"gguf.metadata entry {entry} is not [key, type, value]")
-        key, type_name, value = entry.data
-        assert isinstance(key, StringAttr) and isinstance(type_name, StringAttr)
+        key, type_name, value = fields
+        if not isinstance(key, StringAttr) or not isinstance(type_name, StringAttr):
+            raise ToolError(f"gguf.metadata entry {entry} is not [key, type, value]")
         metadata[key.data] = _metadata_value(key.data, type_name.data, value)
     return version, metadata
 
@@ -340,21 +343,32 @@ def _module_tensors(
             None,
         )
         if const is None:
-            raise ToolError(f"@{fn.sym_name.data}: no dense_resource constant to export")
+            raise ToolError(
+                f"@{fn.sym_name.data}: no dense_resource constant to export"
+            )
         attr = const.value
         assert isinstance(attr, DenseResourceAttr)
         ctype = const.result.type
-        assert isinstance(ctype, TensorType)
+        if not isa(ctype, TensorType[Attribute]):
+            raise ToolError(f"@{fn.sym_name.data}: the constant is not a tensor")
         data = np.frombuffer(blob_bytes(attr.resource_handle.data), np.uint8)
         scast = next(
-            (u.operation for u in const.result.uses if isinstance(u.operation, StorageCastOp)),
+            (
+                u.operation
+                for u in const.result.uses
+                if isinstance(u.operation, StorageCastOp)
+            ),
             None,
         )
         if scast is not None:
             qt = scast.result.type
-            assert isinstance(qt, TensorType)
-            qtype = qt.element_type
-            assert isinstance(qtype, SuperblockQuantizedType)
+            qtype = qt.element_type if isa(qt, TensorType[Attribute]) else None
+            if not isa(qt, TensorType[Attribute]) or not isinstance(
+                qtype, SuperblockQuantizedType
+            ):
+                raise ToolError(
+                    f"@{fn.sym_name.data}: the bytes are not cast to a !quant.superblock tensor"
+                )
             t, shape = qtype.ggml_type, tuple(qt.get_shape())
         else:
             elem = str(ctype.element_type)
@@ -412,16 +426,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 import_gguf(ns.file, out, ns.tensor)
         else:
             export_gguf(ns.file, ns.output)
+        return 0
     except (GGUFError, ToolError, InterpretationError) as err:
         sys.stderr.write(f"{ns.file}: error: {err}\n")
-        return 1
     except (ParseError, DiagnosticException) as err:
         sys.stderr.write(f"{err}\n")
-        return 1
     except OSError as err:
         sys.stderr.write(f"{ns.file}: error: {err.strerror or err}\n")
-        return 1
-    return 0
+    Path(ns.output).unlink(missing_ok=True)  # no half-written output
+    return 1
 
 
 if __name__ == "__main__":

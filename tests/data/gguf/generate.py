@@ -26,6 +26,12 @@ Contents:
     raw_{T}                 random block bytes (f16 scales may be NaN/Inf),
                             for every format T xquant reads
     deq_raw_{T}             gguf.quants.dequantize(raw_{T}) (f32)
+    tiny_{name}             gguf.quants.dequantize of every tensor of tiny.gguf
+
+`tiny.gguf` is a small model file written by `gguf.GGUFWriter`: typed
+metadata of every kind (strings, a non-ASCII token, bool, u64 above 2^63,
+f32/f64, arrays, an empty array) and Q8_0 (gguf's quantizer), Q4_K and Q6_K
+(ggml's C quantizers), F32 and F16 tensors.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import numpy as np
 from gguf import GGMLQuantizationType as G
 
 OUT = Path(__file__).with_name("golden.npz")
+TINY = Path(__file__).with_name("tiny.gguf")
 QUANT = ["Q4_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"]
 READ = [*QUANT, "Q4_1", "Q5_0", "Q5_1", "IQ4_NL", "IQ4_XS"]
 
@@ -82,6 +89,51 @@ def _ggml_quantize(x: np.ndarray, name: str) -> np.ndarray:
     return out.reshape(nrow, -1)
 
 
+def _write_tiny(data: dict[str, np.ndarray]) -> None:
+    rng = np.random.default_rng(5)
+    w = gguf.GGUFWriter(str(TINY), "llama")
+    w.add_block_count(1)
+    w.add_context_length(128)
+    w.add_layer_norm_rms_eps(1e-5)
+    w.add_string("general.name", "tiny")
+    w.add_bool("tokenizer.ggml.add_bos_token", True)
+    w.add_array("tokenizer.ggml.tokens", ["<s>", "</s>", "h\u00e9llo", 'q"\\\n'])
+    w.add_array("tokenizer.ggml.scores", [0.0, -1.5, 2.25, 0.1])
+    w.add_array("tokenizer.ggml.token_type", [1, 2, 3, 4])
+    w.add_uint64("tiny.u64", 2**63 + 5)
+    w.add_float64("tiny.f64", 0.1)
+    w.add_int8("tiny.i8", -3)
+    w.add_array("tiny.empty", [])
+    tensors = {
+        "blk.0.ffn_down.weight": (
+            gguf.quants.quantize(
+                rng.standard_normal((8, 512)).astype(np.float32), G.Q8_0
+            ),
+            G.Q8_0,
+        ),
+        "blk.0.attn_q.weight": (
+            _ggml_quantize(rng.standard_normal((4, 512)).astype(np.float32), "Q4_K"),
+            G.Q4_K,
+        ),
+        "output.weight": (
+            _ggml_quantize(rng.standard_normal((2, 256)).astype(np.float32), "Q6_K"),
+            G.Q6_K,
+        ),
+        "output_norm.weight": (rng.standard_normal(64).astype(np.float32), G.F32),
+        "token_embd.weight": (rng.standard_normal((3, 32)).astype(np.float16), G.F16),
+    }
+    for name, (array, t) in tensors.items():
+        raw = t if t not in (G.F32, G.F16) else None
+        w.add_tensor(name, array, raw_dtype=raw)
+        data[f"tiny_{name}"] = gguf.quants.dequantize(
+            array.view(np.uint8) if raw else array, t
+        )
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
 def main() -> None:
     rng = np.random.default_rng(29)
     data: dict[str, np.ndarray] = {}
@@ -100,6 +152,7 @@ def main() -> None:
         data[f"raw_{name}"] = raw
         with np.errstate(invalid="ignore", over="ignore"):
             data[f"deq_raw_{name}"] = gguf.quants.dequantize(raw, G[name])
+    _write_tiny(data)
     data["versions"] = np.array(
         [f"gguf {version('gguf')}", f"ggml-python {version('ggml-python')}"]
     )
