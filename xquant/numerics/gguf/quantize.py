@@ -25,6 +25,7 @@ import numpy as np
 from xquant.numerics.gguf.layouts import LAYOUTS, QK_K, GGMLType
 
 F32 = np.float32
+_CHUNK_ELEMENTS = 1 << 18
 GROUP_MAX_EPS = F32(1e-15)
 
 
@@ -56,9 +57,10 @@ def _f16_round(v: np.ndarray) -> np.ndarray:
 
 def _seq_sum(terms: np.ndarray) -> np.ndarray:
     """`s = 0; for i: s += terms[:, i]` in f32, left to right."""
+    columns = np.ascontiguousarray(terms.T)
     s = np.zeros(terms.shape[0], F32)
-    for i in range(terms.shape[1]):
-        s = s + terms[:, i]
+    for column in columns:
+        s += column
     return s
 
 
@@ -413,6 +415,12 @@ def quantize(x: np.ndarray, ggml_type: GGMLType) -> np.ndarray:
             f"of the block size {layout.block_size}"
         )
     blocks = np.ascontiguousarray(x).reshape(-1, layout.block_size)
-    out = QUANTIZERS[ggml_type](blocks)
+    step = max(1, _CHUNK_ELEMENTS // layout.block_size)  # cache-sized pieces
+    out = np.concatenate(
+        [
+            QUANTIZERS[ggml_type](blocks[k : k + step])
+            for k in range(0, max(blocks.shape[0], 1), step)
+        ]
+    )
     row = x.shape[-1] // layout.block_size * layout.type_size
     return out.reshape((*x.shape[:-1], row))
