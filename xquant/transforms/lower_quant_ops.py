@@ -81,6 +81,7 @@ from xquant.dialects.quant.ops import (
 )
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type
+from xquant.transforms.lower_superblock import lower_superblock_casts
 from xquant.transforms.op_list import OpList
 from xquant.transforms.quant_emitters import (
     Bounds,
@@ -765,6 +766,7 @@ class LowerQuantOpsPass(ModulePass):
                 f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})"
             ) from None
         with _collector_paused():
+            lower_superblock_casts(op)  # !quant.superblock: exact in every mode
             if rounding is Rounding.TOWARD_ZERO:
                 lower_as_upstream(op)
             else:
