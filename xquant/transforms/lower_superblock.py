@@ -18,14 +18,17 @@ quantizers: data-dependent searches) is not lowered: a located diagnostic.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -33,6 +36,7 @@ from xdsl.dialects.builtin import (
     f32,
     i16,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -55,21 +59,21 @@ class _Reads:
 
     block: int  # elements per block
     size: int  # bytes per block
-    exprs: list[AffineExpr]  # byte index of each field, in the element index n
-    vectors: list[np.ndarray]  # per-element int32 constants, indexed by n mod block
+    offsets: list[Callable[[int], int]]  # byte offset of each field in its block
+    vectors: list[np.ndarray]  # per-element int32 constants, indexed by e
 
-    def byte(self, n: AffineExpr, offset: Callable[[AffineExpr], AffineExpr]) -> int:
-        """A byte field at `offset(e)` of element `e = n mod block`'s block."""
-        self.exprs.append((n // self.block) * self.size + offset(n % self.block))
-        return len(self.exprs) - 1
+    def byte(self, offset: Callable[[int], int]) -> int:
+        """A byte field at `offset(e)` of element `e`'s block."""
+        self.offsets.append(offset)
+        return len(self.offsets) - 1
 
     def vector(self, values: Sequence[int] | np.ndarray) -> int:
         self.vectors.append(np.asarray(values, np.int32))
         return len(self.vectors) - 1
 
 
-def _const(offset: int) -> Callable[[AffineExpr], AffineExpr]:
-    return lambda e: AffineExpr.constant(offset)
+def _const(offset: int) -> Callable[[int], int]:
+    return lambda e: offset
 
 
 class _Body:
@@ -138,12 +142,12 @@ def _select(b: _Body, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
 Plan = tuple[_Reads, Callable[[_Body, Sequence[SSAValue]], SSAValue], bool]
 
 
-def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
+def _plan(t: GGMLType, block: int, size: int) -> Plan:
     r = _Reads(block, size, [], [])
     e = np.arange(block)
-    d0, d1 = r.byte(n, _const(0)), r.byte(n, _const(1))
+    d0, d1 = r.byte(_const(0)), r.byte(_const(1))
     if t in (GGMLType.Q4_0, GGMLType.IQ4_NL):
-        code = r.byte(n, lambda x: 2 + x % 16)
+        code = r.byte(lambda x: 2 + x % 16)
         shift = r.vector(4 * (e // 16))
 
         def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
@@ -154,7 +158,7 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, t == GGMLType.IQ4_NL
     if t == GGMLType.Q8_0:
-        code = r.byte(n, lambda x: 2 + x)
+        code = r.byte(lambda x: 2 + x)
 
         def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
             q = b.ops.add(arith.ExtSIOp(b.bytes[code], i32))
@@ -162,8 +166,8 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     if t == GGMLType.Q5_0:
-        code = r.byte(n, lambda x: 6 + x % 16)
-        high = r.byte(n, lambda x: 2 + x // 8)
+        code = r.byte(lambda x: 6 + x % 16)
+        high = r.byte(lambda x: 2 + x // 8)
         shift, hshift = r.vector(4 * (e // 16)), r.vector(e % 8)
 
         def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
@@ -172,13 +176,13 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     if t in (GGMLType.Q4_K, GGMLType.Q5_K):
-        dm0, dm1 = r.byte(n, _const(2)), r.byte(n, _const(3))
-        p = r.byte(n, lambda x: 4 + x // 32)  # scales[j]     (byte 4 + j)
-        q8 = r.byte(n, lambda x: 8 + x // 32)  # scales[j + 4] (byte 8 + j)
-        s = r.byte(n, lambda x: x // 32)  # scales[j - 4] (byte j), j >= 4
+        dm0, dm1 = r.byte(_const(2)), r.byte(_const(3))
+        p = r.byte(lambda x: 4 + x // 32)  # scales[j]     (byte 4 + j)
+        q8 = r.byte(lambda x: 8 + x // 32)  # scales[j + 4] (byte 8 + j)
+        s = r.byte(lambda x: x // 32)  # scales[j - 4] (byte j), j >= 4
         low_at = 16 if t == GGMLType.Q4_K else 48
-        code = r.byte(n, lambda x: low_at + (x // 64) * 32 + x % 32)
-        high = r.byte(n, lambda x: 16 + x % 32) if t == GGMLType.Q5_K else -1
+        code = r.byte(lambda x: low_at + (x // 64) * 32 + x % 32)
+        high = r.byte(lambda x: 16 + x % 32) if t == GGMLType.Q5_K else -1
         shift = r.vector(4 * ((e // 32) % 2))
         hshift = r.vector(e // 32)
         first = r.vector((e // 32) < 4)
@@ -207,11 +211,11 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     if t == GGMLType.Q6_K:
-        r.exprs.clear()
-        d0, d1 = r.byte(n, _const(208)), r.byte(n, _const(209))
-        low = r.byte(n, lambda x: (x // 128) * 64 + x % 64)
-        high = r.byte(n, lambda x: 128 + (x // 128) * 32 + x % 32)
-        scale = r.byte(n, lambda x: 192 + x // 16)
+        r.offsets.clear()
+        d0, d1 = r.byte(_const(208)), r.byte(_const(209))
+        low = r.byte(lambda x: (x // 128) * 64 + x % 64)
+        high = r.byte(lambda x: 128 + (x // 128) * 32 + x % 32)
+        scale = r.byte(lambda x: 192 + x // 16)
         lshift, hshift = r.vector(4 * ((e // 64) % 2)), r.vector(2 * ((e // 32) % 4))
 
         def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
@@ -222,11 +226,11 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     if t == GGMLType.Q2_K:
-        r.exprs.clear()
-        d0, d1 = r.byte(n, _const(80)), r.byte(n, _const(81))
-        dm0, dm1 = r.byte(n, _const(82)), r.byte(n, _const(83))
-        scale = r.byte(n, lambda x: x // 16)
-        code = r.byte(n, lambda x: 16 + (x // 128) * 32 + x % 32)
+        r.offsets.clear()
+        d0, d1 = r.byte(_const(80)), r.byte(_const(81))
+        dm0, dm1 = r.byte(_const(82)), r.byte(_const(83))
+        scale = r.byte(lambda x: x // 16)
+        code = r.byte(lambda x: 16 + (x // 128) * 32 + x % 32)
         shift = r.vector(2 * ((e // 32) % 4))
 
         def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
@@ -238,12 +242,12 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     if t == GGMLType.Q3_K:
-        r.exprs.clear()
-        d0, d1 = r.byte(n, _const(108)), r.byte(n, _const(109))
-        hmask = r.byte(n, lambda x: x % 32)
-        code = r.byte(n, lambda x: 32 + (x // 128) * 32 + x % 32)
-        slo = r.byte(n, lambda x: 96 + (x // 16) % 8)
-        shi = r.byte(n, lambda x: 104 + (x // 16) % 4)
+        r.offsets.clear()
+        d0, d1 = r.byte(_const(108)), r.byte(_const(109))
+        hmask = r.byte(lambda x: x % 32)
+        code = r.byte(lambda x: 32 + (x // 128) * 32 + x % 32)
+        slo = r.byte(lambda x: 96 + (x // 16) % 8)
+        shi = r.byte(lambda x: 104 + (x // 16) % 4)
         shift, hbit = r.vector(2 * ((e // 32) % 4)), r.vector(e // 32)
         slo_shift, shi_shift = r.vector(4 * (e // 128)), r.vector(2 * (e // 64))
 
@@ -258,9 +262,9 @@ def _plan(t: GGMLType, n: AffineExpr, block: int, size: int) -> Plan:
 
         return r, body, False
     assert t == GGMLType.IQ4_XS
-    hi = r.byte(n, lambda x: 2 + x // 128)
-    lo = r.byte(n, lambda x: 4 + x // 64)
-    code = r.byte(n, lambda x: 8 + (x // 32) * 16 + x % 16)
+    hi = r.byte(lambda x: 2 + x // 128)
+    lo = r.byte(lambda x: 4 + x // 64)
+    code = r.byte(lambda x: 8 + (x // 32) * 16 + x % 16)
     hi_shift, lo_shift = r.vector(2 * ((e // 32) % 4)), r.vector(4 * ((e // 32) % 2))
     shift = r.vector(4 * ((e // 16) % 2))
 
@@ -279,12 +283,46 @@ def _table(b: _Body, q: SSAValue) -> SSAValue:
     return b.ops.add(tensor.ExtractOp(b.table, [index], f32))
 
 
+def _radices(block: int) -> list[int]:
+    """The element index within a block as binary digits down to a last digit
+    of 8 (`256 = 2*2*2*2*2*8`): every field offset of the ggml layouts
+    (`e floordiv 2^k`, `e mod 2^k`, k >= 3) is linear in these digits."""
+    radices = [8]
+    while block > int(np.prod(radices)):
+        radices.insert(0, 2)
+    return radices
+
+
+def _linear(
+    op: Operation, f: Callable[[int], int], strides: Sequence[int], block: int
+) -> tuple[int, list[int]]:
+    """`f(e) = c0 + sum(c_k * digit_k(e))`: (c0, [c_k]), checked for every `e`."""
+    c0 = f(0)
+    coeffs = [f(stride) - c0 if stride < block else 0 for stride in strides]
+    radices = [block // strides[0]] + [a // b for a, b in itertools.pairwise(strides)]
+    for e in range(block):
+        digits = [(e // st) % r for st, r in zip(strides, radices)]
+        if f(e) != c0 + sum(c * d for c, d in zip(coeffs, digits)):
+            raise OpDiagnostic(op, "lower-quant-ops: a field offset is not affine")
+    return c0, coeffs
+
+
+def _reassociation(
+    groups: Sequence[Sequence[int]],
+) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
+    return ArrayAttr(ArrayAttr(IntegerAttr(i, i64) for i in g) for g in groups)
+
+
 def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList:
+    """The ops computing `op`; the last one's result replaces it.
+
+    The generic iterates over (outer dims..., block, digits of the element
+    index in the block); the byte tensor is expanded to (outer..., blocks,
+    bytes) and every field is read at `(outer..., block, c0 + sum c_k * digit_k)`:
+    pure affine maps, which IREE can tile. The result is collapsed back.
+    """
     result_type = op.result.type
-    input_type = op.input.type
-    if not isa(result_type, TensorType[Attribute]) or not isa(
-        input_type, TensorType[Attribute]
-    ):
+    if not isa(result_type, TensorType[Attribute]):
         raise OpDiagnostic(op, "'quant.dcast' op expected ranked tensors")
     if any(d < 0 for d in result_type.get_shape()):
         raise OpDiagnostic(
@@ -292,47 +330,63 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
         )
     shape = tuple(result_type.get_shape())
     layout = qtype.block_layout
+    bs, ts = layout.block_size, layout.type_size
     ops = OpList()
     consts = Constants(ops)
     storage_shape = qtype.storage_shape(shape)
+    raw = ops.add(StorageCastOp(op.input, TensorType(i8, storage_shape)))
+    n_outer = len(shape) - 1
+    n_blocks = shape[-1] // bs
+    blocks_type = TensorType(i8, [*shape[:-1], n_blocks, ts])
+    groups = [[k] for k in range(n_outer)] + [[n_outer, n_outer + 1]]
     raw = ops.add(
-        StorageCastOp(op.input, TensorType(i8, storage_shape)),
-    )
-    rank = len(shape)
-    last = AffineExpr.dimension(rank - 1)
-    reads, body_fn, uses_table = _plan(
-        qtype.ggml_type, last, layout.block_size, layout.type_size
-    )
-    outer = [AffineExpr.dimension(k) for k in range(rank - 1)]
-    maps = [AffineMap(rank, 0, (*outer, expr)) for expr in reads.exprs]
-    inputs: list[SSAValue] = [raw] * len(reads.exprs)
-    for vector in reads.vectors:
-        vtype = TensorType(i32, [layout.block_size])
-        inputs.append(
-            ops.add(
-                arith.ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(vtype, vector.tolist())
-                )
-            )
+        tensor.ExpandShapeOp(
+            raw, [], _reassociation(groups), blocks_type.get_shape(), blocks_type
         )
-        maps.append(AffineMap(rank, 0, (last % layout.block_size,)))
+    )
+    radices = _radices(bs)
+    strides = [int(np.prod(radices[k + 1 :])) for k in range(len(radices))]
+    rank = n_outer + 1 + len(radices)
+    dims = [AffineExpr.dimension(k) for k in range(rank)]
+    outer, block, digits = dims[:n_outer], dims[n_outer], dims[n_outer + 1 :]
+    reads, body_fn, uses_table = _plan(qtype.ggml_type, bs, ts)
+    maps: list[AffineMap] = []
+    for offset in reads.offsets:
+        c0, coeffs = _linear(op, offset, strides, bs)
+        expr = AffineExpr.constant(c0)
+        for c, d in zip(coeffs, digits):
+            if c:
+                expr = expr + d * c
+        maps.append(AffineMap(rank, 0, (*outer, block, expr)))
+    inputs: list[SSAValue] = [raw] * len(reads.offsets)
+    for vector in reads.vectors:
+        vtype = TensorType(i32, radices)
+        attr = DenseIntOrFPElementsAttr.from_list(vtype, vector.tolist())
+        inputs.append(ops.add(arith.ConstantOp(attr)))
+        maps.append(AffineMap(rank, 0, tuple(digits)))
     table: SSAValue | None = None
     if uses_table:
         ttype = TensorType(f32, [16])
+        values = [float(v) for v in IQ4_NL_VALUES]
         table = ops.add(
-            arith.ConstantOp(
-                DenseIntOrFPElementsAttr.from_list(
-                    ttype, [float(v) for v in IQ4_NL_VALUES]
-                )
-            )
+            arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ttype, values))
         )
-    n_bytes = len(reads.exprs)
+    n_bytes = len(reads.offsets)
 
     def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
         helper = _Body(b, consts, args[:n_bytes], table)
         return [body_fn(helper, args[n_bytes : n_bytes + len(reads.vectors)])]
 
-    (value,) = build_generic(ops, inputs, maps, [TensorType(f32, shape)], body)
+    digit_type = TensorType(f32, [*shape[:-1], n_blocks, *radices])
+    (value,) = build_generic(ops, inputs, maps, [digit_type], body)
+    flat_groups = [[k] for k in range(n_outer)] + [list(range(n_outer, rank))]
+    value = ops.add(
+        tensor.CollapseShapeOp.create(
+            operands=[value],
+            result_types=[TensorType(f32, shape)],
+            properties={"reassociation": _reassociation(flat_groups)},
+        )
+    )
     if qtype.expressed_type != f32:
         ops.add(arith.TruncFOp(value, TensorType(qtype.expressed_type, shape)))
     return ops
