@@ -95,7 +95,6 @@ def _tensor_info_offsets(data: bytes) -> dict[str, tuple[int, int]]:
     for t in f.tensors:
         pos = t.info_offset + 8 + len(t.name.encode()) + 4 + 8 * len(t.shape)
         out[t.name] = (pos, pos + 4)
-    f.close()
     return out
 
 
@@ -105,7 +104,6 @@ def _data_start(name: str) -> int:
     f = GGUFFile.open(TINY)
     info = next(t for t in f.tensors if t.name == name)
     start = f.data_offset + info.offset
-    f.close()
     return start
 
 

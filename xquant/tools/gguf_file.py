@@ -5,8 +5,9 @@ version, u64 tensor and key-value counts, the key-value pairs, the tensor
 infos (name, dims innermost first, ggml type, offset into the data), zero
 padding to the alignment (`general.alignment`, default 32), then the tensor
 data, each tensor padded to the alignment. This module reads the header
-eagerly and the tensor data lazily through one `numpy.memmap`, so a tensor's
-bytes are only touched when asked for; `write_gguf` writes the layout the
+eagerly and each tensor's data through its own `numpy.memmap`, made when the
+tensor is asked for and unmapped when the caller drops it, so memory holds
+one tensor at a time whatever the file's size; `write_gguf` writes the layout the
 `gguf` package's `GGUFWriter` writes, so a file it wrote reads and writes
 back byte for byte.
 
@@ -104,6 +105,11 @@ class TensorInfo:
             return f"unknown type {self.ggml_type}"
 
 
+def storage_shape(ggml_type: GGMLType, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The raw data's shape: `shape` with the last dimension counted in bytes."""
+    return (*shape[:-1], tensor_nbytes(ggml_type, shape[-1:]))
+
+
 def tensor_nbytes(ggml_type: GGMLType, shape: tuple[int, ...]) -> int:
     """The data size of a tensor (its last dimension a whole number of blocks)."""
     count = int(np.prod(shape, dtype=np.int64))
@@ -180,7 +186,7 @@ class _Cursor:
 
 @dataclass
 class GGUFFile:
-    """An open GGUF file: metadata and tensor infos read, tensor data mapped."""
+    """An open GGUF file: metadata and tensor infos read; tensors mapped on demand."""
 
     path: Path
     version: int
@@ -189,7 +195,6 @@ class GGUFFile:
     alignment: int
     data_offset: int
     size: int
-    _map: np.memmap | None
 
     @staticmethod
     def open(path: str | Path) -> GGUFFile:
@@ -240,12 +245,8 @@ class GGUFFile:
                     f"general.alignment {alignment} is not a power of two", None
                 )
         data_offset = -(-cur.pos // alignment) * alignment
-        return GGUFFile(
-            path, version, metadata, tensors, alignment, data_offset, size, mapped
-        )
-
-    def close(self) -> None:
-        self._map = None
+        del cur, mapped  # unmap the header
+        return GGUFFile(path, version, metadata, tensors, alignment, data_offset, size)
 
     def raw(self, info: TensorInfo) -> np.ndarray:
         """The tensor's bytes, a view into the memory map, shape (..., row bytes).
@@ -253,7 +254,6 @@ class GGUFFile:
         Checks the type, that rows are whole blocks, and that the data is in
         the file; raises `GGUFError` naming the tensor otherwise.
         """
-        assert self._map is not None
         where = f"tensor '{info.name}'"
         try:
             t = GGMLType(info.ggml_type)
@@ -287,8 +287,8 @@ class GGUFFile:
                 f"past the end of the file ({self.size} bytes): truncated",
                 start,
             )
-        data = self._map[start : start + nbytes]
-        return data.reshape(*info.shape[:-1], nbytes // int(np.prod(info.shape[:-1])))
+        data = np.memmap(self.path, np.uint8, "r", offset=start, shape=(nbytes,))
+        return data.reshape(storage_shape(t, info.shape))
 
     def layout(self, info: TensorInfo) -> BlockLayout | None:
         t = GGMLType(info.ggml_type)

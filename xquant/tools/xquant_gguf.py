@@ -66,6 +66,7 @@ from xquant.tools.gguf_file import (
     MetadataValue,
     TensorInfo,
     ValueType,
+    storage_shape,
     write_gguf,
 )
 
@@ -188,7 +189,7 @@ def _check_scales(gguf: GGUFFile, info: TensorInfo, raw: np.ndarray) -> None:
             )
 
 
-def _write_function(out: TextIO, name: str, info: TensorInfo, raw: np.ndarray) -> None:
+def _write_function(out: TextIO, name: str, info: TensorInfo) -> None:
     t = GGMLType(info.ggml_type)
     f32 = f"tensor<{_shape_text(info.shape)}xf32>"
     out.write(
@@ -206,7 +207,7 @@ def _write_function(out: TextIO, name: str, info: TensorInfo, raw: np.ndarray) -
         out.write(f"    func.return %1 : {f32}\n  }}\n")
         return
     qtype = SuperblockQuantizedType.ggml(t, len(info.shape) - 1)
-    stored = f"tensor<{_shape_text(raw.shape)}xi8>"
+    stored = f"tensor<{_shape_text(storage_shape(t, info.shape))}xi8>"
     quantized = f"tensor<{_shape_text(info.shape)}x{qtype}>"
     out.write(f"    %0 = arith.constant dense_resource<{name}> : {stored}\n")
     out.write(f"    %1 = quant.scast %0 : {stored} to {quantized}\n")
@@ -241,22 +242,22 @@ def import_gguf(path: str, output: TextIO, selected: Sequence[str]) -> None:
         tensors = [by_name[n] for n in dict.fromkeys(selected)]
     taken: set[str] = set()
     names = [function_name(t.name, taken) for t in tensors]
-    for info in tensors:  # every check before writing anything
+    for info in tensors:  # every check before writing anything, one tensor mapped
         raw = gguf.raw(info)
         if GGMLType(info.ggml_type) in LAYOUTS:
             _check_scales(gguf, info, raw)
+        del raw
     output.write(
         f"module attributes {{gguf.version = {gguf.version} : i64, "
         f"gguf.metadata = {_metadata_text(gguf.metadata)}}} {{\n"
     )
     for name, info in zip(names, tensors):
-        _write_function(output, name, info, gguf.raw(info))
+        _write_function(output, name, info)
     output.write("}\n\n{-#\n  dialect_resources: {\n    builtin: {\n")
     for k, (name, info) in enumerate(zip(names, tensors)):
         _write_blob(output, name, info, gguf.raw(info))
         output.write(",\n" if k + 1 < len(tensors) else "\n")
     output.write("    }\n  }\n#-}\n")
-    gguf.close()
 
 
 # ------------------------------------------------------------------ export
