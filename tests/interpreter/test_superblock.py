@@ -66,7 +66,7 @@ def test_qcast_matches_ggml_reference_quantizer(t: GGMLType) -> None:
 
 
 def test_qcast_of_a_dequantize_only_layout_is_a_located_error() -> None:
-    qtype = SuperblockQuantizedType.ggml(GGMLType.IQ4_NL, 0)
+    qtype = SuperblockQuantizedType.ggml(GGMLType.Q5_0, 0)
     text = f"""func.func @main(%x: tensor<32xf32>) -> tensor<32xf32> {{
   %q = quant.qcast %x : tensor<32xf32> to tensor<32x{qtype}>
   %f = quant.dcast %q : tensor<32x{qtype}> to tensor<32xf32>
@@ -74,6 +74,6 @@ def test_qcast_of_a_dequantize_only_layout_is_a_located_error() -> None:
 }}"""
     with pytest.raises(
         OpInterpretationError,
-        match=r'2:8.*no reference quantizer for layout "ggml\.IQ4_NL"',
+        match=r'2:8.*no reference quantizer for layout "ggml\.Q5_0"',
     ):
         xquant.run(xquant.parse_module(text), "main", np.zeros(32, np.float32))

@@ -19,7 +19,7 @@ Contents:
                             half-integers and sparse rows
     quant_{T}               uint8 bytes of ggml's C reference quantizer
                             (`ggml_quantize_chunk`, no importance matrix) of
-                            quant_x, for T in Q4_0 Q8_0 Q2_K Q3_K Q4_K Q5_K Q6_K
+                            quant_x, for T in Q4_0 Q8_0 Q2_K..Q6_K IQ4_NL IQ4_XS
     gguf_quant_{T}          gguf.quants.quantize(quant_x) for T in Q4_0 Q8_0
                             (gguf has no k-quant quantizers)
     deq_quant_{T}           gguf.quants.dequantize(quant_{T}[:8]) (f32)
@@ -47,7 +47,7 @@ from gguf import GGMLQuantizationType as G
 
 OUT = Path(__file__).with_name("golden.npz")
 TINY = Path(__file__).with_name("tiny.gguf")
-QUANT = ["Q4_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"]
+QUANT = ["Q4_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 READ = [*QUANT, "Q4_1", "Q5_0", "Q5_1", "IQ4_NL", "IQ4_XS"]
 
 

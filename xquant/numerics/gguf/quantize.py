@@ -13,7 +13,11 @@ contraction (x86-64 baseline, as ggml builds its base library), which
 Formats: Q4_0, Q8_0 (plain absmax), Q2_K, Q4_K, Q5_K (`make_qkx2_quants`:
 weighted search of scale and min), Q3_K (`make_q3_quants`), Q6_K
 (`make_qx_quants`: weighted scale search); the sub-block scales are then
-quantized to 4/6/8 bits under one f16 super-block scale.
+quantized to 4/6/8 bits under one f16 super-block scale. IQ4_NL and IQ4_XS:
+`quantize_iq4_nl` / `quantize_iq4_xs` without importance weights (the scale
+search of `quantize_row_iq4_nl_impl` with ntry = 7, what `ggml_quantize_chunk`
+and llama-quantize run), with ggml 0.15's `best_index_int8` (nearest table
+entry, an f32 tie going up; later ggml compares against midpoints instead).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xquant.numerics.gguf.layouts import LAYOUTS, QK_K, GGMLType
+from xquant.numerics.gguf.layouts import IQ4_NL_VALUES, LAYOUTS, QK_K, GGMLType
 
 F32 = np.float32
 _CHUNK_ELEMENTS = 1 << 18
@@ -392,6 +396,89 @@ def quantize_q6_k(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def best_index_int8(values: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """ggml's `best_index_int8` (ggml 0.15): the nearest entry of the sorted
+    table, ties (in f32 distance) to the upper one; below/above the ends clamp."""
+    v = values.astype(F32)
+    mu = np.clip(np.searchsorted(v, x, side="right"), 1, len(v) - 1)
+    lower = (x - v[mu - 1]) < (v[mu] - x)
+    index = np.where(lower, mu - 1, mu)
+    index = np.where(x <= v[0], 0, index)
+    return np.where(x >= v[-1], len(v) - 1, index).astype(np.uint8)
+
+
+def _iq4_fit(xb: np.ndarray, ntry: int) -> np.ndarray:
+    """The per-sub-block scale search of `quantize_row_iq4_nl_impl` (no
+    importance weights: w = x^2)."""
+    values = IQ4_NL_VALUES
+    table = values.astype(F32)
+    w = xb * xb
+    mx, amax = _first_absmax(xb)
+    zero = amax < GROUP_MAX_EPS
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        d = (-mx if ntry > 0 else mx) / F32(int(values[0]))
+
+        def sums(inv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            q = table[best_index_int8(values, inv[:, None] * xb)]
+            wq = w * q
+            return _seq_sum(wq * xb), _seq_sum(wq * q)
+
+        sumqx, sumq2 = sums(F32(1) / d)
+        d = np.where(sumq2 > 0, sumqx / sumq2, F32(0))
+        best = d * sumqx
+        for itry in range(-ntry, ntry + 1):
+            sqx, sq2 = sums(F32(itry + int(values[0])) / mx)
+            better = (sq2 > 0) & (sqx * sqx > best * sq2)
+            d = np.where(better, sqx / sq2, d)
+            best = np.where(better, d * sqx, best)
+    return np.where(zero, F32(0), d).astype(F32)
+
+
+def _pack_iq4(levels: np.ndarray) -> np.ndarray:
+    """Per 32 elements: byte j holds element j (low) and j + 16 (high)."""
+    lv = levels.reshape(-1, 2, 16)
+    return (lv[:, 0] | (lv[:, 1] << 4)).astype(np.uint8).reshape(levels.shape[0], -1)
+
+
+def quantize_iq4_nl(x: np.ndarray) -> np.ndarray:
+    """`quantize_iq4_nl` without importance weights (what `ggml_quantize_chunk`
+    and llama-quantize run: `quantize_row_iq4_nl_impl` with ntry = 7)."""
+    d = _iq4_fit(x, 7)
+    with np.errstate(divide="ignore"):
+        inv = np.where(d != 0, F32(1) / d, F32(0))
+    levels = best_index_int8(IQ4_NL_VALUES, inv[:, None] * x)
+    return np.concatenate([_f16_bytes(d), _pack_iq4(levels)], axis=1)
+
+
+def quantize_iq4_xs(x: np.ndarray) -> np.ndarray:
+    """`quantize_iq4_xs` without importance weights (ntry = 7)."""
+    nb = x.shape[0]
+    sub = x.reshape(nb * 8, 32)
+    scales = _iq4_fit(sub, 7).reshape(nb, 8)
+    max_scale, _ = _first_absmax(scales)
+    d = -max_scale / F32(32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = np.where(d != 0, F32(1) / d, F32(0))
+        ls = np.clip(nearest_int(inv[:, None] * scales), -32, 31)
+        dl = d[:, None] * ls.astype(F32)
+        idl = np.where(dl != 0, F32(1) / dl, F32(0))
+    levels = best_index_int8(IQ4_NL_VALUES, (idl[..., None] * x.reshape(nb, 8, 32)))
+    codes = (ls + 32).astype(np.uint16)
+    low = (codes & 0xF).astype(np.uint8)
+    scales_l = (low[:, 0::2] | (low[:, 1::2] << 4)).astype(np.uint8)
+    high = (codes >> 4) << (2 * np.arange(8, dtype=np.uint16))
+    scales_h = np.bitwise_or.reduce(high, axis=1).astype("<u2").reshape(nb, 1)
+    return np.concatenate(
+        [
+            _f16_bytes(d),
+            scales_h.view(np.uint8),
+            scales_l,
+            _pack_iq4(levels.reshape(nb, QK_K)),
+        ],
+        axis=1,
+    )
+
+
 QUANTIZERS: dict[GGMLType, Callable[[np.ndarray], np.ndarray]] = {
     GGMLType.Q4_0: quantize_q4_0,
     GGMLType.Q8_0: quantize_q8_0,
@@ -400,6 +487,8 @@ QUANTIZERS: dict[GGMLType, Callable[[np.ndarray], np.ndarray]] = {
     GGMLType.Q4_K: quantize_q4_k,
     GGMLType.Q5_K: quantize_q5_k,
     GGMLType.Q6_K: quantize_q6_k,
+    GGMLType.IQ4_NL: quantize_iq4_nl,
+    GGMLType.IQ4_XS: quantize_iq4_xs,
 }
 """The formats with a reference quantizer here."""
 
