@@ -77,6 +77,7 @@ from xquant.dialects.quant.ops import (
     QuantizeCastOp,
     StorageCastOp,
 )
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type, with_element
 from xquant.transforms.utils.op_list import OpList, index_constant
@@ -92,6 +93,7 @@ from xquant.transforms.utils.quant_emitters import (
     require_signed_expressed,
     scalar_constant,
 )
+from xquant.transforms.utils.superblock_emitters import lower_superblock_cast
 
 BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
 
@@ -651,6 +653,12 @@ class LowerQuantCast(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, QuantizeCastOp | DequantizeCastOp):
+            return
+        if superblock_of(op.input.type, op.result.type) is not None:
+            # !quant.superblock: exact in every rounding mode, never folded
+            ops = lower_superblock_cast(op)
+            rewriter.insert(ops.ops, InsertPoint.before(op))
+            rewriter.replace(op, [], [ops.ops[-1].results[0]])
             return
         if self.fold_first and (folded := op.fold()) is not None:
             (value,) = folded
