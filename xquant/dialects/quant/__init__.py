@@ -3,6 +3,7 @@
 from xdsl.ir import Dialect
 
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
+from xquant.dialects.quant.quantile import QuantileQuantizedType
 from xquant.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -14,7 +15,12 @@ from xquant.dialects.quant.types import (
 Quant = Dialect(
     "quant",
     [QuantizeCastOp, DequantizeCastOp, StorageCastOp],
-    [AnyQuantizedType, UniformQuantizedType, CalibratedQuantizedType],
+    [
+        AnyQuantizedType,
+        UniformQuantizedType,
+        CalibratedQuantizedType,
+        QuantileQuantizedType,
+    ],
 )
 
 __all__ = [
@@ -22,6 +28,7 @@ __all__ = [
     "CalibratedQuantizedType",
     "DequantizeCastOp",
     "Quant",
+    "QuantileQuantizedType",
     "QuantizeCastOp",
     "QuantizedType",
     "StorageCastOp",
