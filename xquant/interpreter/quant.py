@@ -53,14 +53,22 @@ class QuantFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues
     ) -> PythonValues:
         qtype = _uniform(op, element_type(op.result.type))
-        return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
+        try:
+            result = uniform.quantize(np.asarray(args[0]), qtype)
+        except ValueError as err:  # a quantile table indexed by float storage
+            raise op_error(op, str(err)) from err
+        return (_like_input(args[0], result),)
 
     @impl(DequantizeCastOp)
     def run_dcast(
         self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues
     ) -> PythonValues:
         qtype = _uniform(op, element_type(op.input.type))
-        return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
+        try:
+            result = uniform.dequantize(np.asarray(args[0]), qtype)
+        except ValueError as err:  # a stored value without a table entry
+            raise op_error(op, str(err)) from err
+        return (_like_input(args[0], result),)
 
     @impl(StorageCastOp)
     def run_scast(
