@@ -16,7 +16,9 @@ Skips, saying why, without the `iree` extra. Run as a script for a summary.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import re
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
@@ -161,11 +163,44 @@ def run_upstream(text: str) -> Outcome:
     return Outcome("reject", message=_message(first))
 
 
+def _run_batch(texts: list[str]) -> list[Outcome] | None:
+    """All `texts` through one `iree-opt -split-input-file`; None if it crashed."""
+    separator = "\n// -----\n"
+    starts, line = [], 1
+    for text in texts:
+        starts.append(line)
+        line += text.count("\n") + separator.count("\n")
+    done = iree_opt.run_iree_opt(
+        separator.join(texts), "--allow-unregistered-dialect", "--split-input-file"
+    )
+    if done.returncode < 0 or "Stack dump" in done.stderr:
+        return None
+    errors: dict[int, str] = {}
+    for err in done.stderr.splitlines():
+        found = re.match(r"<stdin>:(\d+):\d+: error: (.*)", err)
+        if found is None:
+            continue
+        index = bisect.bisect_right(starts, int(found.group(1))) - 1
+        errors.setdefault(index, found.group(2).strip())
+    chunks = done.stdout.split("// -----")
+    if len(chunks) != len(texts):
+        return None
+    return [
+        Outcome("reject", message=errors[i])
+        if i in errors
+        else Outcome("accept", corpus.quant_type_texts(chunk))
+        for i, chunk in enumerate(chunks)
+    ]
+
+
 @cache
 def results() -> dict[str, tuple[Outcome, Outcome]]:
     found = cases()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        upstream = list(pool.map(run_upstream, found.values()))
+    texts = list(found.values())
+    upstream = _run_batch(texts)
+    if upstream is None:  # one case crashed: run them one by one
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            upstream = list(pool.map(run_upstream, texts))
     return {
         name: (up, run_ours(text))
         for (name, text), up in zip(found.items(), upstream, strict=True)
