@@ -78,3 +78,18 @@ def test_lowered_equals_interpreter(
         (got,) = xquant.run(lowered, name, arg)
         assert want.dtype == got.dtype
         np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def test_strip_func_quant_types_keeps_float_storage() -> None:
+    """`quant.scast` carries integer storage only: such signatures stay as they are."""
+    qtype = "!quant.uniform<f8E4M3FN:f32, 0.5>"
+    text = _functions(qtype, "4")
+    module = xquant.apply_passes(xquant.parse_module(text), "strip-func-quant-types")
+    printed = xquant.print_module(module)
+    assert "quant.scast" not in printed
+    assert printed.count("tensor<4x!quant.uniform<f8E4M3FN:f32, 5.000000e-01>>") >= 4
+    stored = np.array([1.0, -2.0, 448.0, 0.25], np.float32).astype(
+        ml_dtypes.float8_e4m3fn
+    )
+    (values,) = xquant.run(module, "d", stored)
+    np.testing.assert_array_equal(values, stored.astype(np.float32) * 0.5)
