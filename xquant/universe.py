@@ -192,6 +192,20 @@ def _inline() -> type[ModulePass]:
     return InlinePass
 
 
+def _linalg_convert_to_dps() -> type[ModulePass]:
+    from xquant.transforms.linalg_convert_to_dps import LinalgConvertToDPSPass
+
+    return LinalgConvertToDPSPass
+
+
+def _linalg_specialize_generic_ops() -> type[ModulePass]:
+    from xquant.transforms.linalg_specialize_generic_ops import (
+        LinalgSpecializeGenericOpsPass,
+    )
+
+    return LinalgSpecializeGenericOpsPass
+
+
 def _widen_boundary_types() -> type[ModulePass]:
     from xquant.transforms.widen_boundary_types import WidenBoundaryTypesPass
 
@@ -210,6 +224,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "chlo-legalize-to-stablehlo": _with_fixes(_chlo_legalize_to_stablehlo),
     "stablehlo-legalize-to-linalg": _with_fixes(_stablehlo_legalize_to_linalg),
     "linalg-fuse-elementwise-ops": _with_fixes(_linalg_fuse_elementwise_ops),
+    "linalg-convert-to-dps": _with_fixes(_linalg_convert_to_dps),
+    "linalg-specialize-generic-ops": _with_fixes(_linalg_specialize_generic_ops),
     "stablehlo-legalize-qdq-to-quantized-op": _with_fixes(
         _stablehlo_legalize_qdq_to_quantized_op
     ),

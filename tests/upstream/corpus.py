@@ -100,15 +100,35 @@ def _sub_channel_zero_points(qtype: str) -> tuple[bool, int, list[int]] | None:
     return signed, width, [int(z) for z in re.findall(r":\s*(-?\d+)", tensor)]
 
 
+_MAIN_STORAGE = re.compile(r"!quant\.quantile|!quant\.(uniform|any)<f")
+_BUILTIN_STORAGE = re.compile(r"!quant\.(uniform|any)<(si|ui)\d")
+
+
+def as_llvm_22(printed: str) -> str:
+    """A type text as mlir-opt 22.1.8 prints it: `siN`/`uiN` storage as `iN`/`uN`."""
+    return re.sub(
+        r"(!quant\.(?:uniform|any)<)(s|u)i(\d)",
+        lambda m: m.group(1) + ("i" if m.group(2) == "s" else "u") + m.group(3),
+        printed,
+    )
+
+
 def deviation_features(text: str) -> set[str]:
     """Which deliberate differences from upstream `text` touches:
 
     - "a": a sub-channel type on an unranked tensor, in a quant op;
     - "b": a negative sub-channel zero point inside the storage range;
     - "c": a sub-channel zero point outside the storage type's range;
-    - "d": an unsigned sub-channel zero point above the signed maximum.
+    - "d": an unsigned sub-channel zero point above the signed maximum;
+    - "e": a `siN`/`uiN` storage type, which LLVM main prints as written
+      (mlir-opt 22.1.8: `iN`/`uN`);
+    - "f": LLVM main's float storage or `!quant.quantile` (22.1.8 rejects them).
     """
     features: set[str] = set()
+    if _BUILTIN_STORAGE.search(text) is not None:
+        features.add("e")
+    if _MAIN_STORAGE.search(text) is not None:
+        features.add("f")
     has_op = re.search(r"quant\.(qcast|dcast|scast)", text) is not None
     for qtype in quant_type_texts(text):
         parsed = _sub_channel_zero_points(qtype)

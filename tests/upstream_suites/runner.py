@@ -74,6 +74,17 @@ DEFAULT_SUITES = (
     SHARED_DIR / "stablehlo-pass-tests",
 )
 EXCEPTIONS_FILE = REPO_ROOT / "docs" / "upstream-test-exceptions.md"
+# LLVM main's quant tests (after 22.1.8), read in place; named `main/<file>` so
+# they do not clash with 22.1.8's files of the same name. The Bytecode/ files
+# need MLIR bytecode and are not run.
+MAIN_QUANT_SUITE = SHARED_DIR / "upstream-main-quant"
+MAIN_QUANT_FILES = (
+    "quantile-types.mlir",
+    "invalid-quantile-types.mlir",
+    "parse-uniform.mlir",
+    "lower-quant-ops-to-dps.mlir",
+    "inlining.mlir",
+)
 
 SEPARATOR = "// -----"
 # lit's keyword rule: `RUN:` not glued to a preceding word character.

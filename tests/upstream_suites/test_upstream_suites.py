@@ -1,7 +1,8 @@
 """Upstream's own test files, run case by case through `xquant-opt`.
 
 One test per (file, case): every `// -----` chunk of each file in
-`../shared/mlir-quant-tests` and `../shared/stablehlo-pass-tests`, plus the
+`../shared/mlir-quant-tests` and `../shared/stablehlo-pass-tests` (and of LLVM
+main's quant files in `../shared/upstream-main-quant`, named `main/...`), plus the
 whole file (`file#whole`), run with the file's RUN lines as the READMEs there
 say (see `runner.py`). A case listed in `docs/upstream-test-exceptions.md` is
 an expected failure: it xfails with the listed reason and FAILS when it
@@ -29,6 +30,8 @@ import pytest
 from tests.upstream_suites.runner import (
     DEFAULT_SUITES,
     EXCEPTIONS_FILE,
+    MAIN_QUANT_FILES,
+    MAIN_QUANT_SUITE,
     REPO_ROOT,
     SHARED_DIR,
     Case,
@@ -51,11 +54,14 @@ _ABSENT_REASON = f"upstream test files not found: {SHARED_DIR} (../shared) is ab
 
 
 def _all_cases() -> list[Case]:
-    return [
+    cases = [
         case
         for path, name in collect_files(_PRESENT)
         for case in cases_for_file(path, name)
     ]
+    for file in MAIN_QUANT_FILES if MAIN_QUANT_SUITE.is_dir() else ():
+        cases += cases_for_file(MAIN_QUANT_SUITE / file, f"main/{file}")
+    return cases
 
 
 ALL_CASES = _all_cases()

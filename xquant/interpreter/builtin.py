@@ -17,8 +17,10 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute
 
+from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.interpreter.arith import attribute_value
-from xquant.numerics.values import dtype_of
+from xquant.interpreter.quant import reinterpret
+from xquant.numerics.values import dtype_of, element_type
 
 __all__ = ["BuiltinFunctions"]
 
@@ -47,6 +49,18 @@ def _attribute_value_impl(
     return value
 
 
+def _stored_view(source: Attribute, target: Attribute, value: Any) -> Any:
+    """Between a quantized type and its stored values (what `lower-quant-ops` casts
+    for float and quantile storage): the same bits, held as `quant.scast` holds them."""
+    into, out_of = element_type(target), element_type(source)
+    quantized = into if isinstance(into, StorageQuantizedType) else out_of
+    if not isinstance(quantized, StorageQuantizedType) or quantized.float_storage:
+        return value if isinstance(quantized, StorageQuantizedType) else None
+    signed = quantized.is_signed if quantized is into else True
+    result = reinterpret(np.asarray(value), quantized.storage_width, signed)
+    return result[()] if np.ndim(value) == 0 and result.ndim == 0 else result
+
+
 @register_impls
 class BuiltinFunctions(InterpreterFunctions):
     @impl(UnrealizedConversionCastOp)
@@ -60,6 +74,10 @@ class BuiltinFunctions(InterpreterFunctions):
         for o, r, value in zip(op.operands, op.results, args):
             if o.type == r.type:
                 results.append(value)
+                continue
+            stored = _stored_view(o.type, r.type, value)
+            if stored is not None:
+                results.append(stored)
                 continue
             try:
                 results.append(interpreter.cast_value(o.type, r.type, value))

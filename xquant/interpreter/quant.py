@@ -57,7 +57,11 @@ class QuantFunctions(InterpreterFunctions):
         if (block := superblock_of(op.result.type)) is not None:
             return (superblock.qcast(op, block, args[0]),)
         qtype = _uniform(op, element_type(op.result.type))
-        return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
+        try:
+            result = uniform.quantize(np.asarray(args[0]), qtype)
+        except ValueError as err:  # a quantile table indexed by float storage
+            raise op_error(op, str(err)) from err
+        return (_like_input(args[0], result),)
 
     @impl(DequantizeCastOp)
     def run_dcast(
@@ -66,7 +70,11 @@ class QuantFunctions(InterpreterFunctions):
         if (block := superblock_of(op.input.type)) is not None:
             return (superblock.dcast(op, block, args[0]),)
         qtype = _uniform(op, element_type(op.input.type))
-        return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
+        try:
+            result = uniform.dequantize(np.asarray(args[0]), qtype)
+        except ValueError as err:  # a stored value without a table entry
+            raise op_error(op, str(err)) from err
+        return (_like_input(args[0], result),)
 
     @impl(StorageCastOp)
     def run_scast(

@@ -88,6 +88,8 @@ def holder_dtype(t: Attribute) -> np.dtype[Any] | None:
     """The numpy dtype the interpreter holds values of `t` in (quantized: storage integers)."""
     el = element_type(t)
     if isinstance(el, StorageQuantizedType):
+        if el.float_storage is not None:
+            return el.float_storage.dtype
         return storage_dtype(el.storage_width, el.is_signed)
     try:
         return dtype_of(t)
@@ -114,7 +116,9 @@ def _literal_type(t: Attribute) -> tuple[Attribute, str]:
     if not isinstance(el, StorageQuantizedType):
         return t, ""
     signedness = Signedness.SIGNLESS if el.is_signed else Signedness.UNSIGNED
-    storage = IntegerType(el.storage_width, signedness)
+    storage: Attribute = IntegerType(el.storage_width, signedness)
+    if el.float_storage is not None:
+        storage = el.storage_spec
     note = f"  // storage of {_type_str(t)}"
     if isinstance(t, TensorType):
         return TensorType(storage, t.get_shape()), note

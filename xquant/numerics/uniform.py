@@ -35,12 +35,27 @@ import ml_dtypes
 import numpy as np
 from xdsl.ir import Attribute
 
+from xquant.numerics import lookup
 from xquant.numerics.dtypes import (
     integer_range,
     integers_to_float,
     numpy_dtype,
     storage_dtype,
 )
+from xquant.numerics.storage_formats import FloatStorageFormat, quantize_float
+
+
+class QuantileTable(Protocol):
+    """What the arithmetic reads of a `!quant.quantile` storage type."""
+
+    @property
+    def quantile_type(self) -> Attribute: ...
+    @property
+    def storage_type(self) -> Attribute: ...
+    @property
+    def quantiles(self) -> np.ndarray: ...
+    @property
+    def storage_min(self) -> int: ...
 
 
 class UniformType(Protocol):
@@ -75,6 +90,10 @@ class UniformType(Protocol):
     def scales(self) -> np.ndarray: ...
     @property
     def zero_points(self) -> np.ndarray: ...
+    @property
+    def float_storage(self) -> FloatStorageFormat | None: ...
+    @property
+    def quantile(self) -> QuantileTable | None: ...
     def block_sizes_for(self, shape: Sequence[int]) -> tuple[int, ...]: ...
     def scales_for(self, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray]: ...
 
@@ -85,8 +104,27 @@ def expressed_dtype(qtype: UniformType) -> np.dtype:
 
 
 def storage_numpy_dtype(qtype: UniformType) -> np.dtype:
-    """The numpy dtype holding the storage integers (`i4` -> int8, `u8` -> uint8)."""
+    """The numpy dtype holding the stored values (`i4` -> int8, `u8` -> uint8,
+    `f8E4M3FN` -> float8_e4m3fn, a quantile table: its storage integers)."""
+    fmt = qtype.float_storage
+    if fmt is not None:
+        return fmt.dtype
+    quantile = qtype.quantile
+    if quantile is not None:
+        storage = quantile.storage_type
+        if numpy_dtype(storage).kind == "f":
+            raise ValueError(
+                f"quantile tables indexed by float storage ({storage}) cannot be computed"
+            )
     return storage_dtype(qtype.storage_width, qtype.is_signed)
+
+
+def quantile_entries(quantile: QuantileTable) -> np.ndarray:
+    """The table as float64, each entry first converted to the quantile type
+    (nearest-even for a float type; an integer type truncates, as `fptosi`)."""
+    entries = np.asarray(quantile.quantiles, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        return entries.astype(numpy_dtype(quantile.quantile_type)).astype(np.float64)
 
 
 def clamp_bounds(qtype: UniformType) -> tuple[np.generic, np.generic]:
@@ -202,9 +240,23 @@ def quantize(x: np.ndarray, qtype: UniformType) -> np.ndarray:
     dtype = expressed_dtype(qtype)
     x = np.asarray(x, dtype=dtype)
     scales, zero_points, _, view_shape = _parameters(qtype, x.shape)
-    low, high = clamp_bounds(qtype)
     with np.errstate(all="ignore"):
         scaled = x.reshape(view_shape) / scales + zero_points
+    fmt, quantile = qtype.float_storage, qtype.quantile
+    if fmt is not None:
+        stored = quantize_float(scaled, fmt, qtype.storage_min, qtype.storage_max)
+        return stored.reshape(x.shape)
+    if quantile is not None:
+        return lookup.encode_nearest(
+            scaled,
+            quantile_entries(quantile),
+            quantile.storage_min,
+            qtype.storage_min,
+            qtype.storage_max,
+            storage_numpy_dtype(qtype),
+        ).reshape(x.shape)
+    low, high = clamp_bounds(qtype)
+    with np.errstate(all="ignore"):
         # clip is minimum(maximum(.)) in one pass (NaN stays NaN); the sign of a
         # zero bound cannot matter, the value becomes an integer below.
         rounded = np.asarray(np.rint(np.clip(scaled, low, high)))  # 0-d: an array
@@ -222,8 +274,19 @@ def dequantize(q: np.ndarray, qtype: UniformType) -> np.ndarray:
     """
     dtype = expressed_dtype(qtype)
     q = np.asarray(q)
-    scales, _, zero_points, view_shape = _parameters(qtype, q.shape)
+    scales, float_zero_points, zero_points, view_shape = _parameters(qtype, q.shape)
     stored = q.reshape(view_shape)
+    fmt, quantile = qtype.float_storage, qtype.quantile
+    if fmt is not None or quantile is not None:
+        if quantile is not None:
+            entries = quantile_entries(quantile).astype(dtype)
+            stored = lookup.decode(stored, entries, quantile.storage_min)
+        with np.errstate(all="ignore"):
+            values = stored.astype(dtype)
+            if np.any(float_zero_points != 0):
+                values = values - float_zero_points
+            values = values * scales
+        return values.astype(dtype).reshape(q.shape)
     if np.any(zero_points != 0):
         stored = stored.astype(zero_points.dtype) - zero_points
     with np.errstate(all="ignore"):

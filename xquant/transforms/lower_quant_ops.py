@@ -23,7 +23,7 @@ lowerings:
   (per-axis), the ranked lowering, and a reshape back;
 - as upstream's dialect conversion tries a fold on every op it must
   legalize, `dcast(qcast x)` becomes `x` and `qcast(dcast x)` becomes `x` when
-  the types match (`lower_as_upstream`): such a pair computes nothing, so its
+  the types match (`LowerQuantCast(fold_first=True)`): such a pair computes nothing, so its
   quantization error disappears too.
 
 `rounding=nearest-even`: the project's numeric contract (the interpreter's
@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnrankedTensorType,
+    UnrealizedConversionCastOp,
     i32,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -92,6 +93,11 @@ from xquant.transforms.utils.quant_emitters import (
     make_bounds,
     require_signed_expressed,
     scalar_constant,
+)
+from xquant.transforms.utils.quant_storage_emitters import (
+    emit_storage_dequantize,
+    emit_storage_quantize,
+    stored_element,
 )
 from xquant.transforms.utils.superblock_emitters import lower_superblock_cast
 
@@ -134,6 +140,10 @@ def _storage_cast(ops: OpList, value: SSAValue, type: Attribute) -> SSAValue:
     return ops.create(StorageCastOp, (value,), type)
 
 
+def _unrealized_cast(ops: OpList, value: SSAValue, type: Attribute) -> SSAValue:
+    return ops.add(UnrealizedConversionCastOp.get([value], [type]))
+
+
 def _generic(
     ops: OpList,
     inputs: list[SSAValue],
@@ -167,12 +177,15 @@ class _ContractLowering:
     def __init__(self, qtype: UniformQuantizedType, quantize: bool):
         self.qtype = qtype
         self.quantize = quantize
-        self.out_element: Attribute = (
-            qtype.storage_type if quantize else qtype.expressed_type
-        )
+        # Float or quantile storage: `quant_storage_emitters`, zero points as floats.
+        self.storage_kind = not qtype.is_integer_storage
+        stored = stored_element(qtype) if self.storage_kind else qtype.storage_type
+        self.out_element: Attribute = stored if quantize else qtype.expressed_type
         # Wide integers (dequantize) or floats (quantize).
         self.zero_point_element: Attribute = (
-            qtype.expressed_type if quantize else dequantize_wide_type(qtype)
+            qtype.expressed_type
+            if quantize or self.storage_kind
+            else dequantize_wide_type(qtype)
         )
 
     # ----- parameters -----
@@ -184,12 +197,18 @@ class _ContractLowering:
         return Params(scale, zero_point if qtype.zero_point != 0 else None)
 
     def _bounds(self, ops: OpList) -> Bounds:
-        """Clamp constants (quantize only)."""
-        return make_bounds(ops, self.qtype) if self.quantize else Bounds(None, None)
+        """Clamp constants (quantize of integer storage only)."""
+        if self.quantize and not self.storage_kind:
+            return make_bounds(ops, self.qtype)
+        return Bounds(None, None)
 
     def _body(self, bounds: Bounds) -> BodyFn:
         def body(ops: OpList, value: SSAValue, params: Params) -> SSAValue:
             result_type = with_element(value.type, self.out_element)
+            if self.storage_kind and self.quantize:
+                return emit_storage_quantize(ops, value, params, self.qtype)
+            if self.storage_kind:
+                return emit_storage_dequantize(ops, value, params, self.qtype)
             if self.quantize:
                 return emit_quantize(
                     ops, value, params, bounds, self.qtype, result_type
@@ -219,9 +238,14 @@ class _ContractLowering:
         qtype = self.qtype
         scales = _tensor_type(qtype.expressed_type, layout.shape)
         zero_points = _tensor_type(self.zero_point_element, layout.shape)
+        points: list[float] | list[int] = (
+            [float(z) for z in qtype.zero_points.flat]
+            if self.storage_kind or self.quantize
+            else [int(z) for z in qtype.zero_points.flat]
+        )
         return (
             dense_constant(ops, [float(s) for s in qtype.scales.flat], scales),
-            dense_constant(ops, [int(z) for z in qtype.zero_points.flat], zero_points),
+            dense_constant(ops, points, zero_points),
         )
 
     def _ranked(self, ops: OpList, value: SSAValue, layout: _Layout | None) -> SSAValue:
@@ -574,7 +598,7 @@ def _uniform_type(
             op,
             f"'{op.name}' op cannot lower {attr}: only !quant.uniform types have a numeric meaning",
         )
-    if not attr.has_signless_storage:
+    if attr.is_integer_storage and not attr.has_signless_storage:
         # Upstream emits invalid IR here; quant.scast carries only signless integers.
         raise OpDiagnostic(
             op,
@@ -602,8 +626,9 @@ def _check_zero_points_fit_storage(
 def _lowering(
     qtype: UniformQuantizedType, rounding: Rounding, quantize: bool
 ) -> _UpstreamLowering | _ContractLowering:
-    if rounding is Rounding.TOWARD_ZERO:
+    if rounding is Rounding.TOWARD_ZERO and qtype.is_integer_storage:
         return _UpstreamLowering(qtype, quantize)
+    # Upstream does not lower float or quantile storage: the contract's form.
     return _ContractLowering(qtype, quantize)
 
 
@@ -616,7 +641,7 @@ def _check(op: QuantCast, rounding: Rounding) -> UniformQuantizedType:
     qtype = _uniform_type(
         op, element_type(op.result.type if quantize else op.input.type)
     )
-    if rounding is Rounding.TOWARD_ZERO:
+    if rounding is Rounding.TOWARD_ZERO and qtype.is_integer_storage:
         _check_zero_points_fit_storage(op, qtype)
     elif isinstance(op, QuantizeCastOp):
         require_signed_expressed(op, qtype)
@@ -628,11 +653,14 @@ def _build(
 ) -> tuple[OpList, SSAValue]:
     """The ops computing `op` on `input` (its operand, or what replaced it), and the result."""
     ops = OpList()
+    # quant.scast carries integer storage only; float and quantile storage
+    # cross with an unrealized cast (the interpreter reinterprets it as scast).
+    cast = _storage_cast if qtype.is_integer_storage else _unrealized_cast
     if isinstance(op, QuantizeCastOp):
         stored = _lowering(qtype, rounding, quantize=True).lower(ops, input)
-        return ops, _storage_cast(ops, stored, op.result.type)
-    storage = with_element(input.type, qtype.storage_type)
-    stored = _storage_cast(ops, input, storage)
+        return ops, cast(ops, stored, op.result.type)
+    element = qtype.storage_type if qtype.is_integer_storage else stored_element(qtype)
+    stored = cast(ops, input, with_element(input.type, element))
     return ops, _lowering(qtype, rounding, quantize=False).lower(ops, stored)
 
 

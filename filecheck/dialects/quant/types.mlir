@@ -12,9 +12,9 @@ func.func private @zero_zp() -> !quant.uniform<i8:f32, 1.0e-3:0>
 func.func private @narrow() -> !quant.uniform<i8<-127:127>:f32, 1.0>
 // CHECK: @full_bounds() -> !quant.uniform<i8:f32, 1.500000e+00:-3>
 func.func private @full_bounds() -> !quant.uniform<i8<-128:127>:f32, 1.5:-3>
-// CHECK: @ui8() -> !quant.uniform<u8:f32, 1.000000e+00>
+// CHECK: @ui8() -> !quant.uniform<ui8:f32, 1.000000e+00>
 func.func private @ui8() -> !quant.uniform<ui8:f32, 1.0>
-// CHECK: @si8() -> !quant.uniform<i8:f32, 1.000000e+00>
+// CHECK: @si8() -> !quant.uniform<si8:f32, 1.000000e+00>
 func.func private @si8() -> !quant.uniform<si8:f32, 1.0>
 // CHECK: @bf16() -> !quant.uniform<i16:bf16, 1.500000e+00>
 func.func private @bf16() -> !quant.uniform<i16:bf16, 1.5>

@@ -3,6 +3,7 @@
 from xdsl.ir import Dialect
 
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
+from xquant.dialects.quant.quantile import QuantileQuantizedType
 from xquant.dialects.quant.superblock import SuperblockQuantizedType
 from xquant.dialects.quant.types import (
     AnyQuantizedType,
@@ -19,6 +20,7 @@ Quant = Dialect(
         AnyQuantizedType,
         UniformQuantizedType,
         CalibratedQuantizedType,
+        QuantileQuantizedType,
         SuperblockQuantizedType,
     ],
 )
@@ -28,6 +30,7 @@ __all__ = [
     "CalibratedQuantizedType",
     "DequantizeCastOp",
     "Quant",
+    "QuantileQuantizedType",
     "QuantizeCastOp",
     "QuantizedType",
     "StorageCastOp",

@@ -31,6 +31,7 @@ __all__ = [
     "GranularityAttr",
     "check_scale",
     "check_storage",
+    "check_storage_range",
     "default_storage_range",
     "storage_integer_type",
 ]
@@ -70,9 +71,18 @@ def default_storage_range(width: int, signed: bool) -> tuple[int, int]:
 
 def check_storage(width: int, signed: bool, storage_min: int, storage_max: int) -> None:
     """The storage checks shared by the parser and the constructors (upstream texts)."""
+    check_storage_range(
+        width, default_storage_range(width, signed), storage_min, storage_max
+    )
+
+
+def check_storage_range(
+    width: int, default: tuple[int, int], storage_min: int, storage_max: int
+) -> None:
+    """`check_storage` for any storage type, given its default range (float, quantile)."""
     if not 0 < width <= MAX_STORAGE_BITS:
         raise VerifyException(f"illegal storage type size: {width}")
-    low, high = default_storage_range(width, signed)
+    low, high = default
     if storage_min < low:
         raise VerifyException(f"illegal storage type minimum: {storage_min}")
     if storage_max > high:

@@ -270,7 +270,7 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
             return  # raw bytes: `verify_cast` checked them
         if (
             not isinstance(qtype, StorageQuantizedType)
-            or qtype.storage_type != int_type
+            or qtype.storage_spec != int_type
         ):
             raise self._plain_error(
                 "storage type in quantized type expected to match integer type"

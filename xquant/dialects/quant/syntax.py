@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     NoneAttr,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
@@ -37,7 +37,7 @@ from xquant.dialects.quant.constraints import (
     SUB_CHANNEL,
     GranularityAttr,
     check_scale,
-    check_storage,
+    check_storage_range,
     default_storage_range,
     storage_integer_type,
 )
@@ -45,6 +45,11 @@ from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,
     scale_range,
+)
+from xquant.dialects.quant.storage import (
+    FLOAT_STORAGE_TYPES,
+    storage_facts,
+    storage_spelling,
 )
 from xquant.numerics.float_format import (
     format_float,
@@ -165,16 +170,32 @@ def _checked(
 # ----- storage and expressed types -----
 
 
-def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
-    """`iN`/`siN`/`uiN`/`uN`, optionally `<min:max>`: (width, signed, min, max, builtin).
+def _parse_storage(parser: AttrParser) -> tuple[Attribute, bool, int, int]:
+    """The storage type, optionally `<min:max>`: (storage type, signed, min, max).
 
-    `builtin` says the storage was spelled `siN`/`uiN`: upstream then keeps that
-    builtin type, which makes a distinct quantized type (see `types`).
+    An integer (`iN`/`siN`/`uiN`, or the keyword `uN`: a signless `iN` with
+    the unsigned flag), one of main's float storage types, or a
+    `!quant.quantile` type. Upstream keeps `siN`/`uiN` as written, which makes
+    a distinct quantized type (see `types`) and prints as written.
     """
 
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     start, end = token.span.start, token.span.end
+    if token.kind == MLIRTokenKind.EXCLAMATION_IDENT:
+        attr = parser.parse_type()
+        facts = storage_facts(attr)
+        if facts is None or not isinstance(attr, ParametrizedAttribute):
+            _fail(parser, "illegal storage type prefix", start, end)
+            raise AssertionError
+        if not 0 < facts.width <= 32:
+            _fail(parser, f"illegal storage type size: {facts.width}", start, end)
+        return _parse_bounds(parser, attr, facts.signed, facts[2:])
     ident = parser.parse_optional_identifier()
+    if ident is not None and ident in FLOAT_STORAGE_TYPES:
+        attr = FLOAT_STORAGE_TYPES[ident]
+        facts = storage_facts(attr)
+        assert facts is not None
+        return _parse_bounds(parser, attr, True, facts[2:])
     match = _STORAGE_RE.fullmatch(ident) if ident is not None else None
     # As upstream: a builtin integer type, else a keyword that must be `u<width>`.
     if ident is None:
@@ -207,9 +228,16 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
     builtin = prefix in ("si", "ui")
     if not 0 < width <= 32:
         _fail(parser, f"illegal storage type size: {width}", start, end)
-    low, high = default_storage_range(width, signed)
+    storage = storage_integer_type(width, signed, builtin)
+    return _parse_bounds(parser, storage, signed, default_storage_range(width, signed))
+
+
+def _parse_bounds(
+    parser: AttrParser, storage: Attribute, signed: bool, default: tuple[int, int]
+) -> tuple[Attribute, bool, int, int]:
+    low, high = default
     if parser.parse_optional_characters("<") is None:
-        return width, signed, low, high, builtin
+        return storage, signed, low, high
     min_start = parser.pos
     storage_min = _integer(parser)
     _punct(parser, ":")
@@ -220,15 +248,24 @@ def _parse_storage(parser: AttrParser) -> tuple[int, bool, int, int, bool]:
         _fail(parser, f"illegal storage type minimum: {storage_min}", min_start)
     if storage_max > high:
         _fail(parser, f"illegal storage type maximum: {storage_max}", max_start)
-    return width, signed, storage_min, storage_max, builtin
+    return storage, signed, storage_min, storage_max
 
 
 def _verify_storage(
-    parser: AttrParser, mnemonic: int, storage: tuple[int, bool, int, int, bool]
+    parser: AttrParser, mnemonic: int, storage: tuple[Attribute, bool, int, int]
 ) -> None:
     """The type verifier's storage check, which upstream reports at the mnemonic once the body is read."""
-
-    _checked(parser, mnemonic, check_storage, *storage[:4])
+    facts = storage_facts(storage[0], storage[1])
+    assert facts is not None
+    _checked(
+        parser,
+        mnemonic,
+        check_storage_range,
+        facts.width,
+        (facts.default_min, facts.default_max),
+        storage[2],
+        storage[3],
+    )
 
 
 def _parse_float_type(parser: AttrParser) -> Attribute:
@@ -242,20 +279,16 @@ def _parse_float_type(parser: AttrParser) -> Attribute:
 
 
 def _storage_attrs(
-    width: int, signed: bool, low: int, high: int, builtin: bool
+    storage: Attribute, signed: bool, low: int, high: int
 ) -> list[Attribute]:
-
-    return [
-        storage_integer_type(width, signed, builtin),
-        IntAttr(int(signed)),
-        IntAttr(low),
-        IntAttr(high),
-    ]
+    return [storage, IntAttr(int(signed)), IntAttr(low), IntAttr(high)]
 
 
-def storage_text(signed: bool, width: int, bounds: tuple[int, int] | None) -> str:
-    """The storage part of a type body: `i8`, or `u4<1:15>` when `bounds` are given."""
-    text = f"{'i' if signed else 'u'}{width}"
+def storage_text(
+    storage: Attribute, signed: bool, bounds: tuple[int, int] | None
+) -> str:
+    """The storage part of a type body: `i8`, `ui8`, `f8E4M3FN`, or `u4<1:15>` when `bounds` are given."""
+    text = storage_spelling(storage, signed)
     return text if bounds is None else f"{text}<{bounds[0]}:{bounds[1]}>"
 
 
@@ -521,7 +554,8 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
 def _parse_uniform(parser: AttrParser) -> list[Attribute]:
     mnemonic = _open_body(parser)
     storage = _parse_storage(parser)
-    width, signed = storage[0], storage[1]
+    facts = storage_facts(storage[0], storage[1])
+    assert facts is not None
     _punct(parser, ":")
     expressed = _parse_float_type(parser)
 
@@ -564,7 +598,7 @@ def _parse_uniform(parser: AttrParser) -> list[Attribute]:
         shape = [len(scales)]
     if granularity == SUB_CHANNEL:
         scales = _round_scales(scales, expressed)
-        low, high = default_storage_range(width, signed)
+        low, high = facts.default_min, facts.default_max
         points = np.asarray(zero_points, dtype=np.int64)
         outside = np.flatnonzero((points < low) | (points > high))
         if len(outside):
@@ -726,3 +760,42 @@ def _followed_by(
     """`err`, then `message` at `start`, as upstream's caller reports its failure."""
     span = Span(start, start + 1, parser.lexer.input)
     return ParseErrorWithFollowUps(err, [(span, message)])
+
+
+# ----- !quant.quantile -----
+
+
+def _parse_type(parser: AttrParser) -> Attribute:
+    parsed = parser.parse_optional_type()
+    if parsed is None:
+        _fail_wrong_token(parser, "expected non-function type")
+    return parsed
+
+
+def parse_quantile(
+    parser: AttrParser, check: object
+) -> tuple[Attribute, Attribute, list[float], tuple[int, int] | None]:
+    """`<STORAGE:QTYPE, {v, ...}[, <min:max>]>`, then `check` (the verifier) at the mnemonic."""
+    mnemonic = _open_body(parser)
+    storage = _parse_type(parser)
+    _punct(parser, ":")
+    quantile_type = _parse_type(parser)
+    _punct(parser, ",")
+    _punct(parser, "{")
+    values: list[float] = []
+    if parser.parse_optional_characters("}") is None:
+        values.append(_float(parser))
+        while parser.parse_optional_characters(",") is not None:
+            values.append(_float(parser))
+        _punct(parser, "}")
+    value_range: tuple[int, int] | None = None
+    if parser.parse_optional_characters(",") is not None:
+        _punct(parser, "<")
+        low = _integer(parser)
+        _punct(parser, ":")
+        high = _integer(parser)
+        _punct(parser, ">")
+        value_range = (low, high)
+    _punct(parser, ">")
+    _checked(parser, mnemonic, check, storage, quantile_type, values, value_range)
+    return storage, quantile_type, values, value_range

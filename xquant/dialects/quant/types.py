@@ -53,7 +53,7 @@ from xquant.dialects.quant.constraints import (
     Granularity,
     GranularityAttr,
     check_scale,
-    check_storage,
+    check_storage_range,
     default_storage_range,
     storage_integer_type,
 )
@@ -61,7 +61,16 @@ from xquant.dialects.quant.float_semantics import (
     is_float_type,
     round_to_float_type,
 )
+from xquant.dialects.quant.quantile import QuantileQuantizedType
+from xquant.dialects.quant.storage import (
+    StorageFacts,
+    as_integer_type,
+    float_storage_format,
+    storage_facts,
+)
+from xquant.numerics.dtypes import integer_facts
 from xquant.numerics.float_format import format_float, llvm_double
+from xquant.numerics.storage_formats import FloatStorageFormat
 
 
 def check_expressed_type(expressed_type: Attribute) -> None:
@@ -97,17 +106,62 @@ class QuantizedType(ParametrizedAttribute, TypeAttribute):
 
 
 class StorageQuantizedType(QuantizedType):
-    """A quantized type with integer storage (`any` and `uniform`)."""
+    """A quantized type with a storage type (`any` and `uniform`).
+
+    The storage is an integer type, a float storage type (`f8E4M3FN`, ...) or
+    a `!quant.quantile` table (see `storage`); `storage_type` is always an
+    integer type: the storage itself when it is one, else the signless
+    integer of its width (the bits, as a container).
+    """
 
     if TYPE_CHECKING:
-        storage_type: IntegerType
+        storage_spec: Attribute
         signed: IntAttr
         storage_min_attr: IntAttr
         storage_max_attr: IntAttr
 
     @property
+    def _facts(self) -> StorageFacts:
+        facts = storage_facts(self.storage_spec, self.is_signed)
+        if facts is None:
+            raise VerifyException(
+                f"illegal storage type: {self.storage_spec} is not a quantized storage type"
+            )
+        return facts
+
+    @property
+    def storage_type(self) -> IntegerType:
+        """The integer storage type, or the signless integer of a float/quantile storage's width."""
+        integer = as_integer_type(self.storage_spec)
+        if integer is not None:
+            return integer
+        return IntegerType(self.storage_width)
+
+    @property
+    def is_integer_storage(self) -> bool:
+        return isinstance(self.storage_spec, IntegerType)
+
+    @property
+    def float_storage(self) -> FloatStorageFormat | None:
+        """The float format of float storage (`f8E4M3FN`, ...), else None."""
+        return float_storage_format(self.storage_spec)
+
+    @property
+    def quantile(self) -> QuantileQuantizedType | None:
+        """The lookup table of `!quant.quantile` storage, else None."""
+        spec = self.storage_spec
+        return spec if isinstance(spec, QuantileQuantizedType) else None
+
+    @property
+    def storage_element(self) -> Attribute:
+        """The element type stored values are held in: the integer or float storage type,
+        or the storage type of a quantile table."""
+        quantile = self.quantile
+        return self.storage_spec if quantile is None else quantile.storage_type
+
+    @property
     def storage_width(self) -> int:
-        return self.storage_type.width.data
+        return self._facts.width
 
     @property
     def signless_storage_type(self) -> IntegerType:
@@ -117,7 +171,8 @@ class StorageQuantizedType(QuantizedType):
     @property
     def has_signless_storage(self) -> bool:
         """Whether the storage was written `iN`/`uN` (not `siN`/`uiN`), so `quant.scast` can carry it."""
-        return self.storage_type.signedness.data == Signedness.SIGNLESS
+        integer = as_integer_type(self.storage_spec)
+        return integer is not None and integer_facts(integer)[1] == Signedness.SIGNLESS
 
     @property
     def is_signed(self) -> bool:
@@ -133,30 +188,44 @@ class StorageQuantizedType(QuantizedType):
 
     @property
     def has_storage_bounds(self) -> bool:
-        """Whether the bounds differ from the storage type's full range (then they print)."""
-        return (self.storage_min, self.storage_max) != default_storage_range(
-            self.storage_width, self.is_signed
+        """Whether the bounds differ from the storage type's default range (then they print)."""
+        facts = self._facts
+        return (self.storage_min, self.storage_max) != (
+            facts.default_min,
+            facts.default_max,
         )
 
     def _storage_text(self) -> str:
         bounds = (self.storage_min, self.storage_max)
         return syntax.storage_text(
+            self.storage_spec,
             self.is_signed,
-            self.storage_width,
             bounds if self.has_storage_bounds else None,
         )
 
     def _verify_storage(self) -> None:
-        builtin = self.storage_type.signedness.data
-        if builtin != Signedness.SIGNLESS and (builtin == Signedness.SIGNED) != (
-            self.is_signed
-        ):
+        spec = self.storage_spec
+        integer = as_integer_type(spec)
+        if integer is not None:
+            builtin = integer_facts(integer)[1]
+            if builtin != Signedness.SIGNLESS and (builtin == Signedness.SIGNED) != (
+                self.is_signed
+            ):
+                raise VerifyException(
+                    f"storage type {spec} contradicts the "
+                    f"{'signed' if self.is_signed else 'unsigned'} flag"
+                )
+        facts = self._facts
+        if not isinstance(spec, IntegerType) and facts.signed != self.is_signed:
             raise VerifyException(
-                f"storage type {self.storage_type} contradicts the "
+                f"storage type {spec} contradicts the "
                 f"{'signed' if self.is_signed else 'unsigned'} flag"
             )
-        check_storage(
-            self.storage_width, self.is_signed, self.storage_min, self.storage_max
+        check_storage_range(
+            facts.width,
+            (facts.default_min, facts.default_max),
+            self.storage_min,
+            self.storage_max,
         )
 
 
@@ -166,12 +235,20 @@ def _storage_params(
     storage_min: int | None,
     storage_max: int | None,
     builtin: bool = False,
-) -> tuple[IntegerType, IntAttr, IntAttr, IntAttr]:
+    storage: Attribute | None = None,
+) -> tuple[Attribute, IntAttr, IntAttr, IntAttr]:
+    if storage is not None:
+        facts = storage_facts(storage)
+        if facts is None:
+            raise VerifyException("illegal storage type prefix")
+        width, signed = facts.width, facts.signed
+        low, high = facts.default_min, facts.default_max
+    else:
+        low, high = default_storage_range(width, signed) if 0 < width else (0, 0)
     if not 0 < width <= MAX_STORAGE_BITS:
         raise VerifyException(f"illegal storage type size: {width}")
-    low, high = default_storage_range(width, signed)
     return (
-        storage_integer_type(width, signed, builtin),
+        storage_integer_type(width, signed, builtin) if storage is None else storage,
         IntAttr(int(signed)),
         IntAttr(low if storage_min is None else storage_min),
         IntAttr(high if storage_max is None else storage_max),
@@ -184,7 +261,7 @@ class AnyQuantizedType(StorageQuantizedType):
 
     name = "quant.any"
 
-    storage_type: IntegerType
+    storage_spec: Attribute
     signed: IntAttr
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
@@ -199,10 +276,11 @@ class AnyQuantizedType(StorageQuantizedType):
         storage_max: int | None = None,
         *,
         builtin_signedness: bool = False,
+        storage: Attribute | None = None,
     ) -> AnyQuantizedType:
         return AnyQuantizedType(
             *_storage_params(
-                width, signed, storage_min, storage_max, builtin_signedness
+                width, signed, storage_min, storage_max, builtin_signedness, storage
             ),
             NoneAttr() if expressed_type is None else expressed_type,
         )
@@ -239,7 +317,7 @@ class UniformQuantizedType(StorageQuantizedType):
     PER_AXIS: ClassVar[Granularity] = PER_AXIS
     SUB_CHANNEL: ClassVar[Granularity] = SUB_CHANNEL
 
-    storage_type: IntegerType
+    storage_spec: Attribute
     signed: IntAttr
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
@@ -264,10 +342,11 @@ class UniformQuantizedType(StorageQuantizedType):
         storage_max: int | None = None,
         *,
         builtin_signedness: bool = False,
+        storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.PER_LAYER, [], [], (), [scale], [zero_point],
-            storage_min, storage_max, builtin_signedness,
+            storage_min, storage_max, builtin_signedness, storage,
         )  # fmt: skip
 
     @staticmethod
@@ -282,6 +361,7 @@ class UniformQuantizedType(StorageQuantizedType):
         storage_max: int | None = None,
         *,
         builtin_signedness: bool = False,
+        storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         zps = [0] * len(scales) if zero_points is None else list(zero_points)
         if len(zps) != len(scales):
@@ -290,7 +370,7 @@ class UniformQuantizedType(StorageQuantizedType):
             )
         return UniformQuantizedType._make(
             width, signed, expressed_type, UniformQuantizedType.PER_AXIS, [axis], [], (len(scales),),
-            list(scales), zps, storage_min, storage_max, builtin_signedness,
+            list(scales), zps, storage_min, storage_max, builtin_signedness, storage,
         )  # fmt: skip
 
     @staticmethod
@@ -305,6 +385,7 @@ class UniformQuantizedType(StorageQuantizedType):
         storage_max: int | None = None,
         *,
         builtin_signedness: bool = False,
+        storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         scale_array = np.asarray(scales, dtype=np.float64)
         zp_array = (
@@ -324,7 +405,7 @@ class UniformQuantizedType(StorageQuantizedType):
             width, signed, expressed_type, UniformQuantizedType.SUB_CHANNEL,
             [axis for axis, _ in block_info], [block for _, block in block_info], scale_array.shape,
             rounded, [int(z) for z in zp_array.flat], storage_min, storage_max,
-            builtin_signedness,
+            builtin_signedness, storage,
         )  # fmt: skip
 
     @staticmethod
@@ -341,10 +422,11 @@ class UniformQuantizedType(StorageQuantizedType):
         storage_min: int | None,
         storage_max: int | None,
         builtin_signedness: bool,
+        storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         return UniformQuantizedType(
             *_storage_params(
-                width, signed, storage_min, storage_max, builtin_signedness
+                width, signed, storage_min, storage_max, builtin_signedness, storage
             ),
             expressed_type,
             GranularityAttr(granularity),
@@ -541,7 +623,7 @@ class UniformQuantizedType(StorageQuantizedType):
                 f"sub-channel scales must be a non-empty tensor of rank >= 1, got shape {list(self.scale_shape)}"
             )
         # Deliberately stricter than upstream, which wraps out-of-range zero points.
-        low, high = default_storage_range(self.storage_width, self.is_signed)
+        low, high = self._facts.default_min, self._facts.default_max
         for zp in self.zero_points_attr:
             if not low <= zp.data <= high:
                 raise VerifyException(
@@ -621,5 +703,9 @@ class CalibratedQuantizedType(QuantizedType):
 
 
 def storage_container_element(attr: Attribute) -> Attribute:
-    """The storage integer type that stands for `attr` if it is quantized, else `attr`."""
-    return attr.storage_type if isinstance(attr, StorageQuantizedType) else attr
+    """The storage type that stands for `attr` if it is quantized, else `attr`.
+
+    The integer storage type, the float type of float storage, the storage
+    type of a quantile table.
+    """
+    return attr.storage_element if isinstance(attr, StorageQuantizedType) else attr
