@@ -34,6 +34,7 @@ from xquant.compat import (
     linalg_missing_ops,
     linalg_shaped_operands,
     linalg_transpose_broadcast,
+    locations,
     mlir_canonicalize,
     quant_in_builtin_containers,
     string_literal_lexer,
@@ -70,6 +71,7 @@ def install() -> None:
         return
     check_xdsl_version()
     string_literal_lexer.install()
+    locations.install()
     dense_hex_float_elements.install()
     dense_hex_blobs.install()
     dense_literal_arrays.install()  # after the dense fixes it falls back to

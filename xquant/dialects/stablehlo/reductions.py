@@ -358,11 +358,18 @@ def _parse_reducer(parser: Parser, count: int) -> Region:
     rhs: list[Parser.Argument] = []
     for _ in range(count):
         parser.parse_punctuation("(")
-        lhs.append(parser.parse_argument())
+        lhs.append(_parse_reducer_argument(parser))
         parser.parse_punctuation(",")
-        rhs.append(parser.parse_argument())
+        rhs.append(_parse_reducer_argument(parser))
         parser.parse_punctuation(")")
     return parser.parse_region([*lhs, *rhs])
+
+
+def _parse_reducer_argument(parser: Parser) -> Parser.Argument:
+    """`%a: T` and its optional `loc(...)`, as MLIR's `parseArgument`."""
+    argument = parser.parse_argument()
+    argument.location = parser.parse_optional_location()
+    return argument
 
 
 def _print_reducer(printer: Printer, body: Region, count: int) -> None:
