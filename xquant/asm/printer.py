@@ -696,22 +696,29 @@ class MLIRPrinter(Printer):
         for index, location in enumerate(visited):
             self._locations[location] = index
         self._inline_locations.update(dummy._inline_locations)
+        self._location_depths.update(dummy._location_depths)
 
     def _print_alias_definitions(self) -> None:
         if self._alias_uses is not None:
             return
-        # Attributes sort by alias name (stable: first use within a name);
-        # block arguments' locations are among them, as `#locN`.
-        definitions: list[tuple[str, str, Attribute]] = [
-            (_prefix_of(name), name, attr) for attr, name in self._aliases.items()
+        # Attributes sort by depth (a location nesting aliased ones comes
+        # after them; other aliases nest none), then by alias name (stable:
+        # first use within a name); block arguments' locations are among them.
+        definitions: list[tuple[int, str, str, Attribute]] = [
+            (1, _prefix_of(name), name, attr) for attr, name in self._aliases.items()
         ]
         definitions += [
-            ("loc", _loc_name(self._locations[location]), location)
+            (
+                self._location_depths[location],
+                "loc",
+                _loc_name(self._locations[location]),
+                location,
+            )
             for location in sorted(
                 self._inline_locations, key=self._locations.__getitem__
             )
         ]
-        for prefix, name, attr in sorted(definitions, key=lambda item: item[0]):
+        for _, prefix, name, attr in sorted(definitions, key=lambda item: item[:2]):
             if prefix == "loc":
                 self.print_string(f"#{name} = ", indent=0)
                 self._print_location_literal(attr)

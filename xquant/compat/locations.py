@@ -26,6 +26,13 @@ location constraint (`CallSiteLoc`, `NameLoc`, `FusedLoc` parameters) admit
 it. A parser may let a trailing `loc(#alias)` refer to an alias defined later,
 as MLIR does: `LocatedParser` (xquant.asm) sets `allow_deferred_locations`
 and resolves the `DeferredLoc` placeholders when the module is parsed.
+
+One more gap, on the rewriting side: xDSL's `PatternRewriter` leaves the ops
+a pattern builds at `loc(unknown)`, where MLIR's patterns build them at the
+matched op's location (`rewriter.create<...>(op.getLoc(), ...)`), so
+`--mlir-print-debuginfo` after a lowering lost every source location. The fix
+gives an op inserted by a pattern, what it nests and its blocks' arguments
+the matched op's location when they have none.
 """
 
 from __future__ import annotations
@@ -46,18 +53,23 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.parser import AttrParser
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from xquant.dialects.quant.syntax import fail_wrong_token
 
 __all__ = [
     "DeferredLoc",
     "FileLineColRange",
     "fused_location",
+    "give_location",
     "install",
     "is_location",
 ]
@@ -169,22 +181,27 @@ def fused_location(locations: Sequence[Attribute], metadata: Attribute) -> Attri
 
 
 def _parse_unsigned(parser: AttrParser, what: str) -> int:
+    """An unsigned 32-bit integer token (decimal or hexadecimal), as MLIR's
+    `getUnsignedIntegerValue`."""
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
-    if token.kind is not MLIRTokenKind.INTEGER_LIT or not token.text.isdigit():
-        parser.raise_error(f"expected integer {what} number in FileLineColRange")
-    parser._consume_token()  # pyright: ignore[reportPrivateUsage]
-    value = int(token.text)
+    message = f"expected integer {what} number in FileLineColRange"
+    text = token.text
+    if token.kind is not MLIRTokenKind.INTEGER_LIT or text.startswith("-"):
+        fail_wrong_token(parser, message)
+    value = int(text, 16) if text[:2] in ("0x", "0X") else int(text)
     if value >= 2**32:
-        parser.raise_error(
-            f"expected integer {what} number in FileLineColRange", token.span
-        )
+        # MLIR backs up for a line number, not for a column number.
+        if what == "line":
+            fail_wrong_token(parser, message)
+        parser.raise_error(message)
+    parser._consume_token()  # pyright: ignore[reportPrivateUsage]
     return value
 
 
 def _expect(parser: AttrParser, punctuation: str, message: str) -> None:
     """`punctuation`, else MLIR's `message` at the current token."""
     if parser.parse_optional_punctuation(punctuation) is None:  # pyright: ignore[reportArgumentType]
-        parser.raise_error(message)
+        fail_wrong_token(parser, message)
 
 
 def _at_colon(parser: AttrParser) -> bool:
@@ -205,8 +222,8 @@ def _parse_name_or_file_range(parser: AttrParser, name: str) -> Attribute:
         if token.kind is MLIRTokenKind.INTEGER_LIT:
             numbers.append(_parse_unsigned(parser, "line"))
         if not _at_colon(parser):
-            parser.raise_error(
-                "expected either integer or `:` post `to` in FileLineColRange"
+            fail_wrong_token(
+                parser, "expected either integer or `:` post `to` in FileLineColRange"
             )
         parser.parse_punctuation(":")
         numbers.append(_parse_unsigned(parser, "column"))
@@ -227,24 +244,27 @@ def _parse_location(parser: AttrParser) -> Attribute:
     """MLIR's `parseLocationInstance`."""
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     if token.kind is MLIRTokenKind.HASH_IDENT:
+        # MLIR reports an undefined alias right after it, a wrong one at the
+        # next token.
         if "." not in token.text and token.text not in parser.attribute_aliases:
-            parser.raise_error(f"undefined symbol alias id '{token.text[1:]}'")
+            end = token.span.end
+            parser.raise_error(
+                f"undefined symbol alias id '{token.text[1:]}'", end, end + 1
+            )
         attr = parser.parse_attribute()
         if not is_location(attr):
-            parser.raise_error(
-                f"expected location attribute, but got{attr}", token.span
-            )
+            parser.raise_error(f"expected location attribute, but got{attr}")
         return attr
     if (name := parser.parse_optional_str_literal()) is not None:
         return _parse_name_or_file_range(parser, name)
     if token.kind is not MLIRTokenKind.BARE_IDENT:
-        parser.raise_error("expected location instance")
+        fail_wrong_token(parser, "expected location instance")
     if token.text == "callsite":
         parser.parse_keyword("callsite")
         _expect(parser, "(", "expected '(' in callsite location")
         callee = _parse_location(parser)
         if parser.parse_optional_keyword("at") is None:
-            parser.raise_error("expected 'at' in callsite location")
+            fail_wrong_token(parser, "expected 'at' in callsite location")
         caller = _parse_location(parser)
         _expect(parser, ")", "expected ')' in callsite location")
         return CallSiteLoc(callee, caller)
@@ -254,16 +274,18 @@ def _parse_location(parser: AttrParser) -> Attribute:
         if parser.parse_optional_punctuation("<") is not None:
             metadata = parser.parse_attribute()
             _expect(parser, ">", "expected '>' after fused location metadata")
-        locations = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE,
-            lambda: _parse_location(parser),
-            " in fused location",
-        )
+        _expect(parser, "[", "expected '[' in fused location")
+        locations: list[Attribute] = []
+        if parser.parse_optional_punctuation("]") is None:
+            locations.append(_parse_location(parser))
+            while parser.parse_optional_punctuation(",") is not None:
+                locations.append(_parse_location(parser))
+            _expect(parser, "]", "expected ']' in fused location")
         return fused_location(locations, metadata)
     if token.text == "unknown":
         parser.parse_keyword("unknown")
         return UnknownLoc()
-    parser.raise_error("expected location instance")
+    fail_wrong_token(parser, "expected location instance")
 
 
 def _parse_optional_location(parser: AttrParser) -> Attribute | None:
@@ -301,8 +323,38 @@ def _verify_location(
     raise VerifyException(f"{attr} is not a location attribute")
 
 
+def give_location(op: Operation, location: Attribute) -> None:
+    """`location` for `op`, the ops it nests and their block arguments, where
+    they have none (`loc(unknown)`)."""
+    for nested in op.walk():
+        if isinstance(nested.location, UnknownLoc):
+            nested.location = location  # pyright: ignore[reportAttributeAccessIssue]
+        for region in nested.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if isinstance(arg.location, UnknownLoc):
+                        arg.location = location  # pyright: ignore[reportAttributeAccessIssue]
+
+
+_xdsl_insert = PatternRewriter.insert
+
+
+def _insert_located(
+    self: PatternRewriter,
+    op: Operation | Sequence[Operation],
+    insertion_point: InsertPoint | None = None,
+) -> Operation | Sequence[Operation]:
+    matched = self._current_operation  # pyright: ignore[reportPrivateUsage]
+    if matched is not None and not isinstance(matched.location, UnknownLoc):
+        for new_op in (op,) if isinstance(op, Operation) else op:
+            give_location(new_op, matched.location)
+    return _xdsl_insert(self, op, insertion_point)  # pyright: ignore[reportArgumentType]
+
+
 def install() -> None:
-    """Give xDSL's parser MLIR's location grammar (idempotent)."""
+    """Give xDSL's parser MLIR's location grammar, and its rewriter MLIR's
+    locations for new ops (idempotent)."""
     setattr(AttrParser, "_parse_location", _parse_location)
     setattr(AttrParser, "parse_optional_location", _parse_optional_location)
     setattr(LocationConstraint, "verify", _verify_location)
+    setattr(PatternRewriter, "insert", _insert_located)
