@@ -370,6 +370,44 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
 }
 """
 
+# Trailing `loc(#alias)` of block arguments and ops before the alias is
+# defined; a location used by an op and by a block argument is defined before
+# the module.
+FORWARD_ALIASES = """\
+func.func @f(%a: i32 loc(#a)) -> i32 {
+  %r = scf.execute_region -> i32 {
+    cf.br ^bb1(%a : i32) loc(#b)
+  ^bb1(%x: i32 loc(#b)):
+    scf.yield %x : i32
+  }
+  return %r : i32
+}
+#a = loc("a.py":1:2 to :5)
+#b = loc(callsite("f"(#a) at "b.py":3:4))
+"""
+
+FORWARD_ALIASES_EXPECTED = """\
+#loc2 = loc("a.py":1:2 to :5)
+#loc4 = loc("b.py":3:4)
+#loc7 = loc("f"(#loc2))
+#loc8 = loc(callsite(#loc7 at #loc4))
+module {
+  func.func @f(%arg0: i32 loc("a.py":1:2 to :5)) -> i32 {
+    %0 = scf.execute_region -> i32 {
+      cf.br ^bb1(%arg0 : i32) loc(#loc8)
+    ^bb1(%1: i32 loc(callsite(#loc7 at #loc4))):  // pred: ^bb0
+      scf.yield %1 : i32 loc(#loc5)
+    } loc(#loc3)
+    return %0 : i32 loc(#loc6)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc("f.mlir":0:0)
+#loc1 = loc("f.mlir":1:1)
+#loc3 = loc("f.mlir":2:8)
+#loc5 = loc("f.mlir":5:5)
+#loc6 = loc("f.mlir":7:3)
+"""
+
 CASES = {
     "block_args": (BLOCK_ARGS, ["--mlir-print-debuginfo"], BLOCK_ARGS_EXPECTED),
     "linalg": (LINALG, ["--mlir-print-debuginfo"], LINALG_EXPECTED),
@@ -385,6 +423,11 @@ CASES = {
         NESTED_ARGS,
         ["--mlir-print-debuginfo", "--mlir-print-op-generic"],
         NESTED_ARGS_GENERIC_EXPECTED,
+    ),
+    "forward_aliases": (
+        FORWARD_ALIASES,
+        ["--mlir-print-debuginfo"],
+        FORWARD_ALIASES_EXPECTED,
     ),
     # Without the flag, locations are kept but not printed.
     "jax_like_no_debuginfo": (JAX_LIKE, [], JAX_LIKE_PLAIN_EXPECTED),

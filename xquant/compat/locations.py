@@ -42,7 +42,6 @@ from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BuiltinAttribute,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
@@ -53,13 +52,13 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, BuiltinAttribute, Operation, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.irdl.constraints import VerificationContext
 from xdsl.parser import AttrParser
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
 from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -306,9 +305,7 @@ def _parse_optional_location(parser: AttrParser) -> Attribute | None:
     elif token.kind is MLIRTokenKind.HASH_IDENT and "." not in token.text:
         location = parser.parse_attribute()
         if not is_location(location):
-            parser.raise_error(
-                f"expected location, but found '{location}'", token.span
-            )
+            parser.raise_error(f"expected location, but found '{location}'", token.span)
     else:
         location = _parse_location(parser)
     _expect(parser, ")", "expected ')' in location")
