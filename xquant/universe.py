@@ -79,6 +79,12 @@ def _check() -> Dialect:
     return Check
 
 
+def _sdy() -> Dialect:
+    from xquant.dialects.sdy import Sdy
+
+    return Sdy
+
+
 # xDSL 0.74 defines none of these names, so there is no clash in the multiverse.
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _with_fixes(_quant),
@@ -87,6 +93,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "stablehlo": _with_fixes(_stablehlo),
     "check": _with_fixes(_check),
     "chlo": _with_fixes(_chlo),
+    "sdy": _with_fixes(_sdy),
 }
 
 

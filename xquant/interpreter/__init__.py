@@ -42,6 +42,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
+    "xquant.interpreter.sdy",
     "xquant.interpreter.tosa",
     "xquant.interpreter.stablehlo_data_movement",
 ]
