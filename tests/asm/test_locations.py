@@ -21,8 +21,9 @@ import xquant
 from xquant.asm.printer import module_to_mlir
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "locations"
-# `sharded.mlir` is the plain text (no locations) of `sharded.debug.mlir`.
-SAMPLES = sorted(p for p in DATA.glob("*.mlir") if p.name != "sharded.mlir")
+# `*.debug.mlir` (`as_text(debug_info=True)`) and `*.export.mlir`
+# (`jax.export`); the others have no locations (tests/dialects/test_sdy.py).
+SAMPLES = sorted([*DATA.glob("*.debug.mlir"), *DATA.glob("*.export.mlir")])
 # xquant prints these as JAX's StableHLO does, op for op.
 WHOLE_TEXT = ("mlp", "layernorm")
 _TRAILING_LOC = re.compile(r" loc\((#loc\d*)\)$")

@@ -48,6 +48,10 @@ def sharded(x, w):
     return jax.lax.with_sharding_constraint(y, PartitionSpec("x", None))
 
 
+def doubled(x):
+    return x * 2.0
+
+
 def main() -> None:
     f32 = np.float32
     x = np.ones((4, 8), f32)
@@ -74,6 +78,12 @@ def main() -> None:
         lowered = jitted.lower(x, w)
     write("sharded.debug.mlir", lowered.as_text(debug_info=True))
     write("sharded.mlir", lowered.as_text())
+    # shard_map: an sdy.manual_computation over 2 devices (not runnable on one).
+    pair = Mesh(np.array(jax.devices()[:2]), ("x",))
+    mapped = jax.shard_map(
+        doubled, mesh=pair, in_specs=PartitionSpec("x"), out_specs=PartitionSpec("x")
+    )
+    write("shard_map.mlir", jax.jit(mapped).lower(x).as_text())
 
 
 if __name__ == "__main__":
