@@ -205,6 +205,12 @@ def _widen_boundary_types() -> type[ModulePass]:
     return WidenBoundaryTypesPass
 
 
+def _sdy_drop_shardings() -> type[ModulePass]:
+    from xquant.transforms.sdy_drop_shardings import SdyDropShardingsPass
+
+    return SdyDropShardingsPass
+
+
 # xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` and `inline` are
 # upstream MLIR's).
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -231,6 +237,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
     "inline": _with_fixes(_inline),
+    "sdy-drop-shardings": _with_fixes(_sdy_drop_shardings),
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)
