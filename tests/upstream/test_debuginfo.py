@@ -408,6 +408,43 @@ module {
 #loc6 = loc("f.mlir":7:3)
 """
 
+# Aliases are per chunk; a written module location replaces the chunk's.
+SPLIT = """\
+func.func @a(%x: i32 loc(#l)) -> i32 {
+  return %x : i32 loc(#l)
+}
+#l = loc("a.py":1:1)
+// -----
+module @m {
+  func.func @c(%x: i32) -> i32 {
+    return %x : i32 loc(fused<"q">["c.py":3:3])
+  } loc("c.py":2:2)
+} loc("m.py":1:1 to 9:9)
+"""
+
+SPLIT_EXPECTED = """\
+#loc2 = loc("a.py":1:1)
+module {
+  func.func @a(%arg0: i32 loc("a.py":1:1)) -> i32 {
+    return %arg0 : i32 loc(#loc2)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc("f.mlir":0:0)
+#loc1 = loc("f.mlir":1:1)
+
+// -----
+#loc2 = loc("f.mlir":7:16)
+module @m {
+  func.func @c(%arg0: i32 loc("f.mlir":7:16)) -> i32 {
+    return %arg0 : i32 loc(#loc4)
+  } loc(#loc1)
+} loc(#loc)
+#loc = loc("m.py":1:1 to 9:9)
+#loc1 = loc("c.py":2:2)
+#loc3 = loc("c.py":3:3)
+#loc4 = loc(fused<"q">[#loc3])
+"""
+
 CASES = {
     "block_args": (BLOCK_ARGS, ["--mlir-print-debuginfo"], BLOCK_ARGS_EXPECTED),
     "linalg": (LINALG, ["--mlir-print-debuginfo"], LINALG_EXPECTED),
@@ -428,6 +465,11 @@ CASES = {
         FORWARD_ALIASES,
         ["--mlir-print-debuginfo"],
         FORWARD_ALIASES_EXPECTED,
+    ),
+    "split": (
+        SPLIT,
+        ["--mlir-print-debuginfo", "-split-input-file"],
+        SPLIT_EXPECTED,
     ),
     # Without the flag, locations are kept but not printed.
     "jax_like_no_debuginfo": (JAX_LIKE, [], JAX_LIKE_PLAIN_EXPECTED),
