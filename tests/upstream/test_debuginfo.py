@@ -581,3 +581,34 @@ def test_malformed_locations(tmp_path: Path) -> None:
 def test_malformed_locations_as_mlir_opt(tmp_path: Path) -> None:
     mlir_opt = [str(part) for part in require_mlir_opt()]
     assert _error_lines(mlir_opt, tmp_path) == _malformed_file()[1]
+
+
+# TensorFlow 2.21's printing of a tf.function (tests/data/locations/
+# generate_tf.py): `loc(unknown)` arguments, call-site chains through its own
+# frames, 200 aliases after the module. The ops are unknown `tf` ops in generic
+# form; mlir-opt prints the same aliases as TensorFlow did.
+TF_FUNCTION = Path(__file__).resolve().parents[1] / "data/locations/tf_function.mlir"
+TF_FLAGS = ["--allow-unregistered-dialect", "--mlir-print-debuginfo"]
+
+
+def test_tensorflow_locations(tmp_path: Path) -> None:
+    text = TF_FUNCTION.read_text()
+    printed = _run(XQUANT_OPT, text, TF_FLAGS, tmp_path)
+    expected = [line for line in text.splitlines() if line.startswith("#loc")]
+    assert [
+        line for line in printed.splitlines() if line.startswith("#loc")
+    ] == expected
+    trailing = [
+        line.rsplit(" loc(", 1)[1] for line in text.splitlines() if " loc(#" in line
+    ]
+    assert [
+        line.rsplit(" loc(", 1)[1] for line in printed.splitlines() if " loc(#" in line
+    ] == trailing
+
+
+def test_tensorflow_locations_as_mlir_opt(tmp_path: Path) -> None:
+    mlir_opt = [str(part) for part in require_mlir_opt()]
+    text = TF_FUNCTION.read_text()
+    assert _run(XQUANT_OPT, text, TF_FLAGS, tmp_path) == _run(
+        mlir_opt, text, TF_FLAGS, tmp_path
+    )

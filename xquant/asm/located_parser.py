@@ -65,6 +65,7 @@ class LocatedParser(Parser):
         self._first_uses: dict[str, Span[str] | Span[bytes]] = {}
         self._location_end = -1
         self._deferred_count = 0
+        self._written_unknowns: list[Attribute] = []
 
     def parse_optional_location(self) -> Attribute | None:  # pyright: ignore[reportIncompatibleMethodOverride]
         location = super().parse_optional_location()
@@ -74,6 +75,10 @@ class LocatedParser(Parser):
             self._location_end = self._current_token.span.start
             if isinstance(location, DeferredLoc):
                 self._deferred_count += 1
+            elif isinstance(location, UnknownLoc):
+                # A function's arguments get theirs after they are registered:
+                # known by identity once the module is parsed.
+                self._written_unknowns.append(location)
         return location  # pyright: ignore[reportReturnType]
 
     def _parse_optional_builtin_attr(self) -> Attribute | None:
@@ -137,6 +142,8 @@ class LocatedParser(Parser):
         if self._deferred_count:
             for op in ops:
                 self._resolve_deferred_locations(op)
+        if self._written_unknowns:
+            self._note_written_unknowns(ops)
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
             return ops[0]
         return ModuleOp(ops)
@@ -151,6 +158,17 @@ class LocatedParser(Parser):
                     for arg in block.args:
                         if isinstance(arg.location, DeferredLoc):
                             arg.location = self._deferred_target(arg.location)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def _note_written_unknowns(self, ops: Sequence[Operation]) -> None:
+        """Block arguments whose `loc(unknown)` is written in the text."""
+        written = {id(location) for location in self._written_unknowns}
+        for root in ops:
+            for op in root.walk():
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            if id(arg.location) in written:
+                                self.explicit_locations.add(arg)
 
     def _deferred_target(self, deferred: DeferredLoc) -> Attribute:
         start = deferred.position.data
@@ -235,7 +253,7 @@ class LocatedModule:
                 op.location = _file_line_col(file_name, span)
         for arg, span in self.arg_spans.items():
             # A function's arguments get their written location after they
-            # are registered (not in `explicit_locations`, but not unknown).
+            # are registered: known when it is not unknown.
             if arg not in self.explicit_locations and isinstance(
                 arg.location, UnknownLoc
             ):
