@@ -29,8 +29,9 @@ def test_prints_as_jax(name: str) -> None:
     assert printed.rstrip("\n") == text.rstrip("\n")
 
 
-def test_prints_as_jax_with_locations() -> None:
-    text = (DATA / "sharded.debug.mlir").read_text()
+@pytest.mark.parametrize("name", ["sharded.debug.mlir", "shard_map.debug.mlir"])
+def test_prints_as_jax_with_locations(name: str) -> None:
+    text = (DATA / name).read_text()
     printed = module_to_mlir(xquant.parse_module(text), debuginfo=True)
     assert printed.rstrip("\n") == text.rstrip("\n")
 
@@ -86,10 +87,14 @@ def test_manual_computation_on_one_device_runs() -> None:
     np.testing.assert_array_equal(result, x * x)
 
 
+@pytest.mark.parametrize(
+    ("name", "line"), [("shard_map.mlir", 4), ("shard_map.debug.mlir", 7)]
+)
 def test_manual_computation_over_two_devices_is_a_located_error(
-    tmp_path: Path,
+    tmp_path: Path, name: str, line: int
 ) -> None:
-    source = DATA / "shard_map.mlir"
+    """At the op's position in the file (not at its `loc(...)`), exit 1."""
+    source = DATA / name
     weights = tmp_path / "x.npy"
     np.save(weights, np.ones((4, 8), np.float32))
     done = subprocess.run(
@@ -109,7 +114,7 @@ def test_manual_computation_over_two_devices_is_a_located_error(
     assert done.returncode == 1
     first = done.stderr.splitlines()[0]
     assert first == (
-        f"{source}:4:10: error: 'sdy.manual_computation' op: per-device code over "
+        f"{source}:{line}:10: error: 'sdy.manual_computation' op: per-device code over "
         'manual axes {"x"} (2 devices) cannot run on one device'
     )
     assert "Traceback" not in done.stderr

@@ -1,7 +1,7 @@
 #loc1 = loc("x")
 #loc2 = loc("tests/data/locations/generate.py":43:11 to :33)
 #loc3 = loc("tests/data/locations/generate.py":67:18 to :41)
-#loc4 = loc("tests/data/locations/generate.py":90:4 to :10)
+#loc4 = loc("tests/data/locations/generate.py":92:4 to :10)
 #loc6 = loc("reduce")
 #loc7 = loc("argmax"(#loc2))
 #loc8 = loc("main"(#loc3))

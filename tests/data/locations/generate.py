@@ -83,7 +83,9 @@ def main() -> None:
     mapped = jax.shard_map(
         doubled, mesh=pair, in_specs=PartitionSpec("x"), out_specs=PartitionSpec("x")
     )
-    write("shard_map.mlir", jax.jit(mapped).lower(x).as_text())
+    lowered = jax.jit(mapped).lower(x)
+    write("shard_map.mlir", lowered.as_text())
+    write("shard_map.debug.mlir", lowered.as_text(debug_info=True))
 
 
 if __name__ == "__main__":

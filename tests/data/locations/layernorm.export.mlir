@@ -27,7 +27,7 @@ module @jit_layernorm attributes {jax.uses_shape_polymorphism = false, mhlo.num_
 } loc(#loc)
 #loc = loc(unknown)
 #loc2 = loc("tests/data/locations/generate.py":69:19 to :55)
-#loc3 = loc("tests/data/locations/generate.py":90:4 to :10)
+#loc3 = loc("tests/data/locations/generate.py":92:4 to :10)
 #loc4 = loc("tests/data/locations/generate.py":33:11 to :41)
 #loc5 = loc("tests/data/locations/generate.py":34:12 to :20)
 #loc6 = loc("tests/data/locations/generate.py":34:11 to :26)

@@ -26,7 +26,7 @@ module @jit_loop attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 
 } loc(#loc)
 #loc = loc(unknown)
 #loc2 = loc("tests/data/locations/generate.py":67:18 to :41)
-#loc3 = loc("tests/data/locations/generate.py":90:4 to :10)
+#loc3 = loc("tests/data/locations/generate.py":92:4 to :10)
 #loc4 = loc("tests/data/locations/generate.py":39:11 to :63)
 #loc5 = loc("tests/data/locations/generate.py":39:48 to :55)
 #loc6 = loc("tests/data/locations/generate.py":39:48 to :59)

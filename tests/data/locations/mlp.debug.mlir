@@ -32,7 +32,7 @@ module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1
 #loc = loc(unknown)
 #loc4 = loc("tests/data/locations/generate.py":29:23 to :28)
 #loc5 = loc("tests/data/locations/generate.py":67:18 to :41)
-#loc6 = loc("tests/data/locations/generate.py":90:4 to :10)
+#loc6 = loc("tests/data/locations/generate.py":92:4 to :10)
 #loc7 = loc("tests/data/locations/generate.py":29:23 to :32)
 #loc8 = loc("tests/data/locations/generate.py":29:11 to :33)
 #loc9 = loc("tests/data/locations/generate.py":29:11 to :46)
