@@ -41,6 +41,7 @@ INLINABLE_DIALECTS = frozenset(
         "mx_tensor",
         "quant",
         "scf",
+        "sdy",
         "shape",
         "stablehlo",
         "tensor",
