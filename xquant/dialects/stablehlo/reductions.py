@@ -265,17 +265,18 @@ class ReduceOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
+        # `(%a init: %c), (%b init: %d)`: one group per pair (printReduceOp).
         printer.print_list(
             zip(self.inputs, self.init_values, strict=True),
             lambda pair: (
+                printer.print_string("("),
                 printer.print_operand(pair[0]),
                 printer.print_string(" init: "),
                 printer.print_operand(pair[1]),
+                printer.print_string(")"),
             ),
             ", ",
         )
-        printer.print_string(")")
         combiner = combiner_name(self.body) if len(self.inputs) == 1 else None
         compact = combiner is not None and self._body_matches_input()
         if compact:
@@ -381,8 +382,8 @@ def _print_reducer(printer: Printer, body: Region, count: int) -> None:
         printer.print_block_argument(args[index])
         printer.print_string(", ")
         printer.print_block_argument(args[count + index])
-        printer.print_string(")")
-    printer.print_string("  ")
+        printer.print_string(") ")
+    printer.print_string(" ")
     printer.print_region(body, print_entry_block_args=False)
 
 
