@@ -79,6 +79,12 @@ def _check() -> Dialect:
     return Check
 
 
+def _sdy() -> Dialect:
+    from xquant.dialects.sdy import Sdy
+
+    return Sdy
+
+
 # xDSL 0.74 defines none of these names, so there is no clash in the multiverse.
 DIALECTS: dict[str, Callable[[], Dialect]] = {
     "quant": _with_fixes(_quant),
@@ -87,6 +93,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "stablehlo": _with_fixes(_stablehlo),
     "check": _with_fixes(_check),
     "chlo": _with_fixes(_chlo),
+    "sdy": _with_fixes(_sdy),
 }
 
 
@@ -212,6 +219,12 @@ def _widen_boundary_types() -> type[ModulePass]:
     return WidenBoundaryTypesPass
 
 
+def _sdy_drop_shardings() -> type[ModulePass]:
+    from xquant.transforms.sdy_drop_shardings import SdyDropShardingsPass
+
+    return SdyDropShardingsPass
+
+
 # xDSL 0.74 has none of these names (`linalg-fuse-elementwise-ops` and `inline` are
 # upstream MLIR's).
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -240,6 +253,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
     "inline": _with_fixes(_inline),
+    "sdy-drop-shardings": _with_fixes(_sdy_drop_shardings),
 }
 
 XQUANT_UNIVERSE = Universe(all_dialects=DIALECTS, all_passes=PASSES)

@@ -40,6 +40,14 @@ class Reproducer:
 
 REPRODUCERS = (
     Reproducer(
+        "locations",
+        """func.func @f(%a: i32) -> i32 {
+  func.return %a : i32 loc("f.py":1:2 to :9)
+}""",
+        buggy="')' expected",
+        fixed="func.return %a : i32",
+    ),
+    Reproducer(
         "upstream_ops",
         """func.func @f(%x: tensor<*xf32>, %s: tensor<1xindex>) -> tensor<?xf32> {
   %r = tensor.reshape %x(%s) : (tensor<*xf32>, tensor<1xindex>) -> tensor<?xf32>

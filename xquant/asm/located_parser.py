@@ -28,6 +28,8 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xquant.compat.locations import DeferredLoc, is_location
+
 __all__ = ["LocatedModule", "LocatedParser", "parse_located"]
 
 _ALIAS_OR_METADATA = (
@@ -39,17 +41,56 @@ _UNREGISTERED_OP = re.compile(r"Operation (\S+) is not registered")
 
 
 class LocatedParser(Parser):
-    """A parser that records the source span of every operation it parses."""
+    """A parser that records the source span of every operation it parses.
+
+    It also reads MLIR's whole location grammar (`xquant.compat.locations`),
+    with trailing `loc(#alias)` of ops and block arguments free to name an
+    alias defined later in the text (JAX and TensorFlow print them after the
+    module); `explicit_locations` holds the ops and block arguments whose
+    location was written in the text.
+    """
 
     op_spans: dict[Operation, Span[str] | Span[bytes]]
     arg_spans: dict[BlockArgument, Span[str] | Span[bytes]]
+    explicit_locations: set[Operation | BlockArgument]
+    allow_deferred_locations: bool
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         super().__init__(ctx, input, name)
         self.op_spans = {}
         self.arg_spans = {}
+        self.explicit_locations = set()
+        self.allow_deferred_locations = True
         self._name_spans: list[Span[str] | Span[bytes]] = []
         self._first_uses: dict[str, Span[str] | Span[bytes]] = {}
+        self._location_end = -1
+        self._deferred_count = 0
+        self._written_unknowns: list[Attribute] = []
+
+    def parse_optional_location(self) -> Attribute | None:  # pyright: ignore[reportIncompatibleMethodOverride]
+        location = super().parse_optional_location()
+        if location is not None:
+            # Where the next token starts: an op or argument whose text ends
+            # here had its location written out.
+            self._location_end = self._current_token.span.start
+            if isinstance(location, DeferredLoc):
+                self._deferred_count += 1
+            elif isinstance(location, UnknownLoc):
+                # A function's arguments get theirs after they are registered:
+                # known by identity once the module is parsed.
+                self._written_unknowns.append(location)
+        return location  # pyright: ignore[reportReturnType]
+
+    def _parse_optional_builtin_attr(self) -> Attribute | None:
+        # `loc(#alias)` as an attribute value must name a defined alias (MLIR).
+        allow, self.allow_deferred_locations = self.allow_deferred_locations, False
+        try:
+            return super()._parse_optional_builtin_attr()
+        finally:
+            self.allow_deferred_locations = allow
+
+    def _ends_with_location(self) -> bool:
+        return self._location_end == self._current_token.span.start
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
@@ -65,6 +106,8 @@ class LocatedParser(Parser):
         for value in values:
             if isinstance(value, BlockArgument):
                 self.arg_spans[value] = span
+                if self._ends_with_location():
+                    self.explicit_locations.add(value)
         super()._register_ssa_definition(name, values, span)
 
     def _parse_op_result_list(self) -> list[tuple[Span, int]]:
@@ -96,9 +139,46 @@ class LocatedParser(Parser):
                 key=lambda span: span.start,
             )
             raise ParseError(first_use, "use of undeclared SSA value name")
+        if self._deferred_count:
+            for op in ops:
+                self._resolve_deferred_locations(op)
+        if self._written_unknowns:
+            self._note_written_unknowns(ops)
         if len(ops) == 1 and isinstance(ops[0], ModuleOp):
             return ops[0]
         return ModuleOp(ops)
+
+    def _resolve_deferred_locations(self, root: Operation) -> None:
+        """Replace each `DeferredLoc` by its alias's location (MLIR's messages)."""
+        for op in root.walk():
+            if isinstance(op.location, DeferredLoc):
+                op.location = self._deferred_target(op.location)  # pyright: ignore[reportAttributeAccessIssue]
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        if isinstance(arg.location, DeferredLoc):
+                            arg.location = self._deferred_target(arg.location)  # pyright: ignore[reportAttributeAccessIssue]
+
+    def _note_written_unknowns(self, ops: Sequence[Operation]) -> None:
+        """Block arguments whose `loc(unknown)` is written in the text."""
+        written = {id(location) for location in self._written_unknowns}
+        for root in ops:
+            for op in root.walk():
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            if id(arg.location) in written:
+                                self.explicit_locations.add(arg)
+
+    def _deferred_target(self, deferred: DeferredLoc) -> Attribute:
+        start = deferred.position.data
+        span = Span(start, start + len(deferred.alias.data), self.lexer.input)
+        target = self.attribute_aliases.get(deferred.alias.data)
+        if target is None:
+            raise ParseError(span, "operation location alias was never defined")
+        if not is_location(target):
+            raise ParseError(span, f"expected location, but found '{target}'")
+        return target
 
     def _parse_top_level_definition(self) -> None:
         if self._current_token.kind is MLIRTokenKind.FILE_METADATA_BEGIN:
@@ -128,6 +208,8 @@ class LocatedParser(Parser):
                 raise ParseError(name, f"custom op '{name.text}' is unknown") from err
             raise
         self.op_spans[op] = self._name_spans.pop()
+        if self._ends_with_location():
+            self.explicit_locations.add(op)
         return op
 
 
@@ -142,6 +224,9 @@ class LocatedModule:
     arg_spans: dict[BlockArgument, Span[str] | Span[bytes]] = field(
         default_factory=dict[BlockArgument, "Span[str] | Span[bytes]"]
     )
+    explicit_locations: set[Operation | BlockArgument] = field(
+        default_factory=set[Operation | BlockArgument]
+    )
 
     def span_of(self, op: Operation) -> Span[str] | Span[bytes] | None:
         """The span of `op`, or of its closest parsed ancestor (ops built by passes have none)."""
@@ -155,8 +240,8 @@ class LocatedModule:
     def attach_locations(
         self, file_name: str, module_location: tuple[int, int]
     ) -> None:
-        """Give every parsed op and block argument that has none the
-        `file:line:col` of its name.
+        """Give every parsed op and block argument whose location the text
+        does not write the `file:line:col` of its name.
 
         Only for `--mlir-print-debuginfo`: computing line numbers walks the
         text, so it is not done on every parse. An implicit module (not in
@@ -164,10 +249,14 @@ class LocatedModule:
         its chunk.
         """
         for op, span in self.op_spans.items():
-            if isinstance(op.location, UnknownLoc):
+            if op not in self.explicit_locations:
                 op.location = _file_line_col(file_name, span)
         for arg, span in self.arg_spans.items():
-            if isinstance(arg.location, UnknownLoc):
+            # A function's arguments get their written location after they
+            # are registered: known when it is not unknown.
+            if arg not in self.explicit_locations and isinstance(
+                arg.location, UnknownLoc
+            ):
                 arg.location = _file_line_col(file_name, span)
         if self.module not in self.op_spans:
             line, column = module_location
@@ -216,7 +305,9 @@ def parse_located(
         if "Exceeds the limit" in str(err):  # Python's int() digit limit
             raise _error_at(parser, "integer value too large") from err
         raise _error_at(parser, f"invalid input: {err}") from err
-    return LocatedModule(module, parser.op_spans, parser.arg_spans)
+    return LocatedModule(
+        module, parser.op_spans, parser.arg_spans, parser.explicit_locations
+    )
 
 
 def _error_at(parser: Parser, message: str) -> ParseError:

@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     AffineSetAttr,
     AnyFloat,
     ArrayAttr,
+    CallSiteLoc,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FileLineColLoc,
@@ -56,10 +57,13 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     FloatData,
     FunctionType,
+    FusedLoc,
     IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
+    NameLoc,
+    NoneAttr,
     Signedness,
     UnknownLoc,
 )
@@ -88,6 +92,7 @@ from xdsl.ir.affine import (
 from xdsl.printer import Printer
 from xdsl.utils.hints import isa
 
+from xquant.compat.locations import FileLineColRange, is_location
 from xquant.numerics.float_format import format_float, format_floats
 
 __all__ = [
@@ -624,13 +629,22 @@ class MLIRPrinter(Printer):
     _pending_comment: str | None = field(default=None, init=False)
     _header_args_left: int = field(default=0, init=False)
     _defining: bool = field(default=False, init=False)
+    # Location -> its alias number (`#loc`, `#loc1`, ...); while collecting,
+    # the order of first visit.
     _locations: dict[Attribute, int] = field(
         default_factory=dict[Attribute, int], init=False
     )
-    # Locations of block arguments: printed inline, defined before the module.
+    # Locations defined before the module (block arguments' and what they
+    # nest); the others are defined after it.
     _inline_locations: dict[Attribute, None] = field(
         default_factory=dict[Attribute, None], init=False
     )
+    # While collecting: each location's alias depth and nested locations.
+    _location_depths: dict[Attribute, int] = field(
+        default_factory=dict[Attribute, int], init=False
+    )
+    # The location of the argument `print_func_op_like` is printing.
+    _argument_location: Attribute | None = field(default=None, init=False)
 
     # -- top level ---------------------------------------------------------------------
 
@@ -675,25 +689,36 @@ class MLIRPrinter(Printer):
             index = counts.get(prefix, 0)
             counts[prefix] = index + 1
             self._aliases[attr] = prefix + (str(index) if index else "")
-        for index, location in enumerate(dummy._locations):
+        # MLIR's `AliasInitializer`: aliases sort by depth (a location
+        # nesting aliased ones is one deeper than the deepest), then by first
+        # visit; the numbers follow that order.
+        visited = sorted(dummy._locations, key=dummy._location_depths.__getitem__)
+        for index, location in enumerate(visited):
             self._locations[location] = index
         self._inline_locations.update(dummy._inline_locations)
+        self._location_depths.update(dummy._location_depths)
 
     def _print_alias_definitions(self) -> None:
         if self._alias_uses is not None:
             return
-        # Attributes sort by alias name (stable: first use within a name);
-        # block arguments' locations are among them, as `#locN`.
-        definitions: list[tuple[str, str, Attribute]] = [
-            (_prefix_of(name), name, attr) for attr, name in self._aliases.items()
+        # Attributes sort by depth (a location nesting aliased ones comes
+        # after them; other aliases nest none), then by alias name (stable:
+        # first use within a name); block arguments' locations are among them.
+        definitions: list[tuple[int, str, str, Attribute]] = [
+            (1, _prefix_of(name), name, attr) for attr, name in self._aliases.items()
         ]
         definitions += [
-            ("loc", _loc_name(self._locations[location]), location)
+            (
+                self._location_depths[location],
+                "loc",
+                _loc_name(self._locations[location]),
+                location,
+            )
             for location in sorted(
                 self._inline_locations, key=self._locations.__getitem__
             )
         ]
-        for prefix, name, attr in sorted(definitions, key=lambda item: item[0]):
+        for _, prefix, name, attr in sorted(definitions, key=lambda item: item[:2]):
             if prefix == "loc":
                 self.print_string(f"#{name} = ", indent=0)
                 self._print_location_literal(attr)
@@ -714,7 +739,7 @@ class MLIRPrinter(Printer):
     def _print_op_named(self, op: Operation) -> None:
         if self.print_debuginfo and self._alias_uses is not None:
             # MLIR visits an op's location before anything inside the op.
-            self._locations.setdefault(op.location, len(self._locations))
+            self._visit_location(op.location, deferrable=True)
         short = op.name
         if not self.print_generic_format:
             default = self._dialect_stack[-1]
@@ -825,12 +850,12 @@ class MLIRPrinter(Printer):
             self.print_string(": ")
             self.print_attribute(arg.type)
             if self.print_debuginfo:
-                # MLIR prints a block argument's location inline, never `#locN`.
                 self.print_string(" ")
-                if self._alias_uses is not None:
-                    self._locations.setdefault(arg.location, len(self._locations))
-                    self._inline_locations[arg.location] = None
-                self._print_location_literal(arg.location)
+                self._print_argument_location(arg.location)
+        elif self.print_debuginfo:
+            # `print_func_op_like` prints the type, the attributes, then the
+            # location through `print_attribute`.
+            self._argument_location = arg.location
         if self._pending_comment is not None:
             self._header_args_left -= 1
 
@@ -881,10 +906,12 @@ class MLIRPrinter(Printer):
             self.print_string(" : ")
             self.print_attribute(dense.type)
             return
-        if isinstance(attribute, FileLineColLoc | UnknownLoc) or _is_location(
-            attribute
-        ):
-            self._print_location(attribute)
+        if is_location(attribute):
+            if attribute is self._argument_location:
+                self._argument_location = None
+                self._print_argument_location(attribute)
+            else:
+                self._print_location(attribute)
             return
         super().print_attribute(attribute)
 
@@ -941,10 +968,9 @@ class MLIRPrinter(Printer):
     # -- locations ---------------------------------------------------------------------
 
     def _print_location(self, location: Attribute) -> None:
-        """`loc(#locN)` for a location MLIR aliases, else its literal."""
+        """An op's location: `loc(#locN)`, defined after the module."""
         if self._alias_uses is not None:
-            self._locations.setdefault(location, len(self._locations))
-            self._print_location_literal(location)
+            self._visit_location(location, deferrable=True)
             return
         index = self._locations.get(location)
         if index is None:
@@ -952,16 +978,100 @@ class MLIRPrinter(Printer):
             return
         self.print_string(f"loc(#{_loc_name(index)})")
 
+    def _print_argument_location(self, location: Attribute) -> None:
+        """A block argument's location: MLIR prints it inline (what it nests
+        as `#locN`), and defines its alias before the module all the same."""
+        if self._alias_uses is not None:
+            self._visit_location(location, deferrable=False)
+            return
+        self._print_location_literal(location)
+
+    def _visit_location(self, location: Attribute, *, deferrable: bool) -> int:
+        """Record `location` and what it nests (first visit first); its depth.
+
+        A location that is not deferrable (a block argument's) and all it
+        nests are defined before the module."""
+        depth = self._location_depths.get(location)
+        if depth is None:
+            self._locations[location] = len(self._locations)
+            self._location_depths[location] = 0
+            nested = [
+                self._visit_location(child, deferrable=deferrable)
+                for child in _nested_locations(location)
+            ]
+            depth = 1 + max(nested, default=0)
+            self._location_depths[location] = depth
+        if not deferrable:
+            self._mark_not_deferrable(location)
+        return depth
+
+    def _mark_not_deferrable(self, location: Attribute) -> None:
+        if location in self._inline_locations:
+            return
+        self._inline_locations[location] = None
+        for child in _nested_locations(location):
+            self._mark_not_deferrable(child)
+
     def _print_location_literal(self, location: Attribute) -> None:
-        if isinstance(location, FileLineColLoc):
-            self.print_string("loc(")
-            self.print_string_literal(location.filename.data)
-            self.print_string(f":{location.line.data}:{location.column.data})")
-            return
+        """`loc(...)`, the locations it nests as `#locN`."""
+        self.print_string("loc(")
+        self._print_location_body(location)
+        self.print_string(")")
+
+    def _print_nested_location(self, location: Attribute) -> None:
+        index = self._locations.get(location)
+        if index is not None and self._alias_uses is None:
+            self.print_string(f"#{_loc_name(index)}")
+        else:
+            self._print_location_body(location)
+
+    def _print_location_body(self, location: Attribute) -> None:
+        """MLIR's `printLocationInternal` (not pretty)."""
         if isinstance(location, UnknownLoc):
-            self.print_string("loc(unknown)")
-            return
-        super().print_attribute(location)
+            self.print_string("unknown")
+        elif isinstance(location, FileLineColLoc):
+            self.print_string_literal(location.filename.data)
+            self.print_string(f":{location.line.data}:{location.column.data}")
+        elif isinstance(location, FileLineColRange):
+            self.print_string_literal(location.filename.data)
+            self.print_string(":" + location.range_text())
+        elif isinstance(location, NameLoc):
+            self.print_string_literal(location.desc.data)
+            if not isinstance(location.location, NoneAttr | UnknownLoc):
+                self.print_string("(")
+                self._print_nested_location(location.location)
+                self.print_string(")")
+        elif isinstance(location, CallSiteLoc):
+            self.print_string("callsite(")
+            self._print_nested_location(location.callee)
+            self.print_string(" at ")
+            self._print_nested_location(location.caller)
+            self.print_string(")")
+        elif isinstance(location, FusedLoc):
+            self.print_string("fused")
+            if not isinstance(location.metadata, NoneAttr):
+                self.print_string("<")
+                self.print_attribute(location.metadata)
+                self.print_string(">")
+            with self.in_square_brackets():
+                self.print_list(
+                    _nested_locations(location), self._print_nested_location
+                )
+        else:
+            super().print_attribute(location)
+
+
+def _nested_locations(location: Attribute) -> Sequence[Attribute]:
+    """The locations `location` prints inside itself, in printing order."""
+    if isinstance(location, NameLoc):
+        if isinstance(location.location, NoneAttr | UnknownLoc):
+            return ()
+        return (location.location,)
+    if isinstance(location, CallSiteLoc):
+        return (location.callee, location.caller)
+    if isinstance(location, FusedLoc):
+        return cast(ArrayAttr[Attribute], location.locations).data
+    return ()
 
 
 def _loc_name(index: int) -> str:
@@ -970,10 +1080,6 @@ def _loc_name(index: int) -> str:
 
 def _prefix_of(alias: str) -> str:
     return alias.rstrip("0123456789")
-
-
-def _is_location(attribute: Attribute) -> bool:
-    return type(attribute).__name__.endswith("Loc")
 
 
 def _raw_data(attr: DenseIntOrFPElementsAttr) -> bytes:

@@ -67,6 +67,7 @@ __all__ = [
 ]
 
 LOWERINGS: tuple[tuple[str, str], ...] = (
+    ("sdy", "sdy-drop-shardings"),
     (
         "stablehlo",
         "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg",
@@ -416,19 +417,21 @@ def _config() -> Any:
 
 
 @lru_cache(maxsize=64)
-def _loaded(vmfb: bytes) -> Any:
-    """The runtime context holding the compiled module (cached with it)."""
+def _loaded(vmfb: bytes) -> tuple[Any, str]:
+    """The runtime context holding the compiled module (cached with it), and the
+    module's name (`module` unless the MLIR module has one, as JAX's `@jit_f`)."""
     import iree.runtime as ireert  # pyright: ignore[reportMissingImports]
 
     config = _config()
     module = ireert.VmModule.copy_buffer(config.vm_instance, vmfb)  # pyright: ignore[reportUnknownMemberType]
-    return ireert.SystemContext(vm_modules=[module], config=config)  # pyright: ignore[reportUnknownMemberType]
+    context = ireert.SystemContext(vm_modules=[module], config=config)  # pyright: ignore[reportUnknownMemberType]
+    return context, str(module.name)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
 
 
 def _invoke(vmfb: bytes, function: str, args: list[Any]) -> list[Any]:
-    context = _loaded(vmfb)
+    context, name = _loaded(vmfb)
     try:
-        entry = context.modules.module[function]
+        entry = context.modules[name][function]
         results = entry(*args)
     except Exception as err:  # IREE's runtime raises ValueError/RuntimeError/KeyError
         first = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -31,6 +31,7 @@ from xquant.compat import (
     linalg_input_casts,
     linalg_shaped_operands,
     linalg_transpose_broadcast,
+    locations,
     quant_in_builtin_containers,
     string_literal_lexer,
     tensor_empty_sizes,
@@ -66,6 +67,7 @@ def install() -> None:
         return
     check_xdsl_version()
     string_literal_lexer.install()
+    locations.install()
     dense_hex_float_elements.install()
     dense_hex_blobs.install()
     dense_literal_arrays.install()  # after the dense fixes it falls back to

@@ -48,6 +48,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo.data_movement",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
+    "xquant.interpreter.sdy",
     "xquant.interpreter.tosa",
 ]
 

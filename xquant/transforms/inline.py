@@ -42,6 +42,7 @@ INLINABLE_DIALECTS = frozenset(
         "mx_tensor",
         "quant",
         "scf",
+        "sdy",
         "shape",
         "stablehlo",
         "tensor",

@@ -98,6 +98,10 @@ def _fail_wrong_token(parser: AttrParser, message: str) -> NoReturn:
             head = head[: len(head) - len(previous_line) + comment]
 
 
+fail_wrong_token = _fail_wrong_token
+"""`_fail_wrong_token` for other parsers (the location grammar in xquant.compat)."""
+
+
 def _fail(
     parser: AttrParser, message: str, start: int | None = None, end: int | None = None
 ) -> NoReturn:

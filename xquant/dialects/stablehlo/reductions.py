@@ -272,17 +272,18 @@ class ReduceOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
+        # `(%a init: %c), (%b init: %d)`: one group per pair (printReduceOp).
         printer.print_list(
             zip(self.inputs, self.init_values, strict=True),
             lambda pair: (
+                printer.print_string("("),
                 printer.print_operand(pair[0]),
                 printer.print_string(" init: "),
                 printer.print_operand(pair[1]),
+                printer.print_string(")"),
             ),
             ", ",
         )
-        printer.print_string(")")
         combiner = combiner_name(self.body) if len(self.inputs) == 1 else None
         compact = combiner is not None and self._body_matches_input()
         if compact:
@@ -363,11 +364,18 @@ def _parse_reducer(parser: Parser, count: int) -> Region:
     rhs: list[Parser.Argument] = []
     for _ in range(count):
         parser.parse_punctuation("(")
-        lhs.append(parser.parse_argument())
+        lhs.append(_parse_reducer_argument(parser))
         parser.parse_punctuation(",")
-        rhs.append(parser.parse_argument())
+        rhs.append(_parse_reducer_argument(parser))
         parser.parse_punctuation(")")
     return parser.parse_region([*lhs, *rhs])
+
+
+def _parse_reducer_argument(parser: Parser) -> Parser.Argument:
+    """`%a: T` and its optional `loc(...)`, as MLIR's `parseArgument`."""
+    argument = parser.parse_argument()
+    argument.location = parser.parse_optional_location()
+    return argument
 
 
 def _print_reducer(printer: Printer, body: Region, count: int) -> None:
@@ -379,8 +387,8 @@ def _print_reducer(printer: Printer, body: Region, count: int) -> None:
         printer.print_block_argument(args[index])
         printer.print_string(", ")
         printer.print_block_argument(args[count + index])
-        printer.print_string(")")
-    printer.print_string("  ")
+        printer.print_string(") ")
+    printer.print_string(" ")
     printer.print_region(body, print_entry_block_args=False)
 
 

@@ -1,0 +1,37 @@
+// RUN: xquant-opt %s -split-input-file -p sdy-drop-shardings | filecheck %s
+// Shardy's annotations leave a program for one device.
+
+// CHECK-NOT: sdy.mesh
+// CHECK-LABEL: func.func public @main(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {test.kept}) -> (tensor<4x16xf32> {jax.result_info = "result"}) {
+// CHECK-NEXT:    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    %1 = stablehlo.tanh %0 : tensor<4x16xf32>
+// CHECK-NEXT:    %2 = stablehlo.add %1, %1 : tensor<4x16xf32>
+// CHECK-NEXT:    return %2 : tensor<4x16xf32>
+sdy.mesh @mesh = <["x"=2, "y"=4]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 4 : i64}]}}
+func.func public @main(%arg0: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>, test.kept}) -> (tensor<4x16xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = stablehlo.tanh %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<4x16xf32>
+  %2 = sdy.sharding_constraint %1 <@mesh, [{"x"}, {}]> : tensor<4x16xf32>
+  %3 = sdy.reshard %2 <@mesh, [{}, {"y"}]> : tensor<4x16xf32>
+  %4 = stablehlo.add %3, %3 : tensor<4x16xf32>
+  return %4 : tensor<4x16xf32>
+}
+
+// -----
+
+// A manual computation over one device is its body.
+// CHECK-NOT: sdy.
+// CHECK-LABEL: func.func @manual(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %0 = stablehlo.multiply %arg0, %arg0 : tensor<4xf32>
+// CHECK-NEXT:    %1 = stablehlo.add %0, %arg0 : tensor<4xf32>
+// CHECK-NEXT:    return %1 : tensor<4xf32>
+sdy.mesh @mesh = <["x"=1, "y"=2]>
+func.func @manual(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    %1 = stablehlo.multiply %arg1, %arg1 : tensor<4xf32>
+    %2 = sdy.sharding_constraint %1 <@mesh, [{"x"}]> : tensor<4xf32>
+    sdy.return %2 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = stablehlo.add %0, %arg0 : tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
