@@ -202,9 +202,7 @@ def _peek_header(path: Path, size: int) -> None:
     with open(path, "rb") as f:
         head = f.read(HEADER_BYTES)
     if head[:4] != MAGIC:
-        raise GGUFError(
-            f"not a GGUF file: magic {head[:4]!r}, expected {MAGIC!r}", 0
-        )
+        raise GGUFError(f"not a GGUF file: magic {head[:4]!r}, expected {MAGIC!r}", 0)
     n_tensors = int.from_bytes(head[8:16], "little")
     n_kv = int.from_bytes(head[16:24], "little")
     if n_tensors > size or n_kv > size:
@@ -329,7 +327,7 @@ def write_gguf(
     """Write a GGUF file (version 3) with `gguf.GGUFWriter`: the metadata in
     the given order, then the tensors' raw bytes (shape (..., row bytes)),
     streamed one at a time. `GGUFError` for what the writer would reject."""
-    from gguf import GGUFValueType, GGUFWriter, GGMLQuantizationType
+    from gguf import GGMLQuantizationType, GGUFValueType, GGUFWriter
 
     items = list(tensors)
     writer = GGUFWriter(path, arch="")
