@@ -20,6 +20,7 @@ This is `lower-quant-ops{rounding=nearest-even}`; the pass's default,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -199,7 +200,12 @@ def require_signed_expressed(op: Operation, qtype: UniformQuantizedType) -> None
 
 def dequantize_wide_type(qtype: UniformQuantizedType) -> IntegerType:
     """The signless integer type dequantize subtracts the zero point in (i32 or i64)."""
-    return IntegerType(dequantize_wide_bits(qtype))
+    return _signless(dequantize_wide_bits(qtype))
+
+
+@functools.cache
+def _signless(bits: int) -> IntegerType:
+    return IntegerType(bits)
 
 
 def emit_dequantize(
