@@ -262,8 +262,8 @@ class GGUFFile:
         version = int(reader.fields["GGUF.version"].parts[0][0])
         metadata = {
             name: _metadata_value(field)
-            for name, field in reader.fields.items()
-            if not name.startswith("GGUF.")  # the header's own fields
+            # the first three fields are gguf's own: version and the two counts
+            for name, field in list(reader.fields.items())[3:]
         }
         tensors = [
             TensorInfo(

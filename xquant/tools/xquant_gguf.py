@@ -15,9 +15,11 @@ kept as `gguf.name`), returning the tensor dequantized to f32, so
 and written one tensor at a time, in chunks, so memory stays small whatever
 the model's size.
 
-`export` writes the module's tensors and metadata back as a GGUF file, laid
-out as the `gguf` package writes it: a file it wrote imports and exports back
-byte for byte.
+`export` writes the module's tensors and metadata back as a GGUF file
+(version 3) with `gguf.GGUFWriter`: a file the `gguf` package wrote imports
+and exports back byte for byte. Both directions need the `gguf` extra
+(`xquant/tools/gguf_file.py`); without it the tool says how to install it
+and exits 1.
 
 Bad input is `FILE: error: message` on stderr (naming the tensor and the
 byte offset for a tensor's data) and exit code 1, never a traceback: a
