@@ -52,3 +52,9 @@ def test_quantize_as_torchao(name: str) -> None:
 def test_quantize_rejects_partial_groups() -> None:
     with pytest.raises(ValueError, match="not a whole number of groups of 64 x 256"):
         nf4.quantize(np.zeros(64 * 255, np.float32))
+
+
+def test_quantize_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    x = GOLDEN["bf16_input"].view(nf4.DTYPES["bf16"])
+    monkeypatch.setattr(nf4, "_CHUNK", 1000)  # pieces not aligned to blocks
+    assert np.array_equal(nf4.quantize(x).codes, _stored("bf16").codes)

@@ -46,6 +46,8 @@ NF4_TABLE: tuple[float, ...] = (
 """torchao's NF4 table (QLoRA's normal-float quantiles, to four decimals),
 converted to the weight's dtype."""
 
+_CHUNK = 1 << 18  # elements per piece of the nearest-code search
+
 DTYPES: dict[str, np.dtype] = {
     "f32": np.dtype(np.float32),
     "bf16": np.dtype(ml_dtypes.bfloat16),
@@ -105,8 +107,12 @@ def quantize(x: np.ndarray, block: int = 64, scaler_block: int = 256) -> NF4Doub
     scaled = (centred * factor.reshape(-1, 1)).astype(dtype)
     scalers = np.clip(np.rint(scaled.astype(np.float32)), -128, 127).astype(np.int8)
     normed = (blocks / absmax.reshape(-1, 1)).astype(dtype).reshape(-1)
-    diff = np.abs((normed[:, None] - table(dtype)[None, :]).astype(dtype))
-    codes = np.argmin(diff.astype(np.float32), axis=1).astype(np.uint8)
+    nf4 = table(dtype)[None, :]
+    codes = np.empty(normed.size, np.uint8)
+    for start in range(0, normed.size, _CHUNK):  # n x 16 differences, in pieces
+        part = normed[start : start + _CHUNK, None]
+        diff = np.abs((part - nf4).astype(dtype)).astype(np.float32)
+        codes[start : start + _CHUNK] = np.argmin(diff, axis=1)
     packed = (codes[0::2] << 4) | codes[1::2]
     return NF4Double(
         packed.astype(np.uint8),
