@@ -48,12 +48,11 @@ def main() -> None:
     one = _tensor(ns.rows, 0)
     meta = {"general.architecture": MetadataValue(ValueType.STRING, "bench")}
     start = time.perf_counter()
-    with open(gguf_path, "wb") as out:
-        tensors = [
-            (f"blk.{k}.ffn_down.weight", (ns.rows, COLS), GGMLType.Q4_K, one)
-            for k in range(ns.tensors)
-        ]
-        write_gguf(out, meta, tensors)
+    tensors = [
+        (f"blk.{k}.ffn_down.weight", (ns.rows, COLS), GGMLType.Q4_K, one)
+        for k in range(ns.tensors)
+    ]
+    write_gguf(gguf_path, meta, tensors)  # gguf.GGUFWriter
     size = gguf_path.stat().st_size
     print(
         f"wrote {gguf_path}: {size / 1e9:.2f} GB, {ns.tensors} Q4_K tensors of "

@@ -11,8 +11,13 @@ import numpy as np
 import pytest
 
 import xquant
+from xquant.tools import xquant_gguf
 from xquant.tools.xquant_gguf import function_name, main
 from xquant.tools.xquant_run import main as run_main
+
+gguf = pytest.importorskip(
+    "gguf", reason="the gguf extra is not installed (pip install -e '.[gguf]')"
+)
 
 DATA = Path(__file__).parents[1] / "data" / "gguf"
 TINY = DATA / "tiny.gguf"
@@ -74,9 +79,6 @@ def test_selected_tensors(tmp_path: Path) -> None:
 
 
 def test_gguf_package_reads_the_export(imported: Path, tmp_path: Path) -> None:
-    gguf = pytest.importorskip(
-        "gguf", reason="gguf not installed (pip install -e '.[gguf]')"
-    )
     out = tmp_path / "back.gguf"
     assert main(["export", str(imported), "-o", str(out)]) == 0
     reader = gguf.GGUFReader(str(out))
@@ -180,3 +182,20 @@ def test_non_finite_super_block_scale(tmp_path: Path, capsys, value: float) -> N
 def test_unknown_tensor_name(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     err = _bad(tmp_path, TINY.read_bytes(), capsys, "--tensor", "nope")
     assert "no tensor named 'nope'" in err
+
+
+def test_corrupt_array_count(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """gguf alone loops for ever over a huge count of an array whose elements
+    lie past the end of the file; xquant-gguf stops at the first short read."""
+    field = gguf.GGUFReader(TINY).fields["tokenizer.ggml.scores"]
+    count_at = field.offset + 8 + len(field.name) + 4 + 4
+    data = bytearray(TINY.read_bytes())
+    data[count_at : count_at + 8] = struct.pack("<Q", 1 << 40)
+    err = _bad(tmp_path, bytes(data), capsys)
+    assert "truncated header: 1 x float32 at offset" in err
+
+
+def test_without_the_extra(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(xquant_gguf, "HAVE_GGUF", False)
+    err = _bad(tmp_path, TINY.read_bytes(), capsys)
+    assert "pip install 'xquant[gguf]'" in err

@@ -1,18 +1,23 @@
-"""Reading and writing GGUF files (llama.cpp's model format), memory-mapped.
+"""GGUF files (llama.cpp's model format) through the `gguf` package.
 
-A GGUF file (version 2 or 3, little endian) is: the magic `GGUF`, a u32
-version, u64 tensor and key-value counts, the key-value pairs, the tensor
-infos (name, dims innermost first, ggml type, offset into the data), zero
-padding to the alignment (`general.alignment`, default 32), then the tensor
-data, each tensor padded to the alignment. This module reads the header
-eagerly and each tensor's data through its own `numpy.memmap`, made when the
-tensor is asked for and unmapped when the caller drops it, so memory holds
-one tensor at a time whatever the file's size; `write_gguf` writes the layout the
-`gguf` package's `GGUFWriter` writes, so a file it wrote reads and writes
-back byte for byte.
+The `gguf` extra (`pip install 'xquant[gguf]'`) does the format's work:
+`gguf.GGUFReader` parses the header (metadata in file order, tensor infos)
+over a memory map of the file, and `gguf.GGUFWriter` writes a file. This
+module adds what xquant needs on top, and what `gguf` does not check:
 
-Bad files raise `GGUFError` with the byte offset and, for tensor data, the
-tensor's name.
+- every malformed file is a `GGUFError` naming the tensor and the byte
+  offset (gguf raises bare `ValueError`/`IndexError`/`KeyError`, or builds
+  a short view of truncated data without a word);
+- a tensor's data is its own `numpy.memmap` at the offset gguf computed,
+  made when the tensor is asked for and unmapped when the caller drops it:
+  the reader's map of the whole file only ever touches the header, so
+  resident memory holds one tensor at a time whatever the file's size;
+- `write_gguf` streams tensors through `GGUFWriter` in the given metadata
+  order (the writer's own `general.architecture` entry is not forced first),
+  so a file the `gguf` package wrote reads and writes back byte for byte.
+
+`HAVE_GGUF` says whether the extra is installed; `gguf` is imported only
+inside the functions that use it, so xquant imports without it.
 """
 
 from __future__ import annotations
@@ -21,15 +26,25 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from xquant.numerics.gguf.layouts import LAYOUTS, BlockLayout, GGMLType
 
+if TYPE_CHECKING:
+    from gguf import GGUFReader, ReaderField
+
+HAVE_GGUF = find_spec("gguf") is not None
+INSTALL_HINT = (
+    "xquant-gguf needs the `gguf` package (the optional extra): "
+    "pip install 'xquant[gguf]' (or pip install 'gguf>=0.19,<0.20')"
+)
 MAGIC = b"GGUF"
-DEFAULT_ALIGNMENT = 32
+HEADER_BYTES = 24  # magic, version, tensor count, metadata count
 PLAIN_TYPES: dict[GGMLType, tuple[int, str]] = {
     GGMLType.F32: (4, "<f4"),
     GGMLType.F16: (2, "<f2"),
@@ -47,7 +62,7 @@ class GGUFError(Exception):
 
 
 class ValueType(IntEnum):
-    """`gguf_type` of a metadata value."""
+    """`gguf_type` of a metadata value (the numbers of `gguf.GGUFValueType`)."""
 
     UINT8 = 0
     INT8 = 1
@@ -62,21 +77,6 @@ class ValueType(IntEnum):
     UINT64 = 10
     INT64 = 11
     FLOAT64 = 12
-
-
-_SCALAR_FORMATS: dict[ValueType, str] = {
-    ValueType.UINT8: "<B",
-    ValueType.INT8: "<b",
-    ValueType.UINT16: "<H",
-    ValueType.INT16: "<h",
-    ValueType.UINT32: "<I",
-    ValueType.INT32: "<i",
-    ValueType.FLOAT32: "<f",
-    ValueType.BOOL: "<?",
-    ValueType.UINT64: "<Q",
-    ValueType.INT64: "<q",
-    ValueType.FLOAT64: "<d",
-}
 
 
 @dataclass(frozen=True)
@@ -119,69 +119,115 @@ def tensor_nbytes(ggml_type: GGMLType, shape: tuple[int, ...]) -> int:
     return count // layout.block_size * layout.type_size
 
 
-class _Cursor:
-    def __init__(self, data: memoryview, size: int):
-        self.data = data
-        self.size = size
-        self.pos = 0
+# ------------------------------------------------------------------ reading
 
-    def take(self, n: int, what: str) -> memoryview:
-        if n < 0 or self.pos + n > self.size:
-            raise GGUFError(
-                f"truncated header: {what} needs {n} bytes at offset {self.pos}, "
-                f"the file has {self.size}",
-                self.pos,
-            )
-        chunk = self.data[self.pos : self.pos + n]
-        self.pos += n
-        return chunk
 
-    def scalar(self, t: ValueType, what: str) -> Any:
-        fmt = _SCALAR_FORMATS[t]
-        return struct.unpack(fmt, self.take(struct.calcsize(fmt), what))[0]
+def _tensor_info(field: ReaderField) -> TensorInfo:
+    """A tensor info field of `GGUFReader` (parts: name length, name, rank,
+    dims, type, offset) as a `TensorInfo`."""
+    _, _, _, dims, raw_type, offset = field.parts
+    shape = tuple(int(d) for d in reversed(dims.tolist()))
+    return TensorInfo(field.name, shape, int(raw_type[0]), int(offset[0]), field.offset)
 
-    def u32(self, what: str) -> int:
-        return int(self.scalar(ValueType.UINT32, what))
 
-    def u64(self, what: str) -> int:
-        return int(self.scalar(ValueType.UINT64, what))
+def _check_tensor(info: TensorInfo, data_offset: int, size: int) -> None:
+    """What gguf does not check (or reports without the tensor's name): a
+    known type, rows of whole blocks, the data inside the file."""
+    from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
 
-    def string(self, what: str) -> str:
-        start = self.pos
-        n = self.u64(f"the length of {what}")
-        raw = bytes(self.take(n, what))
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise GGUFError(f"{what} at offset {start} is not UTF-8", start) from None
+    where = f"tensor '{info.name}'"
+    try:
+        t = GGMLQuantizationType(info.ggml_type)
+    except ValueError:
+        raise GGUFError(
+            f"{where}: unknown GGML type {info.ggml_type}", info.info_offset
+        ) from None
+    block, type_size = GGML_QUANT_SIZES[t]
+    row = info.shape[-1] if info.shape else 1
+    if row % block:
+        raise GGUFError(
+            f"{where}: a row of {row} elements is not a whole number of "
+            f"{t.name} blocks of {block}",
+            info.info_offset,
+        )
+    nbytes = int(np.prod(info.shape, dtype=np.int64)) // block * type_size
+    start = data_offset + info.offset
+    if start + nbytes > size:
+        raise GGUFError(
+            f"{where}: {t.name} data of {nbytes} bytes at offset {start} runs "
+            f"past the end of the file ({size} bytes): truncated",
+            start,
+        )
 
-    def value_type(self, what: str) -> ValueType:
-        start = self.pos
-        code = self.u32(f"the type of {what}")
-        try:
-            return ValueType(code)
-        except ValueError:
-            raise GGUFError(
-                f"unknown metadata value type {code} for {what} at offset {start}",
-                start,
-            ) from None
 
-    def value(self, t: ValueType, what: str) -> MetadataValue:
-        if t == ValueType.STRING:
-            return MetadataValue(t, self.string(what))
+def _reader_class() -> type[GGUFReader]:
+    from gguf import GGUFReader
+
+    class CheckedReader(GGUFReader):
+        """`GGUFReader` refusing reads past the end of the file (gguf returns a
+        short view, and loops over a corrupt array count without advancing),
+        and checking each tensor, by name, before gguf maps it."""
+
+        def _get(
+            self,
+            offset: int,
+            dtype: npt.DTypeLike,
+            count: int = 1,
+            override_order: Literal["I", "S", "<"] | None = None,
+        ) -> npt.NDArray[Any]:
+            size = int(self.data.shape[0])
+            end = offset + np.dtype(dtype).itemsize * int(count)
+            if count < 0 or end > size:
+                raise GGUFError(
+                    f"truncated header: {int(count)} x {np.dtype(dtype).name} at "
+                    f"offset {offset} runs past the end of the file ({size} bytes)",
+                    offset,
+                )
+            return super()._get(offset, dtype, count, override_order)
+
+        def _build_tensors(self, start_offs: int, fields: list[ReaderField]) -> None:
+            size = int(self.data.shape[0])
+            for field in fields:
+                _check_tensor(_tensor_info(field), start_offs, size)
+            super()._build_tensors(start_offs, fields)
+
+    return CheckedReader
+
+
+def _peek_header(path: Path, size: int) -> None:
+    """The fixed 24 bytes, checked before gguf walks the header (gguf reads a
+    bad count as a loop over the rest of the file)."""
+    if size < HEADER_BYTES:
+        raise GGUFError(f"not a GGUF file: {size} bytes, shorter than a header", 0)
+    with open(path, "rb") as f:
+        head = f.read(HEADER_BYTES)
+    if head[:4] != MAGIC:
+        raise GGUFError(f"not a GGUF file: magic {head[:4]!r}, expected {MAGIC!r}", 0)
+    n_tensors = int.from_bytes(head[8:16], "little")
+    n_kv = int.from_bytes(head[16:24], "little")
+    if n_tensors > size or n_kv > size:
+        raise GGUFError(
+            f"corrupt header: {n_tensors} tensors and {n_kv} metadata entries "
+            f"cannot fit in {size} bytes",
+            8,
+        )
+
+
+def _metadata_value(field: ReaderField) -> MetadataValue:
+    where = f"metadata '{field.name}' at offset {field.offset}"
+    try:
+        t = ValueType(int(field.types[0]))
         if t != ValueType.ARRAY:
-            return MetadataValue(t, self.scalar(t, what))
-        elem = self.value_type(f"the elements of {what}")
-        count = self.u64(f"the length of {what}")
-        if elem == ValueType.ARRAY:
-            raise GGUFError(f"nested arrays are not supported ({what})", self.pos)
-        if elem == ValueType.STRING:
-            items = [self.string(f"element {i} of {what}") for i in range(count)]
-            return MetadataValue(t, items, elem)
-        fmt = _SCALAR_FORMATS[elem]
-        raw = self.take(count * struct.calcsize(fmt), what)
-        array = np.frombuffer(raw, dtype=np.dtype(fmt))
-        return MetadataValue(t, array.tolist(), elem)
+            return MetadataValue(t, field.contents())
+        # parts: key length, key, value type, element type, count, elements...
+        element = ValueType(int(field.parts[3][0]))
+        if element == ValueType.ARRAY:
+            raise GGUFError(f"{where}: nested arrays are not supported", field.offset)
+        return MetadataValue(t, field.contents(), element)
+    except UnicodeDecodeError:
+        raise GGUFError(f"{where}: a string is not UTF-8", field.offset) from None
+    except ValueError as err:
+        raise GGUFError(f"{where}: {err}", field.offset) from None
 
 
 @dataclass
@@ -198,95 +244,70 @@ class GGUFFile:
 
     @staticmethod
     def open(path: str | Path) -> GGUFFile:
+        """Parse the header with `gguf.GGUFReader`; `GGUFError` if malformed."""
         path = Path(path)
         size = path.stat().st_size
-        if size < 24:
-            raise GGUFError(f"not a GGUF file: {size} bytes, shorter than a header", 0)
-        mapped = np.memmap(path, dtype=np.uint8, mode="r")
-        cur = _Cursor(memoryview(mapped), size)  # type: ignore[arg-type]
-        if bytes(cur.take(4, "the magic")) != MAGIC:
-            raise GGUFError(
-                f"not a GGUF file: magic {bytes(mapped[:4])!r}, expected {MAGIC!r}", 0
+        _peek_header(path, size)
+        try:
+            reader = _reader_class()(path)
+        except (IndexError, OverflowError) as err:  # not expected after _get's check
+            raise GGUFError(f"corrupt header: {err}") from None
+        except UnicodeDecodeError as err:
+            raise GGUFError(f"corrupt header: a name is not UTF-8 ({err})") from None
+        except (ValueError, KeyError) as err:
+            message = str(err.args[0]) if err.args else str(err)
+            raise GGUFError(f"corrupt header: {message}") from None
+        if reader.byte_order != "I":
+            raise GGUFError("big-endian GGUF files are not supported", 4)
+        version = int(reader.fields["GGUF.version"].parts[0][0])
+        metadata = {
+            name: _metadata_value(field)
+            # the first three fields are gguf's own: version and the two counts
+            for name, field in list(reader.fields.items())[3:]
+        }
+        tensors = [
+            TensorInfo(
+                t.name,
+                _tensor_info(t.field).shape,
+                int(t.tensor_type),
+                t.data_offset - reader.data_offset,
+                t.field.offset,
             )
-        version = cur.u32("the version")
-        if version not in (2, 3):
-            raise GGUFError(f"unsupported GGUF version {version} (2 and 3 are)", 4)
-        n_tensors = cur.u64("the tensor count")
-        n_kv = cur.u64("the metadata count")
-        if n_tensors > size or n_kv > size:
-            raise GGUFError(
-                f"corrupt header: {n_tensors} tensors and {n_kv} metadata entries "
-                f"cannot fit in {size} bytes",
-                8,
-            )
-        metadata: dict[str, MetadataValue] = {}
-        for i in range(n_kv):
-            key = cur.string(f"metadata key {i}")
-            t = cur.value_type(f"metadata '{key}'")
-            metadata[key] = cur.value(t, f"metadata '{key}'")
-        tensors: list[TensorInfo] = []
-        for i in range(n_tensors):
-            start = cur.pos
-            name = cur.string(f"the name of tensor {i}")
-            n_dims = cur.u32(f"the rank of tensor '{name}'")
-            if n_dims > 8:
-                raise GGUFError(f"tensor '{name}': rank {n_dims} is above 8", start)
-            ne = [cur.u64(f"a dimension of tensor '{name}'") for _ in range(n_dims)]
-            ggml_type = cur.u32(f"the type of tensor '{name}'")
-            offset = cur.u64(f"the offset of tensor '{name}'")
-            tensors.append(
-                TensorInfo(name, tuple(reversed(ne)), ggml_type, offset, start)
-            )
-        alignment = DEFAULT_ALIGNMENT
-        if (entry := metadata.get("general.alignment")) is not None:
-            alignment = int(entry.value)
-            if alignment <= 0 or alignment & (alignment - 1):
-                raise GGUFError(
-                    f"general.alignment {alignment} is not a power of two", None
-                )
-        data_offset = -(-cur.pos // alignment) * alignment
-        del cur, mapped  # unmap the header
-        return GGUFFile(path, version, metadata, tensors, alignment, data_offset, size)
+            for t in reader.tensors
+        ]
+        return GGUFFile(
+            path,
+            version,
+            metadata,
+            tensors,
+            int(reader.alignment),
+            int(reader.data_offset),
+            size,
+        )
 
     def raw(self, info: TensorInfo) -> np.ndarray:
-        """The tensor's bytes, a view into the memory map, shape (..., row bytes).
+        """The tensor's bytes, a view into its own memory map, shape (..., row bytes).
 
-        Checks the type, that rows are whole blocks, and that the data is in
-        the file; raises `GGUFError` naming the tensor otherwise.
+        Raises `GGUFError` naming the tensor if xquant has no type for it.
         """
         where = f"tensor '{info.name}'"
         try:
             t = GGMLType(info.ggml_type)
         except ValueError:
+            t = None
+        if t is None or (t not in PLAIN_TYPES and t not in LAYOUTS):
+            supported = ", ".join(x.name for x in (*PLAIN_TYPES, *LAYOUTS))
             raise GGUFError(
-                f"{where}: unknown GGML type {info.ggml_type}", info.info_offset
-            ) from None
-        if t not in PLAIN_TYPES and t not in LAYOUTS:
-            raise GGUFError(
-                f"{where}: GGML type {t.name} is not supported (supported: "
-                + ", ".join(x.name for x in (*PLAIN_TYPES, *LAYOUTS))
-                + ")",
+                f"{where}: GGML type {info.type_name} is not supported "
+                f"(supported: {supported})",
                 info.info_offset,
             )
         if not info.shape or any(d == 0 for d in info.shape):
             raise GGUFError(
                 f"{where}: empty shape {list(info.shape)}", info.info_offset
             )
-        row = info.shape[-1]
-        if t in LAYOUTS and row % LAYOUTS[t].block_size:
-            raise GGUFError(
-                f"{where}: a row of {row} elements is not a whole number of "
-                f"{t.name} blocks of {LAYOUTS[t].block_size}",
-                info.info_offset,
-            )
         nbytes = tensor_nbytes(t, info.shape)
         start = self.data_offset + info.offset
-        if start + nbytes > self.size:
-            raise GGUFError(
-                f"{where}: {t.name} data of {nbytes} bytes at offset {start} runs "
-                f"past the end of the file ({self.size} bytes): truncated",
-                start,
-            )
         data = np.memmap(self.path, np.uint8, "r", offset=start, shape=(nbytes,))
         return data.reshape(storage_shape(t, info.shape))
 
@@ -298,53 +319,47 @@ class GGUFFile:
 # ------------------------------------------------------------------ writing
 
 
-def _pack_string(s: str) -> bytes:
-    raw = s.encode("utf-8")
-    return struct.pack("<Q", len(raw)) + raw
-
-
-def _pack_value(v: MetadataValue) -> bytes:
-    out = struct.pack("<I", int(v.type))
-    if v.type == ValueType.STRING:
-        return out + _pack_string(v.value)
-    if v.type != ValueType.ARRAY:
-        return out + struct.pack(_SCALAR_FORMATS[v.type], v.value)
-    assert v.element_type is not None
-    out += struct.pack("<IQ", int(v.element_type), len(v.value))
-    if v.element_type == ValueType.STRING:
-        return out + b"".join(_pack_string(s) for s in v.value)
-    dtype = np.dtype(_SCALAR_FORMATS[v.element_type])
-    return out + np.asarray(v.value, dtype=dtype).tobytes()
-
-
-def _pad(n: int, alignment: int) -> int:
-    return -(-n // alignment) * alignment
-
-
 def write_gguf(
-    out: BinaryIO,
+    path: str | Path,
     metadata: dict[str, MetadataValue],
     tensors: Iterable[tuple[str, tuple[int, ...], GGMLType, np.ndarray]],
-    version: int = 3,
 ) -> None:
-    """Write a GGUF file as `GGUFWriter` does: header, metadata, tensor infos
-    (offsets packed in order, each padded), padding, data (each padded)."""
-    alignment = DEFAULT_ALIGNMENT
-    if (entry := metadata.get("general.alignment")) is not None:
-        alignment = int(entry.value)
+    """Write a GGUF file (version 3) with `gguf.GGUFWriter`: the metadata in
+    the given order, then the tensors' raw bytes (shape (..., row bytes)),
+    streamed one at a time. `GGUFError` for what the writer would reject."""
+    from gguf import GGMLQuantizationType, GGUFValueType, GGUFWriter
+
     items = list(tensors)
-    head = bytearray(MAGIC)
-    head += struct.pack("<IQQ", version, len(items), len(metadata))
-    for key, value in metadata.items():
-        head += _pack_string(key) + _pack_value(value)
-    offset = 0
+    writer = GGUFWriter(path, arch="")
+    writer.kv_data[0].clear()  # the constructor's general.architecture entry
+    for key, v in metadata.items():
+        if v.type == ValueType.ARRAY and not v.value:
+            raise GGUFError(f"metadata '{key}': gguf cannot write an empty array")
+        sub = GGUFValueType(v.element_type) if v.element_type is not None else None
+        writer.add_key_value(key, v.value, GGUFValueType(v.type), sub)
+        if key == "general.alignment":
+            writer.data_alignment = int(v.value)
     for name, shape, t, data in items:
-        head += _pack_string(name) + struct.pack("<I", len(shape))
-        head += b"".join(struct.pack("<Q", d) for d in reversed(shape))
-        head += struct.pack("<IQ", int(t), offset)
-        offset += _pad(data.nbytes, alignment)
-    head += bytes(_pad(len(head), alignment) - len(head))
-    out.write(head)
-    for _, _, _, data in items:
-        out.write(np.ascontiguousarray(data).tobytes())
-        out.write(bytes(_pad(data.nbytes, alignment) - data.nbytes))
+        want = tensor_nbytes(t, shape)
+        if data.nbytes != want:
+            raise GGUFError(
+                f"tensor '{name}': {data.nbytes} bytes of data, a {t.name} tensor of "
+                f"shape {list(shape)} has {want}"
+            )
+        writer.add_tensor_info(
+            name,
+            storage_shape(t, shape),
+            np.dtype(np.uint8),
+            want,
+            raw_dtype=GGMLQuantizationType(int(t)),
+        )
+    try:
+        writer.write_header_to_file()
+        writer.write_kv_data_to_file()
+        writer.write_ti_data_to_file()
+        for _, _, _, data in items:
+            writer.write_tensor_data(np.ascontiguousarray(data).reshape(-1))
+    except (ValueError, struct.error) as err:  # a value the type cannot hold
+        raise GGUFError(f"gguf cannot write the metadata: {err}") from None
+    finally:
+        writer.close()

@@ -15,9 +15,11 @@ kept as `gguf.name`), returning the tensor dequantized to f32, so
 and written one tensor at a time, in chunks, so memory stays small whatever
 the model's size.
 
-`export` writes the module's tensors and metadata back as a GGUF file, laid
-out as the `gguf` package writes it: a file it wrote imports and exports back
-byte for byte.
+`export` writes the module's tensors and metadata back as a GGUF file
+(version 3) with `gguf.GGUFWriter`: a file the `gguf` package wrote imports
+and exports back byte for byte. Both directions need the `gguf` extra
+(`xquant/tools/gguf_file.py`); without it the tool says how to install it
+and exits 1.
 
 Bad input is `FILE: error: message` on stderr (naming the tensor and the
 byte offset for a tensor's data) and exit code 1, never a traceback: a
@@ -60,6 +62,8 @@ from xquant.dialects.quant.superblock import SuperblockQuantizedType
 from xquant.interpreter.resources import blob_bytes
 from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType, super_scales
 from xquant.tools.gguf_file import (
+    HAVE_GGUF,
+    INSTALL_HINT,
     PLAIN_TYPES,
     GGUFError,
     GGUFFile,
@@ -390,10 +394,9 @@ def export_gguf(path: str, output: str) -> None:
     except (OSError, UnicodeDecodeError) as err:
         raise ToolError(f"cannot read: {err}") from None
     module = parse_module(text)
-    version, metadata = _module_metadata(module)
+    _, metadata = _module_metadata(module)  # gguf writes version 3
     tensors = _module_tensors(module)
-    with open(output, "wb") as out:
-        write_gguf(out, metadata, tensors, version)
+    write_gguf(output, metadata, tensors)
 
 
 # ------------------------------------------------------------------ driver
@@ -421,6 +424,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ns = _parser().parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 1
+    if not HAVE_GGUF:
+        sys.stderr.write(f"{ns.file}: error: {INSTALL_HINT}\n")
+        return 1
     try:
         if ns.command == "import":
             with open(ns.output, "w", encoding="utf-8") as out:
