@@ -446,18 +446,15 @@ class _PipelineParser:
 
 
 def pass_help_line(pass_class: type[ModulePass]) -> str:
-    """`  --name  options: a=<type> (default), ...` for the help text."""
-    from xdsl.passes import get_pass_option_infos
+    """`  --name  [option=<type> (default d), ...]`, then the docstring's first line."""
+    from xquant.tools.pass_options import description, options_summary
 
-    infos = get_pass_option_infos(pass_class)
-    if not infos:
-        return f"  --{pass_class.name}"
-    listed = ", ".join(
-        f"{info.name.replace('_', '-')}=<{info.expected_type.strip(chr(39))}>"
-        + (f" (default {info.default_value})" if info.default_value is not None else "")
-        for info in infos
-    )
-    return f"  --{pass_class.name}  [{listed}]"
+    line = f"  --{pass_class.name}"
+    if options := options_summary(pass_class):
+        line += f"  [{options}]"
+    if text := description(pass_class):
+        line += f"\n      {text}"
+    return line
 
 
 def help_text(
