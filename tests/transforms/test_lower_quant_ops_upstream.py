@@ -18,7 +18,6 @@ Concrete shapes for the dynamic and unranked arguments are in `SHAPES`.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,17 +27,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 
 import xquant
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from tests.upstream import mlir_opt
 from xquant.asm.printer import module_to_mlir
 from xquant.dialects.quant.types import UniformQuantizedType
 
-UPSTREAM_FILE = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "mlir-quant-tests"
-    / "lower-quant-ops.mlir"
-).resolve()
+UPSTREAM_FILE = SHARED_DIR / "mlir-quant-tests" / "lower-quant-ops.mlir"
 
 SHAPES: dict[str, tuple[int, ...]] = {
     "dcast_per_layer_scalar": (),
@@ -66,7 +60,7 @@ SHAPES: dict[str, tuple[int, ...]] = {
 
 def _requires_upstream_file() -> None:
     if not UPSTREAM_FILE.is_file():
-        pytest.skip(f"upstream test file not found at {UPSTREAM_FILE}")
+        pytest.skip(absent_reason("mlir-quant-tests/lower-quant-ops.mlir"))
 
 
 @cache
