@@ -23,6 +23,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from xquant.tools.pass_options import description, options_summary
+
 __all__ = [
     "CommandLineError",
     "OptOptions",
@@ -447,8 +449,6 @@ class _PipelineParser:
 
 def pass_help_line(pass_class: type[ModulePass]) -> str:
     """`  --name  [option=<type> (default d), ...]`, then the docstring's first line."""
-    from xquant.tools.pass_options import description, options_summary
-
     line = f"  --{pass_class.name}"
     if options := options_summary(pass_class):
         line += f"  [{options}]"
