@@ -243,8 +243,12 @@ def _download(url: str) -> bytes:
 
 def fetch(files: list[UpstreamFile], dest: Path, download=_download) -> list[str]:
     """Fetch every file into `dest`; the problems, one line each (empty: all good)."""
-    problems = []
+    problems: list[str] = []
+    fetched = failed = 0
     for f in files:
+        if failed >= 3 and not fetched:
+            problems.append("giving up: the first downloads all failed (no network?)")
+            break
         target = dest / f.local
         if (
             target.is_file()
@@ -255,7 +259,9 @@ def fetch(files: list[UpstreamFile], dest: Path, download=_download) -> list[str
             data = download(f.url)
         except (urllib.error.URLError, OSError) as err:
             problems.append(f"{f.local}: cannot download {f.url}: {err}")
+            failed += 1
             continue
+        fetched += 1
         if f.module_with:
             kept = keep_module(data.decode(), f.module_with).encode()
             if hashlib.sha256(data).hexdigest() != f.sha256:
