@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = fetch(files, dest)
     for line in problems:
         print(f"error: {line}", file=sys.stderr)
-    print(f"{len(files) - len(problems)} of {len(files)} files in {dest}")
+    present = sum((dest / f.local).is_file() for f in files)
+    print(f"{present} of {len(files)} files in {dest}")
     if (
         not problems
         and dest != default_cache()
