@@ -17,8 +17,10 @@ from typing import Any
 # Groups not listed here show their most common skip reasons instead.
 NEEDS = {
     "tests/upstream": "set XQUANT_MLIR_OPT or pip install -e '.[upstream]'",
-    "tests/upstream_suites": "pip install -e '.[upstream]' and the upstream test trees in ../shared",
-    "tests/conformance": "StableHLO's quantized conformance modules in ../shared/stablehlo-quantized",
+    "tests/upstream_suites": "pip install -e '.[upstream]' and the upstream test trees in ../shared "
+    "(python tests/fetch_upstream_tests.py fetches them)",
+    "tests/conformance": "StableHLO's quantized conformance modules in ../shared/stablehlo-quantized "
+    "(python tests/fetch_upstream_tests.py fetches them)",
 }
 
 

@@ -23,10 +23,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
+from tests.fetch_upstream_tests import SHARED_DIR
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE_DIR = ROOT.parent / "shared" / "stablehlo-quantized"
+CONFORMANCE_DIR = SHARED_DIR / "stablehlo-quantized"
 SPLIT = "// -----"
 
 

@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from xquant.tools.xquant_run import main
 
-CONFORMANCE_DIR = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "stablehlo-quantized"
-)
+CONFORMANCE_DIR = SHARED_DIR / "stablehlo-quantized"
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
 
 
-@pytest.mark.skipif(not MODULES, reason=f"{CONFORMANCE_DIR} is not available")
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 @pytest.mark.parametrize("path", MODULES, ids=[p.name[:80] for p in MODULES])
 def test_module_checks_pass(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rc = main([str(path), "--split-input-file", "--checks-only"])
@@ -33,5 +32,5 @@ def test_module_checks_pass(path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_suite_is_complete() -> None:
     if not MODULES:
-        pytest.skip(f"{CONFORMANCE_DIR} is not available")
+        pytest.skip(absent_reason("stablehlo-quantized/"))
     assert len([p for p in MODULES if "_qi8" in p.name]) == 68

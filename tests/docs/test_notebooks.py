@@ -43,33 +43,61 @@ EXPECTED = {
         "mismatching results over 50 random inputs x 4 stages: 0",
         "after fusion: dot [-0.97999996  0.45999998  0.69       -1.88      ]",
     ],
+    # Unsolved, as a learner first opens it: every exercise says so, the rest skips.
     "05_define_your_own_op.py": [
-        "zero point out of range: in_zero_point 300 is outside [-128, 127] of i8",
-        "exercise 1 not done yet",
-        "FileCheck on the lowered IR: PASS",
-        "op vs lowered, all 256 int8 inputs: identical = True",
+        "exercise 1: not done yet (fill in exercise_verify)",
+        "exercise 2: not done yet (fill in exercise_requantize)",
+        "exercise 3: not done yet (fill in exercise_body)",
+        "op vs lowered: skipped until exercises 2 and 3 are done",
     ],
 }
+SOLUTIONS = ROOT / "notebooks" / "solutions" / "05_solutions.py"
+# Notebook 05 with the worked solutions substituted for its exercises.
+EXPECTED_SOLVED = [
+    "exercise 1: done: your verifier accepts the valid op and rejects all 9 broken ones",
+    "zero point out of range: in_zero_point 300 is outside [-128, 127] of i8",
+    "exercise 2: done: matches the contract on all 256 int8 inputs x 3 parameter sets",
+    "q = -128 gives -54 (by hand: -54)",
+    "exercise 3: done: your body computes the contract on all 256 int8 inputs x 3 "
+    "parameter sets, with no poison",
+    "FileCheck on the lowered IR: PASS",
+    "a wrong CHECK line fails: True",
+    "op vs lowered, all 256 int8 inputs: identical = True",
+]
 
 
 def test_every_notebook_is_listed():
     assert [p.name for p in NOTEBOOKS] == sorted(EXPECTED)
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs_headless(notebook: Path):
+def _run_headless(script: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MPLBACKEND": "Agg"}
-    proc = subprocess.run(
-        [sys.executable, str(notebook)],
+    return subprocess.run(
+        [sys.executable, str(script)],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs_headless(notebook: Path):
+    proc = _run_headless(notebook)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     for line in EXPECTED[notebook.name]:
         assert line in proc.stdout, f"{line!r} not printed:\n{proc.stdout}"
+
+
+def test_notebook_05_runs_headless_with_the_solutions():
+    """notebooks/solutions/05_solutions.py runs the notebook with its answers
+    substituted in: every checker says done and every later step runs."""
+    proc = _run_headless(SOLUTIONS)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for line in EXPECTED_SOLVED:
+        assert line in proc.stdout, f"{line!r} not printed:\n{proc.stdout}"
+    assert "not done yet" not in proc.stdout and "skipped" not in proc.stdout
 
 
 def _load(notebook: Path):
@@ -80,21 +108,36 @@ def _load(notebook: Path):
     return module
 
 
-# A learner's answers to notebook 05's exercises: right ones and wrong ones.
-def _verify_right(op):
-    op.verify_()  # the worked solution's verifier
+# Wrong answers to notebook 05's exercises; each must fail its checker.
+def _solutions():
+    return _load(SOLUTIONS)
 
 
-def _verify_lax(op):
-    pass  # accepts anything
+def _verify_without_shape_check(op):
+    """The solution's verifier with its first check (shapes) missing."""
+    sol = _solutions()
+    result_shape = op.input.type.get_shape()
+    if op.result.type.get_shape() != result_shape:
+        return  # the missing check: accept whatever shapes
+    sol.exercise_verify(op)
 
 
-def _requantize_right(q, in_scale, in_zp, out_scale, out_zp, lo, hi):
-    real = (q.astype(np.int32) - np.int32(in_zp)).astype(np.float32) * np.float32(
-        in_scale
-    )
-    v = np.clip(real / np.float32(out_scale) + np.float32(out_zp), lo, hi)
-    return np.rint(v).astype(q.dtype)
+def _verify_without_nan_check(op):
+    """Every check, but scales only `> 0`: inf passes (NaN > 0 is false)."""
+    from xdsl.dialects.builtin import IntegerType
+    from xdsl.utils.exceptions import VerifyException
+
+    src, dst = op.input.type, op.result.type
+    if src.get_shape() != dst.get_shape():
+        raise VerifyException("shapes differ")
+    if not all(isinstance(t.element_type, IntegerType) for t in (src, dst)):
+        raise VerifyException("not integers")
+    if not all(a.value.data > 0 for a in (op.in_scale, op.out_scale)):
+        raise VerifyException("scale must be positive")
+    for attr, t in ((op.in_zero_point, src), (op.out_zero_point, dst)):
+        half = 2 ** (t.element_type.width.data - 1)
+        if not -half <= attr.value.data < half:
+            raise VerifyException("zero point out of range")
 
 
 def _requantize_truncating(q, in_scale, in_zp, out_scale, out_zp, lo, hi):
@@ -103,59 +146,109 @@ def _requantize_truncating(q, in_scale, in_zp, out_scale, out_zp, lo, hi):
     return np.trunc(v).astype(q.dtype)
 
 
-def _body_right(q, in_scale, in_zp, out_scale, out_zp, lo, hi, out_type):
-    from xdsl.dialects import arith, math
-    from xdsl.dialects.builtin import f32, i32
+def _body_with(transform):
+    def body(q, in_scale, in_zp, out_scale, out_zp, lo, hi, out_type):
+        ops = _solutions().exercise_body(
+            q, in_scale, in_zp, out_scale, out_zp, lo, hi, out_type
+        )
+        return transform(ops)
 
-    ops = [wide := arith.ExtSIOp(q, i32)]
-    ops.append(centered := arith.SubiOp(wide, in_zp))
-    ops.append(fl := arith.SIToFPOp(centered, f32))
-    ops.append(real := arith.MulfOp(fl, in_scale))
-    ops.append(div := arith.DivfOp(real, out_scale))
-    ops.append(add := arith.AddfOp(div, out_zp))
-    ops.append(mx := arith.MaximumfOp(add, lo))
-    ops.append(mn := arith.MinimumfOp(mx, hi))
-    ops.append(r := math.RoundEvenOp(mn))
-    ops.append(arith.FPToSIOp(r, out_type))
+    return body
+
+
+def _swap_subi_operands(ops):
+    from xdsl.dialects import arith
+
+    sub = next(op for op in ops if isinstance(op, arith.SubiOp))
+    lhs, rhs = sub.operands
+    sub.operands = [rhs, lhs]
     return ops
 
 
-def _body_no_clamp(q, in_scale, in_zp, out_scale, out_zp, lo, hi, out_type):
-    return [
-        op
-        for op in _body_right(q, in_scale, in_zp, out_scale, out_zp, lo, hi, out_type)
-        if op.name not in ("arith.maximumf", "arith.minimumf")
-    ]
+def _swap_divf_operands(ops):
+    from xdsl.dialects import arith
+
+    div = next(op for op in ops if isinstance(op, arith.DivfOp))
+    lhs, rhs = div.operands
+    div.operands = [rhs, lhs]
+    return ops
+
+
+def _drop_clamp(ops):
+    from xdsl.dialects import arith
+
+    kept = [op for op in ops if not isinstance(op, arith.MaximumfOp | arith.MinimumfOp)]
+    add = next(op for op in kept if isinstance(op, arith.AddfOp))
+    rnd = next(op for op in kept if op.name == "math.roundeven")
+    rnd.operands = [add.results[0]]
+    return kept
+
+
+def _statuses(answers: dict[str, object]) -> dict[str, object]:
+    _, defs = _solutions().run_solved(answers)
+    return defs
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_notebook_05_exercise_checks(capsys: pytest.CaptureFixture[str]):
-    """With the exercises solved the checks say so; with wrong answers they say that.
-
-    The worked solution itself is checked by the headless run above (its asserts)."""
-    nb = _load(ROOT / "notebooks" / "05_define_your_own_op.py")
-    _, solved = nb.app.run(
-        defs={
-            "exercise_verify": _verify_right,
-            "exercise_requantize": _requantize_right,
-            "exercise_body": _body_right,
-        }
-    )
-    assert solved["exercise_1_status"].endswith(
-        "agrees with the solution on these cases"
-    )
-    assert solved["exercise_2_status"] == "exercise 2: matches the solution"
-    assert solved["exercise_3_status"] == "exercise 3: same ops as the solution"
-    assert solved["lowered_ok"] and solved["same"]
-
-    _, wrong = nb.app.run(
-        defs={
-            "exercise_verify": _verify_lax,
-            "exercise_requantize": _requantize_truncating,
-            "exercise_body": _body_no_clamp,
-        }
-    )
-    assert "accepts a bad out_scale" in wrong["exercise_1_status"]
-    assert wrong["exercise_2_status"] == "exercise 2: DIFFERS from the solution"
-    assert wrong["exercise_3_status"] == "exercise 3: different ops from the solution"
+@pytest.mark.parametrize(
+    ("exercise", "answer", "status"),
+    [
+        (
+            "exercise_verify",
+            _verify_without_shape_check,
+            "exercise 1: your verifier accepts a bad op: shapes differ",
+        ),
+        (
+            "exercise_verify",
+            _verify_without_nan_check,
+            "exercise 1: your verifier accepts a bad op: in_scale inf",
+        ),
+        (
+            "exercise_requantize",
+            _requantize_truncating,
+            "exercise 2: differs from the contract for (0.05, 3, 0.125, -2) at q = -126: "
+            "got -53, want -54",
+        ),
+        (
+            "exercise_body",
+            _body_with(_swap_subi_operands),
+            "exercise 3: differs from the contract for (0.05, 3, 0.125, -2) at q = -128",
+        ),
+        (
+            "exercise_body",
+            _body_with(_swap_divf_operands),
+            "exercise 3: differs from the contract for (0.05, 3, 0.125, -2) at q = -128",
+        ),
+        (
+            "exercise_body",
+            _body_with(_drop_clamp),
+            "exercise 3: arith.fptosi of ",
+        ),
+    ],
+    ids=[
+        "verify-missing-shape-check",
+        "verify-missing-nan-check",
+        "requantize-truncates",
+        "body-swapped-subi",
+        "body-swapped-divf",
+        "body-no-clamp",
+    ],
+)
+def test_notebook_05_checkers_reject_wrong_answers(
+    exercise: str, answer: object, status: str, capsys: pytest.CaptureFixture[str]
+):
+    """A wrong answer (a missing check, swapped operands, truncation, no clamp)
+    fails its exercise's checker, and the steps that need it do not claim success."""
+    answers = {**_solutions().SOLUTIONS, exercise: answer}
+    defs = _statuses(answers)
+    number = {"exercise_verify": 1, "exercise_requantize": 2, "exercise_body": 3}[
+        exercise
+    ]
+    got = defs[f"exercise_{number}_status"]
+    assert isinstance(got, str) and got.startswith(status), got
+    assert not defs[f"exercise_{number}_done"]
+    for other in {1, 2, 3} - {number}:  # the other answers are the solutions
+        assert defs[f"exercise_{other}_done"], defs[f"exercise_{other}_status"]
+    if number in (2, 3):
+        assert defs["same"] is None  # step 5 skipped, not passed
     capsys.readouterr()

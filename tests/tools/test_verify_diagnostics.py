@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from xquant.tools.command_line import parse_command_line
 from xquant.tools.xquant_opt import OptDriver, _pass_names
 
-SHARED_QUANT = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "mlir-quant-tests"
-)
+SHARED_QUANT = SHARED_DIR / "mlir-quant-tests"
 
 
 def verify(path: Path, *flags: str) -> tuple[int, str, str]:
@@ -196,7 +195,7 @@ _ANNOTATION = re.compile(r"expected-error(@[+-]\d+)? \{\{(.*)\}\}")
 def _upstream_invalid() -> str:
     path = SHARED_QUANT / "parse-uniform-invalid.mlir"
     if not path.is_file():
-        pytest.skip(f"{path} not found: ../shared/mlir-quant-tests is absent")
+        pytest.skip(absent_reason(f"mlir-quant-tests/{path.name}"))
     return path.read_text()
 
 

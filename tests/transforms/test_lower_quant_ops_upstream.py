@@ -18,7 +18,6 @@ Concrete shapes for the dynamic and unranked arguments are in `SHAPES`.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,17 +27,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
 
 import xquant
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from tests.upstream import mlir_opt
 from xquant.asm.printer import module_to_mlir
 from xquant.dialects.quant.types import UniformQuantizedType
 
-UPSTREAM_FILE = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "mlir-quant-tests"
-    / "lower-quant-ops.mlir"
-).resolve()
+UPSTREAM_FILE = SHARED_DIR / "mlir-quant-tests" / "lower-quant-ops.mlir"
 
 SHAPES: dict[str, tuple[int, ...]] = {
     "dcast_per_layer_scalar": (),
@@ -66,7 +60,7 @@ SHAPES: dict[str, tuple[int, ...]] = {
 
 def _requires_upstream_file() -> None:
     if not UPSTREAM_FILE.is_file():
-        pytest.skip(f"upstream test file not found at {UPSTREAM_FILE}")
+        pytest.skip(absent_reason("mlir-quant-tests/lower-quant-ops.mlir"))
 
 
 @cache
@@ -249,7 +243,7 @@ def test_nearest_even_keeps_the_interpreters_numbers(name: str) -> None:
     np.testing.assert_array_equal(got, want)
 
 
-README_EXAMPLE = """
+NUMERICS_DOC_EXAMPLE = """
 !q = !quant.uniform<i8:f32, 0.5:-1>
 func.func @quantize(%x: tensor<3xf32>) -> tensor<3xi8> {
   %q = quant.qcast %x : tensor<3xf32> to tensor<3x!q>
@@ -264,19 +258,21 @@ func.func @dequantize(%s: tensor<3xi8>) -> tensor<3xf32> {
 """
 
 
-def test_the_two_modes_differ_as_the_readme_says() -> None:
-    """README's numeric-contract example: `x / 0.5 - 1` = 1.6, -3.6, 0.5."""
+def test_the_two_modes_differ_as_the_numerics_doc_says() -> None:
+    """docs/numerics.md's lower-quant-ops example: `x / 0.5 - 1` = 1.6, -3.6, 0.5."""
     x = np.array([1.3, -1.3, 0.75], np.float32)
     expected = {
         "lower-quant-ops": ([1, -3, 0], [1.0, -1.0, 0.5]),
         "lower-quant-ops{rounding=nearest-even}": ([2, -4, 0], [1.5, -1.5, 0.5]),
     }
     for pipeline, (stored, values) in expected.items():
-        module = xquant.apply_passes(xquant.parse_module(README_EXAMPLE), pipeline)
+        module = xquant.apply_passes(
+            xquant.parse_module(NUMERICS_DOC_EXAMPLE), pipeline
+        )
         q = _result(module, "quantize", x)
         np.testing.assert_array_equal(q, stored)
         np.testing.assert_array_equal(_result(module, "dequantize", q), values)
-    original = xquant.parse_module(README_EXAMPLE)
+    original = xquant.parse_module(NUMERICS_DOC_EXAMPLE)
     np.testing.assert_array_equal(_result(original, "quantize", x), [2, -4, 0])
 
 

@@ -20,14 +20,13 @@ import pytest
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from xquant import apply_passes, parse_module, run
 from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.interpreter.runner import run_with_checks
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
 
-CONFORMANCE_DIR = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "stablehlo-quantized"
-)
+CONFORMANCE_DIR = SHARED_DIR / "stablehlo-quantized"
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
 QUANT_TO_MATH = "stablehlo-legalize-quant-to-math{exact=true}"
 TO_LINALG = f"{QUANT_TO_MATH},stablehlo-legalize-to-linalg"
@@ -81,7 +80,7 @@ def run_stages(text: str) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.skipif(not MODULES, reason=f"{CONFORMANCE_DIR} is not available")
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 @pytest.mark.parametrize("path", MODULES, ids=[p.name[:80] for p in MODULES])
 def test_conformance_module_agrees_at_every_stage(path: Path) -> None:
     chunks = [c for c in _chunks(path.read_text(), True) if "func.func" in c]
@@ -89,7 +88,7 @@ def test_conformance_module_agrees_at_every_stage(path: Path) -> None:
     assert total >= 1
 
 
-@pytest.mark.skipif(not MODULES, reason=f"{CONFORMANCE_DIR} is not available")
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 def test_linalg_pipeline_leaves_only_unlowered_ops() -> None:
     """After the full pipeline only the checks (custom_call) and ops with no lowering yet
     (iota, and a reducer's return if its reduce stays) may be left in the stablehlo dialect.

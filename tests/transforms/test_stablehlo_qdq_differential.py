@@ -25,6 +25,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation, SSAValue
 
+from tests.fetch_upstream_tests import absent_reason
 from tests.transforms.test_stablehlo_differential import MODULES, entry_functions, same
 from xquant import apply_passes, parse_module, run
 from xquant.dialects.stablehlo.type_utils import is_quantized
@@ -115,9 +116,7 @@ def run_stages(text: str) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.skipif(
-    not MODULES, reason="../shared/stablehlo-quantized is not available"
-)
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 @pytest.mark.parametrize("path", MODULES, ids=[p.name[:80] for p in MODULES])
 def test_conformance_module_agrees_after_qdq_and_round_trip(path: Path) -> None:
     chunks = [c for c in _chunks(path.read_text(), True) if "func.func" in c]

@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+from tests.fetch_upstream_tests import absent_reason
 from tests.interpreter.test_tosa_rescale import HOLDERS, Case, cases
 from tests.transforms.test_stablehlo_differential import MODULES, entry_functions, same
 from xquant import apply_passes, parse_module, run
@@ -49,9 +50,7 @@ def _rescaled_chunks(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.skipif(
-    not MODULES, reason="../shared/stablehlo-quantized is not available"
-)
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 def test_conformance_modules_agree_and_checks_pass() -> None:
     """5 modules change (subtract x2, multiply, integer_pow, the per-tensor add of quantized_ops); all checks pass."""
     functions = checks = 0

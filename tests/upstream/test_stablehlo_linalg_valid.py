@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from tests.fetch_upstream_tests import SHARED_DIR, absent_reason
 from tests.upstream import mlir_opt
 from xquant import apply_passes, parse_module
 from xquant.tools.xquant_run import _chunks  # pyright: ignore[reportPrivateUsage]
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.skipif(
     mlir_opt.find_mlir_opt() is None, reason=mlir_opt.NOT_INSTALLED
 )
 
-CONFORMANCE_DIR = _HERE.parents[1].parent / "shared" / "stablehlo-quantized"
+CONFORMANCE_DIR = SHARED_DIR / "stablehlo-quantized"
 MODULES = sorted(CONFORMANCE_DIR.glob("*.mlir")) if CONFORMANCE_DIR.is_dir() else []
 PIPELINE = "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg"
 FUSE = "linalg-fuse-elementwise-ops"
@@ -135,7 +136,7 @@ def test_reduction_pipeline_output_verifies_upstream(name: str, pipeline: str) -
     assert_valid_upstream(text)
 
 
-@pytest.mark.skipif(not MODULES, reason=f"{CONFORMANCE_DIR} is not available")
+@pytest.mark.skipif(not MODULES, reason=absent_reason("stablehlo-quantized/"))
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["unfused", "fused"])
 def test_conformance_pipeline_output_verifies_upstream(pipeline: str) -> None:
     verified = skipped = 0

@@ -49,6 +49,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests import fetch_upstream_tests
+
 __all__ = [
     "DEFAULT_SUITES",
     "REPO_ROOT",
@@ -68,7 +70,7 @@ __all__ = [
 ]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED_DIR = (REPO_ROOT / ".." / "shared").resolve()
+SHARED_DIR = fetch_upstream_tests.SHARED_DIR  # ../shared, or the fetched cache
 DEFAULT_SUITES = (
     SHARED_DIR / "mlir-quant-tests",
     SHARED_DIR / "stablehlo-pass-tests",
@@ -664,7 +666,7 @@ _UNKNOWN_OP = re.compile(
     r"|error: (?:unexpected error: )?'((?:stablehlo|chlo)\.\w+)' is not registered",
     re.IGNORECASE,
 )
-# Pass limits the README documents ("Known limits"): upstream's pass handles these.
+# Pass limits docs/upstream-differences.md documents ("Known limits"): upstream's pass handles these.
 _PASS_LIMITS = ("with quantized dynamic shapes is not supported",)
 _PASS_OPTION = re.compile(r"<Pass-Options-Parser>: no such option ([\w-]+)")
 _PASS_PARITY_FILES = ("lower-quant-ops.mlir",)
@@ -673,7 +675,7 @@ CATEGORIES = {
     "driver": "driver/printer: unknown flag, traceback, internal error, unprintable op",
     "out-of-scope": "an op or type outside the StableHLO subset (unknown to xquant)",
     "pass-option": "the pass lacks an option upstream's pass has",
-    "pass-limit": "a documented limit of the pass (README, Known limits)",
+    "pass-limit": "a documented limit of the pass (docs/upstream-differences.md, Known limits)",
     "tool-error": "an error on upstream's valid input (parser, verifier, or a pass building invalid IR)",
     "missing-diagnostic": "an `expected-error` was not produced",
     "check": "the tool succeeded, FileCheck disagreed",
@@ -732,7 +734,7 @@ def classify(result: CaseResult) -> tuple[str, str]:
     exception: it must show up as a real failure); a chunk using upstream's
     `test` dialect is `test-dialect`; an unknown `stablehlo.*` op or type is
     `out-of-scope`; in `lower-quant-ops.mlir` and the StableHLO pass tests, a
-    FileCheck mismatch, a missing pass option, a limit the README documents
+    FileCheck mismatch, a missing pass option, a limit docs/upstream-differences.md documents
     or a missing expected diagnostic is `pass-parity`; anything else (parser and verifier errors
     on valid input included) is `driver`.
     """
@@ -851,7 +853,7 @@ Kinds:
   those three cases;
 - `pass-parity`: the pass's output differs from upstream's CHECK lines,
   tracked by the pass-parity work;
-- `out-of-scope`: uses an op outside the project's StableHLO subset (README);
+- `out-of-scope`: uses an op outside the project's StableHLO subset (docs/overview.md);
 - `upstream-bug`: upstream's test is wrong (cite the issue).
 
 Driver, parser and printer failures are never listed here: they are bugs and
@@ -865,7 +867,7 @@ Regenerate a proposal with
 rules are simple (`test.` ops -> `test-dialect`; an op or type xquant does not
 know, `stablehlo.*`/`chlo.*` -> `out-of-scope`; in `lower-quant-ops.mlir` and
 the StableHLO pass tests, a FileCheck mismatch, a missing pass option, a
-pass limit the README documents or a missing expected diagnostic ->
+pass limit docs/upstream-differences.md documents or a missing expected diagnostic ->
 `pass-parity`; everything else, parser and verifier errors on valid input
 included, is a real failure). The FileCheck rule cannot tell a pass
 difference from a printer difference: review those rows. A whole file is

@@ -27,13 +27,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.fetch_upstream_tests import absent_reason
 from tests.upstream_suites.runner import (
     DEFAULT_SUITES,
     EXCEPTIONS_FILE,
     MAIN_QUANT_FILES,
     MAIN_QUANT_SUITE,
     REPO_ROOT,
-    SHARED_DIR,
     Case,
     CaseResult,
     Exception_,
@@ -50,7 +50,9 @@ from tests.upstream_suites.runner import (
 
 QUANT_SUITE = DEFAULT_SUITES[0]
 _PRESENT = [suite for suite in DEFAULT_SUITES if suite.is_dir()]
-_ABSENT_REASON = f"upstream test files not found: {SHARED_DIR} (../shared) is absent"
+_ABSENT_REASON = absent_reason(
+    "upstream test files (mlir-quant-tests/, stablehlo-pass-tests/)"
+)
 
 
 def _all_cases() -> list[Case]:

@@ -23,6 +23,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from xquant.tools.pass_options import description, options_summary
+
 __all__ = [
     "CommandLineError",
     "OptOptions",
@@ -446,18 +448,13 @@ class _PipelineParser:
 
 
 def pass_help_line(pass_class: type[ModulePass]) -> str:
-    """`  --name  options: a=<type> (default), ...` for the help text."""
-    from xdsl.passes import get_pass_option_infos
-
-    infos = get_pass_option_infos(pass_class)
-    if not infos:
-        return f"  --{pass_class.name}"
-    listed = ", ".join(
-        f"{info.name.replace('_', '-')}=<{info.expected_type.strip(chr(39))}>"
-        + (f" (default {info.default_value})" if info.default_value is not None else "")
-        for info in infos
-    )
-    return f"  --{pass_class.name}  [{listed}]"
+    """`  --name  [option=<type> (default d), ...]`, then the docstring's first line."""
+    line = f"  --{pass_class.name}"
+    if options := options_summary(pass_class):
+        line += f"  [{options}]"
+    if text := description(pass_class):
+        line += f"\n      {text}"
+    return line
 
 
 def help_text(

@@ -52,6 +52,7 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
+from xquant.tools.pass_options import check_option_values
 from xquant.transforms.utils.pipeline import (
     DominanceError,
     pass_table,
@@ -256,6 +257,8 @@ class OptDriver:
             try:
                 pass_class = available[spec.name]()
                 parameters = _bare_booleans_true(pass_class, parameters)
+                if bad_value := check_option_values(pass_class, parameters):
+                    raise ValueError(bad_value)
                 passes.append(
                     pass_class.from_pass_spec(type(spec)(spec.name, parameters))
                 )
