@@ -186,6 +186,14 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
+def _odml_legalize_qdq_custom_call() -> type[ModulePass]:
+    from xquant.transforms.odml_legalize_qdq_custom_call import (
+        OdmlLegalizeQDQCustomCallPass,
+    )
+
+    return OdmlLegalizeQDQCustomCallPass
+
+
 def _inline() -> type[ModulePass]:
     from xquant.transforms.inline import InlinePass
 
@@ -223,6 +231,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         _tosa_rescale_legalize_to_stablehlo
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
+    "odml-legalize-qdq-custom-call": _with_fixes(_odml_legalize_qdq_custom_call),
     "inline": _with_fixes(_inline),
 }
 
