@@ -194,6 +194,12 @@ def _odml_legalize_qdq_custom_call() -> type[ModulePass]:
     return OdmlLegalizeQDQCustomCallPass
 
 
+def _scf_parallel_to_for() -> type[ModulePass]:
+    from xquant.transforms.scf_parallel_to_for import ScfParallelToForPass
+
+    return ScfParallelToForPass
+
+
 def _inline() -> type[ModulePass]:
     from xquant.transforms.inline import InlinePass
 
@@ -232,6 +238,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
     "odml-legalize-qdq-custom-call": _with_fixes(_odml_legalize_qdq_custom_call),
+    "scf-parallel-to-for": _with_fixes(_scf_parallel_to_for),
     "inline": _with_fixes(_inline),
 }
 
