@@ -29,13 +29,13 @@ HERE = Path(__file__).resolve().parent
 METHODS = ("static_int8", "static_int8_per_channel", "weight_only_int8")
 
 
-def models():  # noqa: ANN201 - TF types
+def models():
     import numpy as np
     import tensorflow as tf
 
     rng = np.random.default_rng(0)
 
-    def const(*shape: int):  # noqa: ANN202
+    def const(*shape: int):
         return tf.constant(rng.normal(size=shape).astype(np.float32) * 0.5)
 
     class Dense(tf.Module):
@@ -43,7 +43,7 @@ def models():  # noqa: ANN201 - TF types
             self.w, self.b = const(8, 6), const(6)
 
         @tf.function(input_signature=[tf.TensorSpec([2, 8], tf.float32, name="x")])
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             return {"y": tf.nn.relu(tf.matmul(x, self.w) + self.b)}
 
     class DenseNoBias(tf.Module):
@@ -51,7 +51,7 @@ def models():  # noqa: ANN201 - TF types
             self.w = const(8, 5)
 
         @tf.function(input_signature=[tf.TensorSpec([3, 8], tf.float32, name="x")])
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             return {"y": tf.matmul(x, self.w)}
 
     class Conv(tf.Module):
@@ -61,7 +61,7 @@ def models():  # noqa: ANN201 - TF types
         @tf.function(
             input_signature=[tf.TensorSpec([1, 6, 6, 2], tf.float32, name="x")]
         )
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             y = tf.nn.conv2d(x, self.w, strides=1, padding="SAME") + self.b
             return {"y": tf.nn.relu(y)}
 
@@ -72,7 +72,7 @@ def models():  # noqa: ANN201 - TF types
         @tf.function(
             input_signature=[tf.TensorSpec([1, 8, 8, 2], tf.float32, name="x")]
         )
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             y = tf.nn.relu(tf.nn.conv2d(x, self.w, strides=1, padding="VALID") + self.b)
             y = tf.nn.max_pool2d(y, ksize=2, strides=2, padding="VALID")
             return {"y": tf.nn.avg_pool2d(y, ksize=1, strides=1, padding="VALID")}
@@ -83,7 +83,7 @@ def models():  # noqa: ANN201 - TF types
             self.w2, self.b2 = const(16, 4), const(4)
 
         @tf.function(input_signature=[tf.TensorSpec([2, 8], tf.float32, name="x")])
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             h = tf.nn.relu(tf.matmul(x, self.w1) + self.b1)
             return {"y": tf.matmul(h, self.w2) + self.b2}
 
@@ -93,7 +93,7 @@ def models():  # noqa: ANN201 - TF types
             self.w2, self.b2 = const(8, 8), const(8)
 
         @tf.function(input_signature=[tf.TensorSpec([2, 8], tf.float32, name="x")])
-        def serve(self, x):  # noqa: ANN001, ANN201
+        def serve(self, x):
             h = tf.nn.relu(tf.matmul(x, self.w1) + self.b1)
             return {"y": tf.nn.relu(tf.matmul(h, self.w2) + self.b2 + x)}
 
@@ -162,7 +162,9 @@ def integer_module(saved_model: Path, work: Path) -> str:
     nodes = [*graph.node, *(n for f in graph.library.function for n in f.node_def)]
     (call,) = [n for n in nodes if n.op == "XlaCallModule"]
     bytecode = work / "module.mlirbc"
-    bytecode.write_bytes(stablehlo.deserialize_portable_artifact_str(call.attr["module"].s))
+    bytecode.write_bytes(
+        stablehlo.deserialize_portable_artifact_str(call.attr["module"].s)
+    )
     iree_opt = os.environ.get("IREE_OPT") or shutil.which("iree-opt") or "iree-opt"
     return subprocess.run(
         [iree_opt, str(bytecode)], check=True, capture_output=True, text=True
@@ -174,7 +176,9 @@ def restore_elided(text: str, integer_text: str) -> str:
     put back the storage integers of the serialized module's constants of the
     same type, in order (the corpus test checks the result against TF's)."""
     pools: dict[str, list[str]] = {}
-    for match in re.finditer(r"stablehlo.constant (dense<.*?>) : (tensor<[0-9x]*i8>)", integer_text):
+    for match in re.finditer(
+        r"stablehlo.constant (dense<.*?>) : (tensor<[0-9x]*i8>)", integer_text
+    ):
         pools.setdefault(match.group(2), []).append(match.group(1))
 
     def put_back(match: re.Match[str]) -> str:
@@ -215,9 +219,7 @@ def one(name: str, method: str, dump: Path) -> str:
     if method == "weight_only_int8":
         options.min_num_elements_for_weights = 1
     rng = np.random.default_rng(1)
-    data = [
-        {"x": rng.normal(size=spec.shape).astype(np.float32)} for _ in range(32)
-    ]
+    data = [{"x": rng.normal(size=spec.shape).astype(np.float32)} for _ in range(32)]
     quantize_model.quantize(
         str(src),
         str(dst),
@@ -248,18 +250,34 @@ def one(name: str, method: str, dump: Path) -> str:
 
 def main() -> int:
     if len(sys.argv) == 3:  # a child: one model, one method
-        print("RESULT:", one(sys.argv[1], sys.argv[2], Path(os.environ["TF_QUANT_MLIR_DUMP_PREFIX"])))
+        print(
+            "RESULT:",
+            one(
+                sys.argv[1], sys.argv[2], Path(os.environ["TF_QUANT_MLIR_DUMP_PREFIX"])
+            ),
+        )
         return 0
     skipped: list[str] = []
     for name in models():
         for method in METHODS:
             dump = Path(tempfile.mkdtemp())
-            env = dict(os.environ, TF_QUANT_MLIR_DUMP_PREFIX=str(dump), TF_CPP_VMODULE="mlir_dump=1")
+            env = dict(
+                os.environ,
+                TF_QUANT_MLIR_DUMP_PREFIX=str(dump),
+                TF_CPP_VMODULE="mlir_dump=1",
+            )
             run = subprocess.run(
-                [sys.executable, __file__, name, method], env=env, capture_output=True, text=True
+                [sys.executable, __file__, name, method],
+                env=env,
+                capture_output=True,
+                text=True,
             )
             lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT:")]
-            result = lines[-1][8:] if lines else (run.stderr.strip().splitlines() or ["crashed"])[-1]
+            result = (
+                lines[-1][8:]
+                if lines
+                else (run.stderr.strip().splitlines() or ["crashed"])[-1]
+            )
             print(f"{name} {method}: {result}", flush=True)
             if result != "ok":
                 skipped.append(f"{name} {method}: {result}")
