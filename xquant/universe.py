@@ -193,6 +193,20 @@ def _tosa_rescale_legalize_to_stablehlo() -> type[ModulePass]:
     return TosaRescaleLegalizeToStablehloPass
 
 
+def _odml_legalize_qdq_custom_call() -> type[ModulePass]:
+    from xquant.transforms.odml_legalize_qdq_custom_call import (
+        OdmlLegalizeQDQCustomCallPass,
+    )
+
+    return OdmlLegalizeQDQCustomCallPass
+
+
+def _scf_parallel_to_for() -> type[ModulePass]:
+    from xquant.transforms.scf_parallel_to_for import ScfParallelToForPass
+
+    return ScfParallelToForPass
+
+
 def _inline() -> type[ModulePass]:
     from xquant.transforms.inline import InlinePass
 
@@ -252,6 +266,8 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         _tosa_rescale_legalize_to_stablehlo
     ),
     "widen-boundary-types": _with_fixes(_widen_boundary_types),
+    "odml-legalize-qdq-custom-call": _with_fixes(_odml_legalize_qdq_custom_call),
+    "scf-parallel-to-for": _with_fixes(_scf_parallel_to_for),
     "inline": _with_fixes(_inline),
     "sdy-drop-shardings": _with_fixes(_sdy_drop_shardings),
 }

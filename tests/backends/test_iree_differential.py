@@ -66,7 +66,6 @@ NOT_LOWERED: dict[str, str] = {
 
 # case id -> why IREE does not match; each is listed in docs/iree-backend.md.
 KNOWN: dict[str, str] = {
-    "example:mx_tiling@main": "IREE: iree-compile crashes (signal 11) on scf.parallel with a tensor scf.reduce",
     "example:mx_matmul@main": _F4,
     "example:nvfp4_matmul@main": _F4,
     "mx-golden:e2m1-ties": _F4,

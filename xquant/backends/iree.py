@@ -203,6 +203,10 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     if pipeline := pipeline or lowering_for(module):
         apply_passes(module, pipeline)
     _forward_optimization_barriers(module)
+    if any(op.name == "scf.parallel" for op in module.walk()):
+        # IREE fails on (or crashes compiling) an scf.parallel carrying a tensor
+        # through scf.reduce; nested scf.for in the interpreter's order is the same.
+        apply_passes(module, "scf-parallel-to-for")
     _generalize_elementwise(module)
     apply_passes(module, "widen-boundary-types")
     for op in module.walk():

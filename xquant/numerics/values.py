@@ -46,6 +46,7 @@ __all__ = [
     "dtype_of",
     "element_type",
     "finish",
+    "float_accumulator",
     "float_matmul",
     "from_unsigned",
     "int_info",
@@ -359,6 +360,18 @@ def float_matmul(a: np.ndarray, b: np.ndarray, init: np.ndarray) -> np.ndarray:
         out = np.matmul(np.ascontiguousarray(a), np.ascontiguousarray(b))
         return np.add(out, np.asarray(init, dtype=a.dtype), out=out)
     return loop_order_matmul(a, b, init)
+
+
+def float_accumulator(result: np.dtype[Any]) -> np.dtype[Any]:
+    """The type a float contraction with result dtype `result` sums in.
+
+    XLA's rule: floats narrower than f32 (bf16, f16, the f8 types) are
+    multiplied and summed in f32 and rounded once to the result type; f32 and
+    f64 sum in their own type.
+    """
+    if result.itemsize < 4:
+        return np.dtype(np.float32)
+    return result
 
 
 def dense_value(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

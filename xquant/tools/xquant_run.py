@@ -54,6 +54,7 @@ from xquant.asm.diagnostics import (
 from xquant.asm.located_parser import parse_located
 from xquant.asm.verifier import first_verify_failure
 from xquant.backends.iree import IreeCompileError, IreeError, prepare
+from xquant.backends.iree_checks import split_checks
 from xquant.compat import install
 from xquant.interpreter.runner import (
     check_argument,
@@ -242,7 +243,7 @@ def _run_chunk(
         ]
         if functions and all(not f.function_type.inputs.data for f in functions):
             if backend == "iree":
-                return _run_all_iree(module, located, functions, name)
+                return _run_all_iree(module, located, functions, name, checks_only)
             return _run_all(module, located, functions, name, checks_only)
     function = "main" if function is None else function
     try:
@@ -325,18 +326,55 @@ def _run_iree(
 
 
 def _run_all_iree(
-    module: Any, located: Any, functions: list[Any], name: str
+    module: Any, located: Any, functions: list[Any], name: str, checks_only: bool
 ) -> list[str]:
-    """Run every (argument-less) function compiled by IREE; check ops are not lowered."""
+    """Run every (argument-less) function compiled by IREE; its checks are taken out
+    before compiling and evaluated on the host on IREE's values (`iree_checks`)."""
     lines: list[str] = []
+    errors: list[str] = []
     outputs = {f.sym_name.data: f.function_type.outputs.data for f in functions}
+    try:
+        host = split_checks(module)
+    except OpDiagnostic as err:
+        message = getattr(err, "message", None) or str(err).splitlines()[0]
+        raise ToolError(format_error(located.span_of(err.op), message, name)) from err
     prepared = _prepare_iree(module, located, name)  # once: lowering is in place
     for fn_name, types in outputs.items():
-        results = _run_iree(module, located, fn_name, [], name, prepared)
-        if len(outputs) > 1:
-            lines.append(f"// @{fn_name}")
-        lines.extend(format_value(v, t) for v, t in zip(results, types))
+        values = _run_iree(module, located, fn_name, [], name, prepared)
+        try:
+            results, checks = host.run(fn_name, values)
+        except OpDiagnostic as err:
+            message = getattr(err, "message", None) or str(err).splitlines()[0]
+            errors.append(format_error(located.span_of(err.op), message, name))
+            continue
+        if not checks_only:
+            if len(outputs) > 1:
+                lines.append(f"// @{fn_name}")
+            lines.extend(format_value(v, t) for v, t in zip(results, types))
+        _report_checks(lines, errors, checks, fn_name, located, name)
+    if errors:
+        raise ChecksFailed("".join(errors), lines)
     return lines
+
+
+def _report_checks(
+    lines: list[str],
+    errors: list[str],
+    checks: list[Any],
+    fn_name: str,
+    located: Any,
+    name: str,
+) -> None:
+    """A line per check, and an error per failed one."""
+    for result in checks:
+        span = located.span_of(result.op)
+        where = f" at line {span.get_location().line}" if span is not None else ""
+        what = _check_name(result.op)
+        lines.append(
+            f"@{fn_name}: {what}{where}: {'passed' if result.passed else 'FAILED'}"
+        )
+        if not result.passed:
+            errors.append(format_error(span, f"{what} failed: {result.message}", name))
 
 
 def _run_all(
@@ -370,17 +408,7 @@ def _run_all(
                 format_value(v, t)
                 for v, t in zip(results, fn.function_type.outputs.data)
             )
-        for result in checks:
-            span = located.span_of(result.op)
-            where = f" at line {span.get_location().line}" if span is not None else ""
-            what = _check_name(result.op)
-            lines.append(
-                f"@{fn_name}: {what}{where}: {'passed' if result.passed else 'FAILED'}"
-            )
-            if not result.passed:
-                errors.append(
-                    format_error(span, f"{what} failed: {result.message}", name)
-                )
+        _report_checks(lines, errors, checks, fn_name, located, name)
     if errors:
         raise ChecksFailed("".join(errors), lines)
     return lines

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import DenseResourceAttr
 from xdsl.interpreter import (
     Interpreter,
@@ -13,16 +16,54 @@ from xdsl.interpreter import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
+from xquant.context import make_context
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.interpreter.check import CUSTOM_CALL_CHECKS, report_check
+from xquant.interpreter.errors import op_error
 from xquant.interpreter.quant import reinterpret
 from xquant.interpreter.resources import resource_value
 from xquant.interpreter.stablehlo.values import (
     as_result,
+    convert_values,
     to_float,
 )
+from xquant.numerics import uniform
 from xquant.numerics.values import dense_value
+from xquant.transforms.odml_legalize_qdq_custom_call import (
+    DEQUANTIZE_TARGET,
+    QUANTIZE_TARGET,
+    is_odml_quantize,
+    odml_quantized_type,
+)
+
+
+@cache
+def _context() -> Context:
+    """The context `backend_config` types are parsed in."""
+    return make_context()
+
+
+def _run_odml_qdq(op: shlo.CustomCallOp, args: PythonValues) -> np.ndarray:
+    """litert-torch's Q/DQ calls, whose values are typed as floats: quantize holds
+    `dequantize(quantize(x))` (the real value of the quantized one, as the
+    `odml-legalize-qdq-custom-call` form computes it), dequantize passes it on.
+    A dequantize of anything else has no quantized type to read."""
+    (result_type,) = op.result_types
+    if op.call_target_name.data == QUANTIZE_TARGET:
+        q = quantized(odml_quantized_type(op, _context()))
+        assert q is not None  # checked by odml_quantized_type
+        x = np.asarray(args[0]).astype(uniform.expressed_dtype(q))
+        return as_result(
+            convert_values(uniform.dequantize(uniform.quantize(x, q), q), result_type),
+            result_type,
+        )
+    if len(op.operands) != 1 or not is_odml_quantize(op.operands[0].owner):
+        raise op_error(
+            op,
+            f"@{DEQUANTIZE_TARGET}: operand is not the result of @{QUANTIZE_TARGET}",
+        )
+    return as_result(convert_values(np.asarray(args[0]), result_type), result_type)
 
 
 @register_impls
@@ -47,6 +88,8 @@ class ConstantFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: shlo.CustomCallOp, args: PythonValues
     ) -> PythonValues:
         target = op.call_target_name.data
+        if target in (QUANTIZE_TARGET, DEQUANTIZE_TARGET):
+            return (_run_odml_qdq(op, args),)
         comparison = CUSTOM_CALL_CHECKS.get(target)
         if comparison is None:
             raise InterpretationError(f"unsupported custom_call target @{target}")

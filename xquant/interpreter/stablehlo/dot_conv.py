@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import AnyFloat
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -16,7 +17,9 @@ from xdsl.ir import Attribute, Operation
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo.attributes import DotAlgorithmAttr
 from xquant.dialects.stablehlo.type_utils import quantized, shape_of
+from xquant.interpreter.errors import op_error
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.values import (
     as_result,
@@ -24,7 +27,7 @@ from xquant.interpreter.stablehlo.values import (
     to_float,
 )
 from xquant.numerics import uniform
-from xquant.numerics.values import dtype_of, is_float_dtype
+from xquant.numerics.values import dtype_of, float_accumulator, is_float_dtype
 
 Rescale = tuple[np.ndarray, int | None, UniformQuantizedType]
 
@@ -74,6 +77,39 @@ def _finish_contraction(
     return as_result(result, result_type)
 
 
+def _float_dot_operands(
+    op: shlo.DotGeneralOp, lhs: np.ndarray, rhs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.dtype[Any]]:
+    """A float dot_general's operands and the type it sums in, in loop order.
+
+    Without `algorithm`, XLA's rule (`float_accumulator`): results narrower
+    than f32 sum in f32 and round once. With one, the operands are rounded to
+    its precision types and the sum is in its accumulation type.
+    """
+    algorithm = op.algorithm
+    if algorithm is None:
+        return lhs, rhs, float_accumulator(dtype_of(op.result.type))
+    if not isinstance(algorithm, DotAlgorithmAttr):
+        raise op_error(op, f"unsupported dot algorithm {algorithm}")
+    counts = (
+        algorithm.lhs_component_count.data,
+        algorithm.rhs_component_count.data,
+        algorithm.num_primitive_operations.data,
+    )
+    types = (
+        algorithm.lhs_precision_type,
+        algorithm.rhs_precision_type,
+        algorithm.accumulation_type,
+    )
+    if counts != (1, 1, 1) or not all(isinstance(t, AnyFloat) for t in types):
+        raise op_error(op, f"unsupported dot algorithm {algorithm}")
+    try:
+        lhs_dtype, rhs_dtype, acc_dtype = (dtype_of(t) for t in types)
+    except (KeyError, ValueError, TypeError):
+        raise op_error(op, f"unsupported dot algorithm {algorithm}") from None
+    return lhs.astype(lhs_dtype), rhs.astype(rhs_dtype), acc_dtype
+
+
 @register_impls
 class DotConvFunctions(InterpreterFunctions):
     """Dot_general and convolution."""
@@ -94,8 +130,12 @@ class DotConvFunctions(InterpreterFunctions):
             else numbers.rhs_dimension_in_result(rhs_axis, lhs_rank, rhs_rank),
         )
         integer = not is_float_dtype(lhs.dtype)
-        # Floats accumulate in their own type, in loop order (see kernels.dot_general).
-        accumulator = np.int64 if integer else lhs.dtype
+        if integer:
+            accumulator: np.dtype[Any] = np.dtype(np.int64)
+        elif rescale is None and quantized(op.result.type) is None:
+            lhs, rhs, accumulator = _float_dot_operands(op, lhs, rhs)
+        else:
+            accumulator = lhs.dtype  # dequantized operands: the expressed type
         product = kernels.dot_general(
             lhs, rhs, numbers.lhs_batching, numbers.rhs_batching, numbers.lhs_contracting,
             numbers.rhs_contracting, accumulator,

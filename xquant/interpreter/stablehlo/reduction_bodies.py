@@ -1,8 +1,17 @@
-"""StableHLO reductions on whole arrays: run a reduction body vectorized, as a balanced binary tree.
+"""StableHLO reductions on whole arrays: run a reduction body vectorized.
 
 reduce / reduce_window / select_and_scatter first convert inputs and init
 values to the body's (possibly wider) accumulator type, then run the body
 over whole arrays; an integer `add` body is one exact numpy sum.
+
+Float `add`/`multiply` bodies fold in the order the lowered IR computes
+(`stablehlo-legalize-to-linalg`'s loops: the init, then the reduced elements,
+the reduced dimensions nested in the order the op lists them, one rounding
+per step), so a program gives the same bits
+before and after lowering; inside `reassociating_fp_reductions()` an `add`
+is numpy's (pairwise) sum. A float body of one other op that is not exact in
+any order (max, min, and, or are) folds step by step in that order too. Other
+bodies (several operands, as argmax) run as a balanced binary tree.
 """
 
 from __future__ import annotations
@@ -17,7 +26,12 @@ from xdsl.ir import Region
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.type_utils import quantized
 from xquant.numerics import uniform
-from xquant.numerics.values import element_type, int_info
+from xquant.numerics.values import (
+    element_type,
+    int_info,
+    is_float_dtype,
+    reassociates_fp_reductions,
+)
 
 
 def run_body(
@@ -82,6 +96,38 @@ def integer_sum(
     return None
 
 
+_EXACT_COMBINERS = frozenset(
+    f"stablehlo.{name}" for name in ("maximum", "minimum", "and", "or")
+)
+
+
+def float_fold(
+    interpreter: Interpreter,
+    region: Region,
+    inputs: list[np.ndarray],
+    inits: list[np.ndarray],
+    name: str,
+) -> np.ndarray | None:
+    """The last axis folded into the init in loop order, for a one-operand float body
+    whose result depends on the order; None for other bodies (see the module doc)."""
+    if len(inputs) != 1 or not is_float_dtype(inputs[0].dtype):
+        return None
+    x, init = inputs[0], inits[0]
+    combiner = red.combiner_name(region)
+    if combiner == "stablehlo.add" and reassociates_fp_reductions():
+        return np.add(init, np.add.reduce(x, axis=-1), dtype=x.dtype)
+    start = np.broadcast_to(init, (*x.shape[:-1], 1)).astype(x.dtype)
+    if combiner in ("stablehlo.add", "stablehlo.multiply"):
+        ufunc = np.add if combiner == "stablehlo.add" else np.multiply
+        return ufunc.accumulate(np.concatenate([start, x], axis=-1), axis=-1)[..., -1]
+    if combiner in _EXACT_COMBINERS or len(region.block.args) != 2:
+        return None
+    acc = start[..., 0]
+    for i in range(x.shape[-1]):
+        (acc,) = run_body(interpreter, region, [acc, x[..., i]], name)
+    return acc
+
+
 def reduce_arrays(
     interpreter: Interpreter,
     region: Region,
@@ -97,6 +143,8 @@ def reduce_arrays(
         return [broadcast_view(i, kept) for i in inits]
     if (total := integer_sum(region, flat, inits)) is not None:
         return [total]
+    if (folded := float_fold(interpreter, region, flat, inits, name)) is not None:
+        return [folded]
     partial = tree_reduce(interpreter, region, flat, name)
     return run_body(
         interpreter, region, [*(broadcast_view(i, kept) for i in inits), *partial], name

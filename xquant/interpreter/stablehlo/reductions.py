@@ -109,7 +109,7 @@ class ReductionFunctions(InterpreterFunctions):
     def run_reduce(
         self, interpreter: Interpreter, op: shlo.ReduceOp, args: PythonValues
     ) -> PythonValues:
-        dims = op.reduced_dimensions
+        dims = op.reduced_dimensions  # in this order: the lowered loops
         values, inits = _in_accumulator_types(op, args)
         inputs = [
             np.moveaxis(v, dims, range(v.ndim - len(dims), v.ndim)) if dims else v

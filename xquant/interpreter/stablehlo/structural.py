@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -10,10 +13,12 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.ir import Attribute
 
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.dialects.stablehlo.type_utils import shape_of
+from xquant.dialects.stablehlo.type_utils import quantized, shape_of
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.reduction_bodies import (
     broadcast_view,
@@ -22,6 +27,38 @@ from xquant.interpreter.stablehlo.values import (
     as_result,
     convert_to,
 )
+
+
+def _moved_axis_type(
+    operand_type: Attribute, dims: list[int], shape: Sequence[int]
+) -> Attribute:
+    """The operand's element type as it stands in the broadcast result.
+
+    A per-axis operand's quantized dimension moves to `dims[axis]`, and a single
+    scale broadcasts along it (the spec's `broadcast_in_dim` C6), so the storage
+    integers keep their meaning; other types are returned unchanged.
+    """
+    q = quantized(operand_type)
+    axis = None if q is None else q.quantized_dimension
+    if q is None or axis is None or not q.is_per_axis:
+        return operand_type
+    target = dims[axis]
+    scales, zero_points = list(q.scales.reshape(-1)), list(q.zero_points.reshape(-1))
+    if len(scales) == 1 and shape[target] != 1:
+        scales, zero_points = scales * shape[target], zero_points * shape[target]
+    return UniformQuantizedType(
+        q.storage_type,
+        q.signed,
+        q.storage_min_attr,
+        q.storage_max_attr,
+        q.expressed_type,
+        q.granularity,
+        ArrayAttr([IntAttr(target)]),
+        q.block_sizes_attr,
+        ArrayAttr([IntAttr(len(scales))]),
+        ArrayAttr(FloatData(float(s)) for s in scales),
+        ArrayAttr(IntAttr(int(z)) for z in zero_points),
+    )
 
 
 @register_impls
@@ -51,11 +88,8 @@ class StructuralFunctions(InterpreterFunctions):
         order = sorted(range(len(op.dims)), key=lambda i: op.dims[i])
         placed = np.transpose(value, order).reshape(expanded)
         result = broadcast_view(placed, shape)
-        return (
-            as_result(
-                convert_to(result, op.operand.type, op.result.type), op.result.type
-            ),
-        )
+        source = _moved_axis_type(op.operand.type, list(op.dims), shape)
+        return (as_result(convert_to(result, source, op.result.type), op.result.type),)
 
     @impl(shlo.ConcatenateOp)
     def run_concatenate(

@@ -24,6 +24,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.data_movement import (
     LowerSlice,
     LowerTranspose,
 )
+from xquant.transforms.stablehlo_legalize_to_linalg.dot_precision import WidenDotGeneral
 from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import (
     LowerDotGeneral,
     LowerEinsum,
@@ -85,7 +86,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                 [
                     LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs, self.enable_primitive_ops), LowerConstant(),
                     LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
-                    LowerConcatenate(), LowerSlice(), LowerGather(), LowerDotGeneral(), LowerEinsum(), LowerConvolution(),
+                    LowerConcatenate(), LowerSlice(), LowerGather(), WidenDotGeneral(), LowerDotGeneral(), LowerEinsum(), LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),
                     LowerIota(), LowerReverse(), LowerPad(), LowerDynamicSlice(),
                     LowerDynamicUpdateSlice(), LowerMap(self.enable_primitive_ops),

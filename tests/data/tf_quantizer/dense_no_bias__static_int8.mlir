@@ -1,0 +1,8 @@
+func.func @main(%arg0: tensor<3x8xf32> {tf_saved_model.index_path = ["x"]}) -> (tensor<3x5xf32> {tf_saved_model.index_path = ["y"]}) attributes {tf.entry_function = {control_outputs = "", inputs = "serving_default_x:0", outputs = "PartitionedCall:0"}, tf_saved_model.exported_names = ["serving_default"]} {
+  %cst = stablehlo.constant() <{value = dense<[[16, -12, 35, 17, -46], [45, 121, 52, -114, -108], [-78, 4, -127, -35, -106], [-92, -51, -17, 67, 89], [-16, 127, -36, 57, 77], [12, -69, -50, -74, 19], [-127, -19, -9, 88, 18], [45, -61, -7, 127, 127]]> : tensor<8x5xi8>}> : () -> tensor<8x5x!quant.uniform<i8<-127:127>:f32:1, {0.0039748746579087628,0.005379777255020742,0.009153664581418976,0.0030865176456181084,0.0058796499657818649}>>
+  %0 = stablehlo.uniform_quantize %arg0 : (tensor<3x8xf32>) -> tensor<3x8x!quant.uniform<i8:f32, 0.02607391114328422:8>>
+  %1 = stablehlo.dot_general %0, %cst, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<3x8x!quant.uniform<i8:f32, 0.02607391114328422:8>>, tensor<8x5x!quant.uniform<i8<-127:127>:f32:1, {0.0039748746579087628,0.005379777255020742,0.009153664581418976,0.0030865176456181084,0.0058796499657818649}>>) -> tensor<3x5x!quant.uniform<i32:f32:1, {1.0364052863600534E-4,1.4027183411807233E-4,2.3867183693134631E-4,8.0477586834025366E-5,1.5330547076141044E-4}>>
+  %2 = stablehlo.uniform_quantize %1 : (tensor<3x5x!quant.uniform<i32:f32:1, {1.0364052863600534E-4,1.4027183411807233E-4,2.3867183693134631E-4,8.0477586834025366E-5,1.5330547076141044E-4}>>) -> tensor<3x5x!quant.uniform<i8:f32, 0.030155423108269186:2>>
+  %3 = stablehlo.uniform_dequantize %2 : (tensor<3x5x!quant.uniform<i8:f32, 0.030155423108269186:2>>) -> tensor<3x5xf32>
+  return %3 : tensor<3x5xf32>
+}
