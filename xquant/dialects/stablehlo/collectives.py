@@ -10,9 +10,8 @@ which move storage unchanged).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, Self, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,

@@ -11,7 +11,8 @@ line); both forms parse, and each prints as upstream prints it.
 
 from __future__ import annotations
 
-from typing_extensions import Self
+from typing import Self
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,

@@ -15,9 +15,8 @@ result): only the rhs is dequantized (weight-only quantization).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,

@@ -14,7 +14,8 @@ accept per-axis types; the slicing ops only per-tensor ones.
 
 from __future__ import annotations
 
-from typing_extensions import Self
+from typing import Self
+
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,

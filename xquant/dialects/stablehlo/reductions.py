@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Self, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
