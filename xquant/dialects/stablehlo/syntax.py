@@ -5,14 +5,18 @@
 - the attribute dictionary of a pretty op holds the op's properties too
   (`{feature_group_count = 1 : i64}`); `split_properties` sorts them out.
 - `dims = [0, 1]`-style integer lists and `[a:b:c, ...]` slice ranges.
+
+The ops of this package use declarative `assembly_format`s; the custom
+directives here (`custom<SameOperandsAndResultType>`, ...) are the parts of
+upstream's syntax the declarative format cannot spell. The `parse_*`/`print_*`
+functions serve the ops that still write their syntax by hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar, cast
+from typing import Self, TypeVar, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -22,8 +26,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo.attributes import parse_int_list
 
@@ -346,3 +359,141 @@ class FunctionalTypeFormat(IRDLOperation):
         printer.print_string(" ")
         print_operands(printer, self.operands)
         print_functional_op_tail(printer, self)
+
+
+SAME_TYPE_FORMAT = (
+    "operands attr-dict `:` "
+    "custom<SameOperandsAndResultType>(type(operands), type(results))"
+)
+"""`stablehlo.<op> %a, %b {attr-dict} : T`, or `: (T1, T2) -> R` when the types differ."""
+
+FUNCTIONAL_TYPE_FORMAT = "operands attr-dict `:` functional-type(operands, results)"
+"""`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`."""
+
+
+@irdl_custom_directive
+class VariadicOperandWithAttribute(CustomDirective):
+    """`custom<VariadicOperandWithAttribute>`: `%a, %b,`, each operand followed by a
+    comma, before the keyword of the attribute that follows."""
+
+    operands: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        operands: list[UnresolvedOperand] = []
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        self.operands.set(state, operands)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        operands = self.operands.get(op)
+        if not operands:
+            return
+        state.print_whitespace(printer)
+        printer.print_list(operands, printer.print_operand)
+        printer.print_string(",")
+
+
+def _set_types(
+    parser: Parser,
+    state: ParsingState,
+    start: int,
+    assignments: Sequence[tuple[TypeDirective, Sequence[Attribute]]],
+) -> None:
+    """Give each directive its types; a count that does not fit is a parse error."""
+    try:
+        for directive, types in assignments:
+            directive.set(state, types)
+    except VerifyException as err:
+        parser.raise_error(str(err), start, parser.pos)
+
+
+def _operand_count(state: ParsingState) -> int:
+    return sum(len(o) for o in state.operands if o is not None)
+
+
+@irdl_custom_directive
+class SameOperandsAndResultType(CustomDirective):
+    """`custom<SameOperandsAndResultType>(type(operands), type(results))`.
+
+    `T` when every operand and the result have type T, else `(T1, T2) -> T3`.
+    """
+
+    operand_types: TypeDirective
+    result_types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
+        if (function_type := parser.parse_optional_function_type()) is not None:
+            inputs, outputs = function_type.inputs.data, function_type.outputs.data
+            _set_types(
+                parser,
+                state,
+                start,
+                ((self.operand_types, inputs), (self.result_types, outputs)),
+            )
+            return
+        single = parser.parse_type()
+        _set_types(
+            parser,
+            state,
+            start,
+            (
+                (self.operand_types, [single] * _operand_count(state)),
+                (self.result_types, [single]),
+            ),
+        )
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        operand_types, result_types = self.operand_types.get(op), self.result_types.get(op)
+        if len(result_types) == 1 and all(t == result_types[0] for t in operand_types):
+            printer.print_attribute(result_types[0])
+            return
+        printer.print_function_type(operand_types, result_types)
+
+
+@irdl_custom_directive
+class SelectOpType(CustomDirective):
+    """`custom<SelectOpType>`: `tensor<2xi1>, tensor<2xf32>` (the predicate's type,
+    then the values' one) when the values and the result agree, else a function type."""
+
+    pred_type: TypeDirective
+    on_true_type: TypeDirective
+    on_false_type: TypeDirective
+    result_type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
+        if (function_type := parser.parse_optional_function_type()) is not None:
+            inputs, outputs = function_type.inputs.data, function_type.outputs.data
+            if len(inputs) != 3 or len(outputs) != 1:
+                parser.raise_error(
+                    "expected a function type with 3 input(s) and 1 result",
+                    start,
+                    parser.pos,
+                )
+            types = (*inputs, *outputs)
+        else:
+            pred_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            value_type = parser.parse_type()
+            types = (pred_type, value_type, value_type, value_type)
+        directives = (
+            self.pred_type,
+            self.on_true_type,
+            self.on_false_type,
+            self.result_type,
+        )
+        for directive, t in zip(directives, types):
+            directive.set(state, (t,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        (pred_type,) = self.pred_type.get(op)
+        (on_true,), (on_false,) = self.on_true_type.get(op), self.on_false_type.get(op)
+        (result,) = self.result_type.get(op)
+        if on_true == on_false == result:
+            printer.print_list((pred_type, result), printer.print_attribute)
+            return
+        printer.print_function_type((pred_type, on_true, on_false), (result,))
