@@ -55,7 +55,10 @@ from xquant.dialects.stablehlo.elementwise import (
     verify_same_shapes,
 )
 from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
-from xquant.dialects.stablehlo.syntax import SameOperandsAndResultType
+from xquant.dialects.stablehlo.syntax import (
+    SameOperandsAndResultType,
+    parse_optional_function_type,
+)
 from xquant.dialects.stablehlo.type_utils import (
     is_pred,
     is_quantized,
@@ -164,17 +167,11 @@ class ComplexOpType(CustomDirective):
     result_type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        start = parser.pos
-        if (function_type := parser.parse_optional_function_type()) is not None:
-            inputs, outputs = function_type.inputs.data, function_type.outputs.data
-            if len(inputs) != 2 or len(outputs) != 1:
-                parser.raise_error(
-                    "expected a function type with 2 input(s) and 1 result",
-                    start,
-                    parser.pos,
-                )
-            (lhs, rhs), (result,) = inputs, outputs
+        if (function_type := parse_optional_function_type(parser, 2)) is not None:
+            (lhs, rhs) = function_type.inputs.data
+            (result,) = function_type.outputs.data
         else:
+            start = parser.pos
             result = parser.parse_type()
             element = element_type(result)
             if not isa(result, TensorType) or not isa(element, ComplexType):

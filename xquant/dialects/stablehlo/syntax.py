@@ -15,7 +15,7 @@ functions serve the ops that still write their syntax by hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Self, TypeVar, cast
+from typing import TypeVar, cast
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -71,7 +71,28 @@ def parse_function_type(
 ) -> FunctionType:
     """A function type with the given number of inputs (and results, unless None)."""
     start = parser.pos
-    function_type = parser.parse_function_type()
+    return _check_counts(
+        parser, parser.parse_function_type(), start, operand_count, result_count
+    )
+
+
+def parse_optional_function_type(
+    parser: Parser, operand_count: int, result_count: int | None = 1
+) -> FunctionType | None:
+    """`parse_function_type`, or None when no `(` starts a function type."""
+    start = parser.pos
+    if (function_type := parser.parse_optional_function_type()) is None:
+        return None
+    return _check_counts(parser, function_type, start, operand_count, result_count)
+
+
+def _check_counts(
+    parser: Parser,
+    function_type: FunctionType,
+    start: int,
+    operand_count: int,
+    result_count: int | None,
+) -> FunctionType:
     if len(function_type.inputs.data) != operand_count or (
         result_count is not None and len(function_type.outputs.data) != result_count
     ):
@@ -170,16 +191,6 @@ def print_same_type_op_tail(
     """` {attr-dict} : T` (or a function type), the tail `parse_same_type_op_tail` reads."""
     print_extra_attributes(printer, op, elided)
     print_same_operands_and_result_type(printer, op.operand_types, op.result_types[0])
-
-
-def parse_operands_before_keyword(parser: Parser) -> list[UnresolvedOperand]:
-    """`%a, %b, ` up to the keyword that follows (at least one operand, each followed by a comma)."""
-    operands = [parser.parse_unresolved_operand()]
-    parser.parse_punctuation(",")
-    while (operand := parser.parse_optional_unresolved_operand()) is not None:
-        operands.append(operand)
-        parser.parse_punctuation(",")
-    return operands
 
 
 def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
@@ -294,73 +305,6 @@ def format_dims(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-class SameTypeFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : T`: `custom<SameOperandsAndResultType>` after the operands."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_same_type_op_tail(cls, parser, parse_operand_list(parser))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_same_type_op_tail(printer, self)
-
-
-class ShortTypesFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : <short types>`, else `: (T1, T2) -> R`.
-
-    The `custom<SelectOpType>` / `custom<ComplexOpType>` formats: a function
-    type always parses; the op's own short list of types (`parse_short_types`)
-    is printed whenever `short_types` says it spells the op's types.
-    """
-
-    @classmethod
-    def parse_short_types(
-        cls, parser: Parser
-    ) -> tuple[list[Attribute], list[Attribute]]:
-        """(operand types, result types) from the short form after the colon."""
-        raise NotImplementedError
-
-    def short_types(self) -> Sequence[Attribute] | None:
-        """The types the short form prints, or None when it cannot express the op's types."""
-        raise NotImplementedError
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
-
-        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
-            if (function_type := parser.parse_optional_function_type()) is not None:
-                return list(function_type.inputs.data), list(function_type.outputs.data)
-            return cls.parse_short_types(parser)
-
-        return parse_op_tail(cls, parser, operands, None, parse_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
-        if (short := self.short_types()) is not None:
-            printer.print_list(short, printer.print_attribute)
-            return
-        printer.print_function_type(self.operand_types, self.result_types)
-
-
-class FunctionalTypeFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`: operands, then `functional-type`."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_functional_op_tail(cls, parser, parse_operand_list(parser))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_functional_op_tail(printer, self)
-
-
 SAME_TYPE_FORMAT = (
     "operands attr-dict `:` "
     "custom<SameOperandsAndResultType>(type(operands), type(results))"
@@ -464,16 +408,8 @@ class SelectOpType(CustomDirective):
     result_type: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        start = parser.pos
-        if (function_type := parser.parse_optional_function_type()) is not None:
-            inputs, outputs = function_type.inputs.data, function_type.outputs.data
-            if len(inputs) != 3 or len(outputs) != 1:
-                parser.raise_error(
-                    "expected a function type with 3 input(s) and 1 result",
-                    start,
-                    parser.pos,
-                )
-            types = (*inputs, *outputs)
+        if (function_type := parse_optional_function_type(parser, 3)) is not None:
+            types = (*function_type.inputs.data, *function_type.outputs.data)
         else:
             pred_type = parser.parse_type()
             parser.parse_punctuation(",")
