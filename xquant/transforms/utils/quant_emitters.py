@@ -37,7 +37,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
-    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
@@ -45,6 +44,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
+from xquant.numerics.values import with_element
 from xquant.transforms.utils.op_list import OpList
 
 
@@ -231,12 +231,3 @@ def emit_dequantize(
         )
         value = ops.create(arith.SIToFPOp, (centred,), result_type)
     return ops.create(arith.MulfOp, (value, params.scale), result_type)
-
-
-def with_element(container: Attribute, element: Attribute) -> Attribute:
-    """`container` (scalar, ranked or unranked tensor) with its element type replaced."""
-    if isinstance(container, TensorType):
-        return TensorType(element, container.get_shape())
-    if isinstance(container, UnrankedTensorType):
-        return UnrankedTensorType(element)
-    return element
