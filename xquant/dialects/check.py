@@ -15,8 +15,8 @@ a failed check names the first mismatching element and both values.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,

@@ -66,7 +66,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, cast
 
 import ml_dtypes
@@ -75,6 +74,7 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import IntegerType, Signedness
 from xdsl.ir import Attribute
 from xdsl.utils.hints import isa
+from xdsl.utils.str_enum import StrEnum
 
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 
@@ -122,7 +122,7 @@ NVFP4_SCALE_MAX = 448.0
 """The largest f8E4M3FN: block scales are clamped down to it."""
 
 
-class Algorithm(Enum):
+class Algorithm(StrEnum):
     """How a block's shared exponent is chosen from its largest magnitude."""
 
     FLOOR = "floor"

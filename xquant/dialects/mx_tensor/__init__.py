@@ -17,6 +17,7 @@ in `ops.py`, which slices are expressible in `slicing.py`.
 from xdsl.ir import Dialect
 
 from xquant.dialects.mx_tensor.ops import (
+    AlgorithmAttr,
     ConstructOp,
     DeconstructOp,
     DequantizeOp,
@@ -38,10 +39,11 @@ MxTensor = Dialect(
         ExtractSliceOp,
         InsertSliceOp,
     ],
-    [MxTensorType],
+    [MxTensorType, AlgorithmAttr],
 )
 
 __all__ = [
+    "AlgorithmAttr",
     "ConstructOp",
     "DeconstructOp",
     "DequantizeOp",

@@ -13,9 +13,12 @@ from typing import ClassVar, Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     Float4E2M1FNType,
     Float8E4M3FNType,
+    Float16Type,
+    Float32Type,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -24,13 +27,18 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.utils import DynamicIndexList, verify_dynamic_index_list
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.utils import (
+    DynamicIndexList,
+    EnumAttribute,
+    verify_dynamic_index_list,
+)
+from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     base,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_attr_def,
@@ -52,6 +60,7 @@ from xquant.dialects.mx_tensor.types import MxTensorType, type_width
 from xquant.numerics.mx import NVFP4_BLOCK, Algorithm, is_e8m0_scale_type
 
 __all__ = [
+    "AlgorithmAttr",
     "ConstructOp",
     "DeconstructOp",
     "DequantizeOp",
@@ -62,11 +71,20 @@ __all__ = [
     "split_types",
 ]
 
-_FLOAT_VALUE_TYPES = ("f16", "bf16", "f32")
-
-
 def _is_float_value_type(attr: Attribute) -> bool:
-    return str(attr) in _FLOAT_VALUE_TYPES
+    """f16, bf16 or f32: the float types quantize reads and dequantize writes."""
+    return isinstance(attr, Float16Type | BFloat16Type | Float32Type)
+
+
+@irdl_attr_definition
+class AlgorithmAttr(EnumAttribute[Algorithm], SpacedOpaqueSyntaxAttribute):
+    """How `mx_tensor.quantize` chooses block scales: `floor`, `rceil` or `nvfp4`.
+
+    The op's syntax spells it as a string (`{algorithm = "nvfp4"}`); the
+    generic form as `#mx_tensor<algorithm nvfp4>`.
+    """
+
+    name = "mx_tensor.algorithm"
 
 
 def _error(op: Operation, message: str) -> VerifyException:
@@ -132,7 +150,7 @@ def _check_tensor_scale(op: Operation, tensor_scale: SSAValue | None) -> None:
     if (
         not isa(scale_type, TensorType)
         or scale_type.get_shape() != ()
-        or str(scale_type.get_element_type()) != "f32"
+        or not isinstance(scale_type.get_element_type(), Float32Type)
     ):
         raise _error(op, f"tensor_scale must be tensor<f32>, got {scale_type}")
 
@@ -324,7 +342,7 @@ class QuantizeOp(IRDLOperation):
     scale_type = opt_attr_def(Attribute)
     compute_type = opt_attr_def(Attribute)
     storage_types = opt_attr_def(ArrayAttr[Attribute])
-    algorithm = opt_attr_def(StringAttr)
+    algorithm = opt_attr_def(AlgorithmAttr)
     result = result_def(MxTensorType)
 
     traits = traits_def(Pure())
@@ -345,8 +363,8 @@ class QuantizeOp(IRDLOperation):
         }
         if result_type.is_split:
             attributes["storage_types"] = ArrayAttr(result_type.storage_types)
-        if algorithm != Algorithm.FLOOR.value:
-            attributes["algorithm"] = StringAttr(algorithm)
+        if algorithm != Algorithm.FLOOR:
+            attributes["algorithm"] = AlgorithmAttr(Algorithm(algorithm))
         super().__init__(
             operands=[input, [] if tensor_scale is None else [tensor_scale]],
             result_types=[result_type],
@@ -359,7 +377,17 @@ class QuantizeOp(IRDLOperation):
         unresolved = [parser.parse_unresolved_operand()]
         if parser.parse_optional_punctuation(",") is not None:
             unresolved.append(parser.parse_unresolved_operand())
+        attributes_start = parser.pos
         attributes = parser.parse_optional_attr_dict()
+        if isinstance(name := attributes.get("algorithm"), StringAttr):
+            if name.data not in {a.value for a in Algorithm}:
+                parser.raise_error(
+                    f"'{cls.name}' op algorithm must be \"floor\", \"rceil\" or "
+                    f'"nvfp4", got "{name.data}"',
+                    attributes_start,
+                    parser.pos,
+                )
+            attributes["algorithm"] = AlgorithmAttr(Algorithm(name.data))
         parser.parse_punctuation(":")
         pos = parser.pos
         types = [parser.parse_type()]
@@ -426,27 +454,19 @@ class QuantizeOp(IRDLOperation):
                     "[" + ", ".join(str(a.value.data) for a in entries) + "]"
                 )
                 return
+        if isinstance(value, AlgorithmAttr):
+            printer.print_attribute(StringAttr(value.data.value))
+            return
         printer.print_attribute(value)
 
     @property
     def algorithm_kind(self) -> Algorithm:
-        return (
-            Algorithm(self.algorithm.data)
-            if self.algorithm is not None
-            else Algorithm.FLOOR
-        )
+        return self.algorithm.data if self.algorithm is not None else Algorithm.FLOOR
 
     def verify_(self) -> None:
         input_type, mx_type = self.input.type, self.result.type
         assert isa(input_type, TensorType) and isinstance(mx_type, MxTensorType)
         _check_float_values(self, "input", input_type, mx_type, " of the result")
-        if self.algorithm is not None and self.algorithm.data not in [
-            a.value for a in Algorithm
-        ]:
-            raise _error(
-                self,
-                f'algorithm must be "floor", "rceil" or "nvfp4", got "{self.algorithm.data}"',
-            )
         if self.algorithm_kind is Algorithm.NVFP4:
             self._check_nvfp4(mx_type)
         elif self.tensor_scale is not None:

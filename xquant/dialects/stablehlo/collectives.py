@@ -9,10 +9,8 @@ which move storage unchanged).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
@@ -34,16 +32,19 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.reductions import body_types
-from xquant.dialects.stablehlo.syntax import (
-    parse_optional_attributes,
-    parse_optional_operand_list,
-)
 from xquant.dialects.stablehlo.type_utils import shape_of
 from xquant.dialects.stablehlo.types import ChannelHandleAttr, TokenType
 from xquant.numerics.values import element_type
@@ -281,6 +282,31 @@ class InfeedOp(_TokenReadOp):
     layout = opt_prop_def(Attribute)
 
 
+@irdl_custom_directive
+class VariadicSameOperandsAndResultType(CustomDirective):
+    """`custom<VariadicSameOperandsAndResultType>`: `!stablehlo.token`, the result's type
+    and every operand's; one type per operand (the last also the result's) parses too."""
+
+    operand_types: TypeDirective
+    result_type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        types = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_type
+        )
+        result_type = types[-1]
+        count = sum(len(o) for o in state.operands if o is not None)
+        self.operand_types.set(
+            state, types if len(types) == count else [result_type] * count
+        )
+        self.result_type.set(state, (result_type,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        (result_type,) = self.result_type.get(op)
+        printer.print_attribute(result_type)
+
+
 @irdl_op_definition
 class AfterAllOp(IRDLOperation):
     """`stablehlo.after_all %a, %b : !stablehlo.token`: a token ordered after all inputs."""
@@ -291,34 +317,11 @@ class AfterAllOp(IRDLOperation):
     result = result_def(TokenType)
     traits = traits_def(q.QuantizedTensorTypes())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_optional_operand_list(parser)
-        attributes = parse_optional_attributes(parser)
-        parser.parse_punctuation(":")
-        types: Sequence[Attribute] = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_type
-        )
-        result_type = types[-1]
-        operand_types = (
-            list(types)
-            if len(types) == len(operands)
-            else [result_type] * len(operands)
-        )
-        resolved = parser.resolve_operands(operands, operand_types, parser.pos)
-        return cls.create(
-            operands=resolved, result_types=[result_type], attributes=attributes
-        )
-
-    def print(self, printer: Printer) -> None:
-        if self.inputs:
-            printer.print_string(" ")
-            printer.print_list(self.inputs, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+    custom_directives = (VariadicSameOperandsAndResultType,)
+    assembly_format = (
+        "$inputs attr-dict `:` "
+        "custom<VariadicSameOperandsAndResultType>(type($inputs), type($result))"
+    )
 
 
 @irdl_op_definition

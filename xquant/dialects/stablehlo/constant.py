@@ -11,7 +11,8 @@ line); both forms parse, and each prints as upstream prints it.
 
 from __future__ import annotations
 
-from typing_extensions import Self
+from typing import Self
+
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     opt_prop_def,
     prop_def,
@@ -31,6 +33,13 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
     var_result_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -45,7 +54,6 @@ from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
     parse_functional_op_tail,
     parse_optional_attributes,
-    print_functional_op_tail,
 )
 from xquant.dialects.stablehlo.type_utils import quantized
 
@@ -124,6 +132,22 @@ class ConstantOp(IRDLOperation):
             raise incompatible_return_type(self.name, value_type, result_type)
 
 
+@irdl_custom_directive
+class CustomCallTarget(CustomDirective):
+    """`custom<CustomCallTarget>`: the target name as a symbol, `@check.eq`."""
+
+    call_target_name: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.call_target_name.set(state, parser.parse_symbol_name())
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        target = self.call_target_name.get(op)
+        assert isinstance(target, StringAttr)
+        printer.print_symbol_name(target.data)
+
+
 @irdl_op_definition
 class CustomCallOp(IRDLOperation):
     """A call to an external target, e.g. StableHLO's test checks `@check.eq`, `@check.expect_almost_eq`."""
@@ -151,23 +175,12 @@ class CustomCallOp(IRDLOperation):
             properties={"call_target_name": StringAttr(target)},
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        target = parser.parse_symbol_name()
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        return parse_functional_op_tail(
-            cls, parser, operands, fixed={"call_target_name": target}
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.call_target_name.data)
-        printer.print_string("(")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(")")
-        print_functional_op_tail(printer, self, ("call_target_name",))
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (CustomCallTarget,)
+    assembly_format = (
+        "custom<CustomCallTarget>($call_target_name) `(` $inputs `)` attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         target = self.call_target_name.data

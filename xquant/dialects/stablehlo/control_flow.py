@@ -19,8 +19,8 @@ per-tensor quantized operands and their bodies see the element types.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,

@@ -15,9 +15,8 @@ result): only the rhs is dequantized (weight-only quantization).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -30,6 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -37,10 +37,18 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.attributes import (
@@ -54,12 +62,8 @@ from xquant.dialects.stablehlo.attributes import (
 from xquant.dialects.stablehlo.reductions import padding_pairs, window_output_shape
 from xquant.dialects.stablehlo.syntax import (
     array_values,
-    dims_property,
     format_dims,
     i64_array,
-    parse_functional_op_tail,
-    parse_keyword_value,
-    print_functional_op_tail,
 )
 from xquant.dialects.stablehlo.type_utils import (
     compatible_shapes,
@@ -115,6 +119,55 @@ def _result_mismatch(expected: Sequence[int], result: Attribute) -> VerifyExcept
     )
 
 
+@irdl_custom_directive
+class DotDimensionNumbers(CustomDirective):
+    """`custom<DotDimensionNumbers>` and the precision list after it:
+    `, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, HIGH]`
+    (batching dims and precision only when there are any; parsed in any order)."""
+
+    dot_dimension_numbers: AttributeVariable
+    precision_config: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        lists: dict[str, tuple[list[int], list[int]]] = {
+            "batching_dims": ([], []),
+            "contracting_dims": ([], []),
+        }
+        while parser.parse_optional_punctuation(",") is not None:
+            start = parser.pos
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            if key == "precision":
+                self.precision_config.set(state, parse_precision(parser))
+                continue
+            if key not in lists:
+                parser.raise_error(
+                    f"unexpected keyword '{key}' in dot_general", start, parser.pos
+                )
+            left = parse_int_list(parser)
+            parser.parse_keyword("x")
+            lists[key] = (left, parse_int_list(parser))
+        (lhs_batching, rhs_batching) = lists["batching_dims"]
+        (lhs_contracting, rhs_contracting) = lists["contracting_dims"]
+        numbers = DotDimensionNumbersAttr.get(
+            lhs_batching, rhs_batching, lhs_contracting, rhs_contracting
+        )
+        self.dot_dimension_numbers.set(state, numbers)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        numbers = self.dot_dimension_numbers.get(op)
+        assert isinstance(numbers, DotDimensionNumbersAttr)
+        if numbers.lhs_batching or numbers.rhs_batching:
+            lhs, rhs = format_dims(numbers.lhs_batching), format_dims(numbers.rhs_batching)
+            printer.print_string(f", batching_dims = {lhs} x {rhs}")
+        lhs = format_dims(numbers.lhs_contracting)
+        rhs = format_dims(numbers.rhs_contracting)
+        printer.print_string(f", contracting_dims = {lhs} x {rhs}")
+        precision = self.precision_config.get(op)
+        if isa(precision, ArrayAttr[PrecisionAttr]):
+            printer.print_string(f", precision = {precision_text(precision)}")
+
+
 @irdl_op_definition
 class DotGeneralOp(IRDLOperation):
     """Batched contraction: result dims are batch dims, then lhs free dims, then rhs free dims."""
@@ -142,57 +195,12 @@ class DotGeneralOp(IRDLOperation):
             properties={"dot_dimension_numbers": numbers},
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        lists: dict[str, tuple[list[int], list[int]]] = {
-            "batching_dims": ([], []),
-            "contracting_dims": ([], []),
-        }
-        properties: dict[str, Attribute] = {}
-        while parser.parse_optional_punctuation(",") is not None:
-            start = parser.pos
-            key = parser.parse_identifier()
-            parser.parse_punctuation("=")
-            if key == "precision":
-                properties["precision_config"] = parse_precision(parser)
-                continue
-            if key not in lists:
-                parser.raise_error(
-                    f"unexpected keyword '{key}' in dot_general", start, parser.pos
-                )
-            left = parse_int_list(parser)
-            parser.parse_keyword("x")
-            lists[key] = (left, parse_int_list(parser))
-        numbers = DotDimensionNumbersAttr.get(
-            lists["batching_dims"][0], lists["batching_dims"][1],
-            lists["contracting_dims"][0], lists["contracting_dims"][1],
-        )  # fmt: skip
-        return parse_functional_op_tail(
-            cls, parser, [lhs, rhs], properties, 1,
-            fixed={"dot_dimension_numbers": numbers},
-        )  # fmt: skip
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        numbers = self.dot_dimension_numbers
-        if numbers.lhs_batching or numbers.rhs_batching:
-            printer.print_string(
-                f", batching_dims = {format_dims(numbers.lhs_batching)} x {format_dims(numbers.rhs_batching)}"
-            )
-        printer.print_string(
-            f", contracting_dims = {format_dims(numbers.lhs_contracting)} x {format_dims(numbers.rhs_contracting)}"
-        )
-        if self.precision_config is not None:
-            printer.print_string(
-                f", precision = {precision_text(self.precision_config)}"
-            )
-        print_functional_op_tail(
-            printer, self, ("dot_dimension_numbers", "precision_config")
-        )
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (DotDimensionNumbers,)
+    assembly_format = (
+        "$lhs `,` $rhs custom<DotDimensionNumbers>($dot_dimension_numbers, "
+        "$precision_config) attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         lhs_type, rhs_type, result_type = self.lhs.type, self.rhs.type, self.result.type
@@ -312,6 +320,76 @@ def _verify_group_counts(
         )
 
 
+@irdl_custom_directive
+class ConvolutionDimensions(CustomDirective):
+    """`custom<ConvolutionDimensions>`: `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`."""
+
+    dimension_numbers: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        self.dimension_numbers.set(state, parse_conv_dimension_numbers(parser))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        numbers = self.dimension_numbers.get(op)
+        assert isinstance(numbers, ConvDimensionNumbersAttr)
+        printer.print_string(numbers.layout_text())
+
+
+@irdl_custom_directive
+class WindowAttributes(CustomDirective):
+    """`custom<WindowAttributes>`: `stride = [1, 1], pad = [[1, 1], [1, 1]],
+    lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]`, each
+    only when set (parsed in any order)."""
+
+    window_strides: AttributeVariable
+    padding: AttributeVariable
+    lhs_dilation: AttributeVariable
+    rhs_dilation: AttributeVariable
+    window_reversal: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        keys = {
+            "stride": self.window_strides,
+            "pad": self.padding,
+            "lhs_dilate": self.lhs_dilation,
+            "rhs_dilate": self.rhs_dilation,
+            "reverse": self.window_reversal,
+        }
+        parser.parse_optional_undelimited_comma_separated_list(
+            lambda: _parse_optional_window_entry(parser, state, keys),
+            lambda: _parse_window_entry(parser, state, keys),
+        )
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        entries: list[str] = []
+        if (strides := self.window_strides.get(op)) is not None:
+            entries.append(f"stride = {format_dims(array_values(_dims(strides)))}")
+        if (padding := self.padding.get(op)) is not None:
+            assert isa(padding, DenseIntOrFPElementsAttr)
+            pairs = padding_pairs(padding, 0)
+            entries.append(
+                "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs) + "]"
+            )
+        for key, directive in (
+            ("lhs_dilate", self.lhs_dilation),
+            ("rhs_dilate", self.rhs_dilation),
+        ):
+            if (dilation := directive.get(op)) is not None:
+                entries.append(f"{key} = {format_dims(array_values(_dims(dilation)))}")
+        if (reversal := self.window_reversal.get(op)) is not None:
+            flags = ", ".join(
+                "true" if v else "false" for v in array_values(_dims(reversal))
+            )
+            entries.append(f"reverse = [{flags}]")
+        printer.print_string(", ".join(entries))
+
+
+def _dims(attr: Attribute) -> DenseArrayBase:
+    assert isinstance(attr, DenseArrayBase)
+    return cast(DenseArrayBase, attr)
+
+
 @irdl_op_definition
 class ConvolutionOp(IRDLOperation):
     """N-d convolution with strides, padding, lhs (transposed) and rhs (atrous) dilation and groups."""
@@ -332,48 +410,15 @@ class ConvolutionOp(IRDLOperation):
     precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    _WINDOW_KEYS: ClassVar[dict[str, str]] = {"stride": "window_strides", "pad": "padding", "lhs_dilate": "lhs_dilation", "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}  # fmt: skip
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        parse_keyword_value(parser, "dim_numbers")
-        numbers = parse_conv_dimension_numbers(parser)
-        properties: dict[str, Attribute] = {"dimension_numbers": numbers}
-        parser.parse_punctuation(",")
-        parse_keyword_value(parser, "window")
-        parser.parse_comma_separated_list(
-            parser.Delimiter.BRACES, lambda: _parse_window_entry(parser, properties)
-        )
-        return parse_functional_op_tail(cls, parser, operands, properties, 1)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(
-            f") dim_numbers = {self.dimension_numbers.layout_text()}, window = {{"
-        )
-        entries: list[str] = []
-        if self.window_strides is not None:
-            entries.append(f"stride = {format_dims(array_values(self.window_strides))}")
-        if self.padding is not None:
-            pairs = padding_pairs(self.padding, 0)
-            entries.append(
-                "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pairs) + "]"
-            )
-        for key in ("lhs_dilate", "rhs_dilate"):
-            if (dilation := dims_property(self, self._WINDOW_KEYS[key])) is not None:
-                entries.append(f"{key} = {format_dims(array_values(dilation))}")
-        if self.window_reversal is not None:
-            flags = ", ".join(
-                "true" if v else "false" for v in array_values(self.window_reversal)
-            )
-            entries.append(f"reverse = [{flags}]")
-        printer.print_string(", ".join(entries) + "}")
-        skip = {"dimension_numbers", *self._WINDOW_KEYS.values()}
-        print_functional_op_tail(printer, self, skip)
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (ConvolutionDimensions, WindowAttributes)
+    assembly_format = (
+        "`(` operands `)` `dim_numbers` `=` "
+        "custom<ConvolutionDimensions>($dimension_numbers) `,` `window` `=` `{` "
+        "custom<WindowAttributes>($window_strides, $padding, $lhs_dilation, "
+        "$rhs_dilation, $window_reversal) `}` attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def window(
         self,
@@ -485,11 +530,35 @@ def convolution_result_shape(
     return result
 
 
-def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> None:
+def _parse_optional_window_entry(
+    parser: Parser, state: ParsingState, keys: dict[str, AttributeVariable]
+) -> bool | None:
+    """A `key = value` window entry, or None if no identifier starts one."""
     start = parser.pos
-    key = parser.parse_identifier()
+    if (key := parser.parse_optional_identifier()) is None:
+        return None
+    _parse_window_value(parser, state, keys, key, start)
+    return True
+
+
+def _parse_window_entry(
+    parser: Parser, state: ParsingState, keys: dict[str, AttributeVariable]
+) -> bool:
+    start = parser.pos
+    _parse_window_value(parser, state, keys, parser.parse_identifier(), start)
+    return True
+
+
+def _parse_window_value(
+    parser: Parser,
+    state: ParsingState,
+    keys: dict[str, AttributeVariable],
+    key: str,
+    start: int,
+) -> None:
+    """`= value` after the window entry's `key`, into the property `key` names."""
     parser.parse_punctuation("=")
-    if key not in ConvolutionOp._WINDOW_KEYS:  # pyright: ignore[reportPrivateUsage]
+    if key not in keys:
         parser.raise_error(
             f"unexpected keyword '{key}' in convolution window", start, parser.pos
         )
@@ -504,8 +573,9 @@ def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> Non
         if any(len(p) != 2 for p in pairs):
             parser.raise_error("expected [low, high] padding pairs", start, parser.pos)
         flat = [v for p in pairs for v in p]
-        properties["padding"] = DenseIntOrFPElementsAttr.from_list(
-            TensorType(i64, [len(pairs), 2]), flat
+        keys[key].set(
+            state,
+            DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(pairs), 2]), flat),
         )
         return
     if key == "reverse":
@@ -514,11 +584,9 @@ def _parse_window_entry(parser: Parser, properties: dict[str, Attribute]) -> Non
             parser.Delimiter.SQUARE,
             lambda: bool(parser.parse_integer(allow_negative=False)),
         )
-        properties["window_reversal"] = DenseArrayBase.from_list(
-            i1, [int(f) for f in flags]
-        )
+        keys[key].set(state, DenseArrayBase.from_list(i1, [int(f) for f in flags]))
         return
-    properties[ConvolutionOp._WINDOW_KEYS[key]] = i64_array(parse_int_list(parser))  # pyright: ignore[reportPrivateUsage]
+    keys[key].set(state, i64_array(parse_int_list(parser)))
 
 
 DOT_CONV_OPS: list[type[IRDLOperation]] = [DotGeneralOp, ConvolutionOp]

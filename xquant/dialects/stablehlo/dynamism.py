@@ -14,18 +14,18 @@ accept per-axis types; the slicing ops only per-tensor ones.
 
 from __future__ import annotations
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
     TensorType,
-    i64,
 )
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -34,8 +34,6 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
@@ -46,15 +44,10 @@ from xquant.dialects.stablehlo.inferred_types import (
     incompatible_return_type,
 )
 from xquant.dialects.stablehlo.syntax import (
-    FunctionalTypeFormat,
+    FUNCTIONAL_TYPE_FORMAT,
+    VariadicOperandWithAttribute,
     array_values,
     format_dims,
-    parse_dims_property,
-    parse_functional_op_tail,
-    parse_keyword_integer,
-    parse_operands_before_keyword,
-    print_dims_property,
-    print_functional_op_tail,
 )
 from xquant.dialects.stablehlo.type_utils import dims_compatible, shape_of, type_text
 from xquant.numerics.values import element_type
@@ -80,24 +73,14 @@ class GetDimensionSizeOp(IRDLOperation):
     name = "stablehlo.get_dimension_size"
 
     operand = operand_def(TensorType)
-    dimension = prop_def(IntegerAttr)
+    dimension = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dimension = IntegerAttr(parse_keyword_integer(parser, "dim"), i64)
-        return parse_functional_op_tail(
-            cls, parser, [operand], {"dimension": dimension}
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", dim = {self.dimension.value.data}")
-        print_functional_op_tail(printer, self, ("dimension",))
+    assembly_format = (
+        "$operand `,` `dim` `=` $dimension attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         rank = len(shape_of(self.operand.type))
@@ -132,30 +115,17 @@ class DynamicBroadcastInDimOp(IRDLOperation):
 
     operand = operand_def(TensorType)
     output_dimensions = operand_def(TensorType)
-    broadcast_dimensions = prop_def(DenseArrayBase)
+    broadcast_dimensions = prop_def(DenseArrayBase[I64])
     known_expanding_dimensions = opt_prop_def(DenseArrayBase)
     known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase)
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        shape = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dims = parse_dims_property(parser, "dims")
-        return parse_functional_op_tail(
-            cls, parser, [operand, shape], {"broadcast_dimensions": dims}
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(", ")
-        printer.print_operand(self.output_dimensions)
-        print_dims_property(printer, "dims", self.broadcast_dimensions)
-        print_functional_op_tail(printer, self, ("broadcast_dimensions",))
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$operand `,` $output_dimensions `,` `dims` `=` $broadcast_dimensions "
+        "attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
@@ -199,7 +169,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DynamicReshapeOp(FunctionalTypeFormat):
+class DynamicReshapeOp(IRDLOperation):
     """reshape to a shape given at run time."""
 
     name = "stablehlo.dynamic_reshape"
@@ -208,6 +178,7 @@ class DynamicReshapeOp(FunctionalTypeFormat):
     output_shape = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = FUNCTIONAL_TYPE_FORMAT
 
     def verify_(self) -> None:
         _verify_index_tensor(self.name, "operand #1", self.output_shape.type, 1)
@@ -229,21 +200,15 @@ class DynamicSliceOp(IRDLOperation):
 
     operand = operand_def(TensorType)
     start_indices = var_operand_def(TensorType)
-    slice_sizes = prop_def(DenseArrayBase)
+    slice_sizes = prop_def(DenseArrayBase[I64])
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operands_before_keyword(parser)
-        sizes = parse_dims_property(parser, "sizes")
-        return parse_functional_op_tail(cls, parser, operands, {"slice_sizes": sizes})
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_dims_property(printer, "sizes", self.slice_sizes)
-        print_functional_op_tail(printer, self, ("slice_sizes",))
+    custom_directives = (VariadicOperandWithAttribute,)
+    assembly_format = (
+        "$operand `,` custom<VariadicOperandWithAttribute>($start_indices) "
+        "`sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         types = [self.operand.type, self.result.type]
@@ -276,7 +241,7 @@ class DynamicSliceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DynamicUpdateSliceOp(FunctionalTypeFormat):
+class DynamicUpdateSliceOp(IRDLOperation):
     """`operand` with `update` written at run-time start indices."""
 
     name = "stablehlo.dynamic_update_slice"
@@ -286,6 +251,7 @@ class DynamicUpdateSliceOp(FunctionalTypeFormat):
     start_indices = var_operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = FUNCTIONAL_TYPE_FORMAT
 
     def verify_(self) -> None:
         types = [self.operand.type, self.update.type, self.result.type]

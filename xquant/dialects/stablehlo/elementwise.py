@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Literal
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -35,8 +34,6 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
@@ -49,11 +46,10 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonTypeAttr,
 )
 from xquant.dialects.stablehlo.syntax import (
-    SameTypeFormat,
-    ShortTypesFormat,
-    parse_functional_op_tail,
-    print_functional_op_tail,
-    print_operands,
+    FUNCTIONAL_TYPE_FORMAT,
+    SAME_TYPE_FORMAT,
+    SameOperandsAndResultType,
+    SelectOpType,
 )
 from xquant.dialects.stablehlo.type_utils import (
     bit_width,
@@ -93,12 +89,15 @@ def _admits(kinds: ElementKinds, element: Attribute) -> bool:
     return not is_pred(element)
 
 
-class ElementwiseOp(SameTypeFormat):
+class ElementwiseOp(IRDLOperation):
     """Base of the element-wise ops: shared syntax and the quantization checks.
 
     `PER_AXIS_ALLOWED` is true only for ops whose spec Inputs table admits
     per-axis quantized tensors.
     """
+
+    custom_directives = (SameOperandsAndResultType,)
+    assembly_format = SAME_TYPE_FORMAT
 
     PER_AXIS_ALLOWED: ClassVar[bool] = False
     # The element kinds the op's ODS type constraint admits besides quantized ones.
@@ -388,30 +387,10 @@ class CompareOp(IRDLOperation):
     compare_type = opt_prop_def(ComparisonTypeAttr)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        direction = parser.parse_str_enum(ComparisonDirection)
-        parser.parse_punctuation(",")
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        properties: dict[str, Attribute] = {
-            "comparison_direction": ComparisonDirectionAttr(direction)
-        }
-        if parser.parse_optional_punctuation(",") is not None:
-            properties["compare_type"] = ComparisonTypeAttr(
-                parser.parse_str_enum(ComparisonType)
-            )
-        return parse_functional_op_tail(cls, parser, [lhs, rhs], properties, 1)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f"  {self.comparison_direction.data.value}, ")
-        print_operands(printer, self.operands)
-        if self.compare_type is not None:
-            printer.print_string(f",  {self.compare_type.data.value}")
-        print_functional_op_tail(
-            printer, self, ("comparison_direction", "compare_type")
-        )
+    assembly_format = (
+        "` ` $comparison_direction `,` $lhs `,` $rhs (`,` ` ` $compare_type^)? "
+        "attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.lhs.type, self.rhs.type, self.result.type])
@@ -471,7 +450,7 @@ class CompareOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SelectOp(ShortTypesFormat):
+class SelectOp(IRDLOperation):
     """`stablehlo.select %pred, %on_true, %on_false : tensor<2xi1>, tensor<2xf32>`.
 
     `pred` is a rank-0 or same-shaped i1 tensor. On quantized values it is
@@ -486,20 +465,11 @@ class SelectOp(ShortTypesFormat):
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse_short_types(
-        cls, parser: Parser
-    ) -> tuple[list[Attribute], list[Attribute]]:
-        """`: tensor<2xi1>, tensor<2xf32>`: the predicate's type, then the values' one."""
-        pred_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        value_type = parser.parse_type()
-        return [pred_type, value_type, value_type], [value_type]
-
-    def short_types(self) -> list[Attribute] | None:
-        if self.on_true.type == self.on_false.type == self.result.type:
-            return [self.pred.type, self.result.type]
-        return None
+    custom_directives = (SelectOpType,)
+    assembly_format = (
+        "operands attr-dict `:` "
+        "custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))"
+    )
 
     def verify_(self) -> None:
         pred_type = self.pred.type
@@ -546,12 +516,9 @@ class BitcastConvertOp(UnaryElementwiseOp):
     name = "stablehlo.bitcast_convert"
     PER_AXIS_ALLOWED: ClassVar[bool] = True
 
-    def print(self, printer: Printer) -> None:
-        # StableHLO's format is `functional-type(operands, results)`: `(T) -> T`
-        # even when the two types are the same (FunctionalTypeFormat's print).
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_functional_op_tail(printer, self)
+    # StableHLO's format is `functional-type(operands, results)`: `(T) -> T`
+    # even when the two types are the same.
+    assembly_format = FUNCTIONAL_TYPE_FORMAT
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type

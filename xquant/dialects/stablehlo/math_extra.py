@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -34,6 +33,14 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -49,12 +56,8 @@ from xquant.dialects.stablehlo.elementwise import (
 )
 from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
-    ShortTypesFormat,
-    parse_functional_op_tail,
-    parse_keyword_value,
-    parse_same_type_op_tail,
-    print_functional_op_tail,
-    print_same_type_op_tail,
+    SameOperandsAndResultType,
+    parse_optional_function_type,
 )
 from xquant.dialects.stablehlo.type_utils import (
     is_pred,
@@ -102,15 +105,7 @@ class IsFiniteOp(IRDLOperation):
     y = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        return parse_functional_op_tail(cls, parser, [operand], None, 1)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.x)
-        print_functional_op_tail(printer, self)
+    assembly_format = "$x attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.x.type, self.y.type])
@@ -162,8 +157,49 @@ class ImagOp(_ComplexPartOp):
     name = "stablehlo.imag"
 
 
+@irdl_custom_directive
+class ComplexOpType(CustomDirective):
+    """`custom<ComplexOpType>`: the result's type `tensor<2xcomplex<f32>>` when the
+    parts are both its element's halves, else a function type."""
+
+    lhs_type: TypeDirective
+    rhs_type: TypeDirective
+    result_type: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if (function_type := parse_optional_function_type(parser, 2)) is not None:
+            (lhs, rhs) = function_type.inputs.data
+            (result,) = function_type.outputs.data
+        else:
+            start = parser.pos
+            result = parser.parse_type()
+            element = element_type(result)
+            if not isa(result, TensorType) or not isa(element, ComplexType):
+                parser.raise_error(
+                    "expected tensor with complex element type", start, parser.pos
+                )
+            lhs = rhs = TensorType(element.element_type, result.get_shape())
+        self.lhs_type.set(state, (lhs,))
+        self.rhs_type.set(state, (rhs,))
+        self.result_type.set(state, (result,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        (lhs,), (rhs,) = self.lhs_type.get(op), self.rhs_type.get(op)
+        (result,) = self.result_type.get(op)
+        element = element_type(result)
+        if (
+            isa(result, TensorType)
+            and isa(element, ComplexType)
+            and lhs == rhs == TensorType(element.element_type, result.get_shape())
+        ):
+            printer.print_attribute(result)
+            return
+        printer.print_function_type((lhs, rhs), (result,))
+
+
 @irdl_op_definition
-class ComplexOp(ShortTypesFormat):
+class ComplexOp(IRDLOperation):
     """`stablehlo.complex %re, %im : tensor<2xcomplex<f32>>` (`custom<ComplexOpType>`)."""
 
     name = "stablehlo.complex"
@@ -173,32 +209,11 @@ class ComplexOp(ShortTypesFormat):
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse_short_types(
-        cls, parser: Parser
-    ) -> tuple[list[Attribute], list[Attribute]]:
-        """`: tensor<2xcomplex<f32>>`: the result's type; the parts are its element's halves."""
-        start = parser.pos
-        result_type = parser.parse_type()
-        element = element_type(result_type)
-        if not isa(result_type, TensorType) or not isa(element, ComplexType):
-            parser.raise_error(
-                "expected tensor with complex element type", start, parser.pos
-            )
-        part = TensorType(element.element_type, result_type.get_shape())
-        return [part, part], [result_type]
-
-    def short_types(self) -> list[Attribute] | None:
-        result_type = self.result.type
-        element = element_type(result_type)
-        if (
-            isa(element, ComplexType)
-            and self.lhs.type == self.rhs.type
-            and self.lhs.type
-            == TensorType(element.element_type, result_type.get_shape())
-        ):
-            return [result_type]
-        return None
+    custom_directives = (ComplexOpType,)
+    assembly_format = (
+        "operands attr-dict `:` "
+        "custom<ComplexOpType>(type($lhs), type($rhs), type($result))"
+    )
 
     def verify_(self) -> None:
         verify_same_shapes(self.name, [self.lhs.type, self.rhs.type, self.result.type])
@@ -221,6 +236,31 @@ class ComplexOp(ShortTypesFormat):
 _FORMAT = re.compile(r"e(\d+)m(\d+)")
 
 
+@irdl_custom_directive
+class ExponentMantissa(CustomDirective):
+    """`custom<ExponentMantissa>`: `e5m10`, the exponent and mantissa bit counts."""
+
+    exponent_bits: AttributeVariable
+    mantissa_bits: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
+        text = parser.parse_identifier()
+        match = _FORMAT.fullmatch(text)
+        if match is None:
+            parser.raise_error(
+                "expected exponent mantissa in format e#m#", start, parser.pos
+            )
+        self.exponent_bits.set(state, IntegerAttr(int(match.group(1)), i32))
+        self.mantissa_bits.set(state, IntegerAttr(int(match.group(2)), i32))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        exponent, mantissa = self.exponent_bits.get(op), self.mantissa_bits.get(op)
+        assert isa(exponent, IntegerAttr) and isa(mantissa, IntegerAttr)
+        printer.print_string(f"e{exponent.value.data}m{mantissa.value.data}")
+
+
 @irdl_op_definition
 class ReducePrecisionOp(IRDLOperation):
     """`stablehlo.reduce_precision %x, format = e5m10 : tensor<6xf32>`: round to a narrower float format."""
@@ -233,31 +273,11 @@ class ReducePrecisionOp(IRDLOperation):
     mantissa_bits = prop_def(IntegerAttr[IntegerType])
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parse_keyword_value(parser, "format")
-        start = parser.pos
-        text = parser.parse_identifier()
-        match = _FORMAT.fullmatch(text)
-        if match is None:
-            parser.raise_error(
-                "expected exponent mantissa in format e#m#", start, parser.pos
-            )
-        bits: dict[str, Attribute] = {
-            "exponent_bits": IntegerAttr(int(match.group(1)), i32),
-            "mantissa_bits": IntegerAttr(int(match.group(2)), i32),
-        }
-        return parse_same_type_op_tail(cls, parser, [operand], bits)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(
-            f", format = e{self.exponent_bits.value.data}m{self.mantissa_bits.value.data}"
-        )
-        print_same_type_op_tail(printer, self, ("exponent_bits", "mantissa_bits"))
+    custom_directives = (ExponentMantissa, SameOperandsAndResultType)
+    assembly_format = (
+        "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) "
+        "attr-dict `:` custom<SameOperandsAndResultType>(type(operands), type(results))"
+    )
 
     def verify_(self) -> None:
         types = [self.operand.type, self.output.type]

@@ -22,9 +22,8 @@ the others admit per-tensor quantized tensors (dequantize_op_quantize).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import ClassVar, Self, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,

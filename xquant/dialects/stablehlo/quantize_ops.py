@@ -11,7 +11,6 @@ Float -> quantized is `quantize`; quantized -> quantized is a requantize
 
 from __future__ import annotations
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import AnyFloat, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -21,16 +20,14 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo import quantization as q
 from xquant.dialects.stablehlo.inferred_types import incompatible_return_type
 from xquant.dialects.stablehlo.syntax import (
-    parse_same_type_op_tail,
-    print_same_type_op_tail,
+    SAME_TYPE_FORMAT,
+    SameOperandsAndResultType,
 )
 from xquant.dialects.stablehlo.type_utils import quantized, type_text
 from xquant.numerics.values import element_type
@@ -46,15 +43,8 @@ class QuantizationConversionOp(IRDLOperation):
     def __init__(self, operand: SSAValue, result_type: Attribute):
         super().__init__(operands=[operand], result_types=[result_type])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        return parse_same_type_op_tail(cls, parser, [operand])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        print_same_type_op_tail(printer, self)
+    custom_directives = (SameOperandsAndResultType,)
+    assembly_format = SAME_TYPE_FORMAT
 
     def verify_shapes(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Self, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
@@ -62,7 +61,6 @@ from xquant.dialects.stablehlo.syntax import (
     parse_dims,
     parse_function_type,
     parse_optional_attributes,
-    parse_optional_operand_list,
     print_functional_op_tail,
     split_properties,
 )
@@ -87,28 +85,7 @@ class ReturnOp(IRDLOperation):
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_optional_operand_list(parser)
-        attributes = parse_optional_attributes(parser)
-        types: list[Attribute] = []
-        if operands:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
-        resolved = parser.resolve_operands(operands, types, parser.pos)
-        return cls.create(operands=resolved, attributes=attributes)
-
-    def print(self, printer: Printer) -> None:
-        # `$results attr-dict (`:` type($results)^)?`, as StableHLO's ODS.
-        if self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        if self.operands:
-            printer.print_string(" : ")
-            printer.print_list(self.operand_types, printer.print_attribute)
+    assembly_format = "$results_ attr-dict (`:` type($results_)^)?"
 
 
 COMMUTATIVE_COMBINERS = (

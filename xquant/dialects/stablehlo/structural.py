@@ -19,15 +19,14 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     BoolAttr,
     DenseArrayBase,
     IntegerAttr,
     IntegerType,
     TensorType,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -39,6 +38,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+)
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -52,19 +58,12 @@ from xquant.dialects.stablehlo.inferred_types import (
     verify_inferred_shape,
 )
 from xquant.dialects.stablehlo.syntax import (
+    FUNCTIONAL_TYPE_FORMAT,
+    VariadicOperandWithAttribute,
     array_values,
     dims_property,
     format_dims,
     i64_array,
-    parse_dims_property,
-    parse_functional_op_tail,
-    parse_keyword_integer,
-    parse_operands_before_keyword,
-    parse_optional_attributes,
-    print_dims_property,
-    print_extra_attributes,
-    print_functional_op_tail,
-    split_properties,
 )
 from xquant.dialects.stablehlo.type_utils import (
     compatible_element_types,
@@ -98,35 +97,14 @@ def _verify_equal_element_types(
 
 
 class UnaryShapeOp(IRDLOperation):
-    """`stablehlo.<op> %x[, KEY = [..]] : (T) -> R`; KEY names the one dimension-list property."""
+    """`stablehlo.<op> %x : (T) -> R`, or with a dimension list `%x, dims = [..]`."""
 
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    DIMS_KEYWORD: ClassVar[str | None] = None
+    assembly_format = FUNCTIONAL_TYPE_FORMAT
     DIMS_PROPERTY: ClassVar[str | None] = None
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
-        properties: dict[str, Attribute] = {}
-        if cls.DIMS_KEYWORD is not None and cls.DIMS_PROPERTY is not None:
-            parser.parse_punctuation(",")
-            properties[cls.DIMS_PROPERTY] = parse_dims_property(
-                parser, cls.DIMS_KEYWORD
-            )
-        return parse_functional_op_tail(cls, parser, [operand], properties, 1)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        elided: list[str] = []
-        if self.DIMS_KEYWORD is not None and self.DIMS_PROPERTY is not None:
-            dims = dims_property(self, self.DIMS_PROPERTY)
-            print_dims_property(printer, self.DIMS_KEYWORD, dims)
-            elided.append(self.DIMS_PROPERTY)
-        print_functional_op_tail(printer, self, elided)
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
@@ -141,8 +119,6 @@ class UnaryShapeOp(IRDLOperation):
 
 class DimsShapeOp(UnaryShapeOp):
     """A `UnaryShapeOp` whose `dims = [..]` list is its `DIMS_PROPERTY`."""
-
-    DIMS_KEYWORD: ClassVar[str | None] = "dims"
 
     def __init__(self, operand: SSAValue, dims: Sequence[int], result_type: Attribute):
         assert self.DIMS_PROPERTY is not None
@@ -186,8 +162,12 @@ class TransposeOp(DimsShapeOp):
     """`result[i] = operand[permute(i)]`: result dimension d is operand dimension permutation[d]."""
 
     name = "stablehlo.transpose"
-    permutation = prop_def(DenseArrayBase)
+    permutation = prop_def(DenseArrayBase[I64])
     DIMS_PROPERTY: ClassVar[str | None] = "permutation"
+    assembly_format = (
+        "$operand `,` `dims` `=` $permutation attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         shape, perm = shape_of(operand_type), self.dims
@@ -207,8 +187,12 @@ class BroadcastInDimOp(DimsShapeOp):
     """Operand dimension i becomes result dimension broadcast_dimensions[i]; size-1 dims expand."""
 
     name = "stablehlo.broadcast_in_dim"
-    broadcast_dimensions = prop_def(DenseArrayBase)
+    broadcast_dimensions = prop_def(DenseArrayBase[I64])
     DIMS_PROPERTY: ClassVar[str | None] = "broadcast_dimensions"
+    assembly_format = (
+        "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_shapes(self, operand_type: Attribute, result_type: Attribute) -> None:
         shape, result_shape, dims = (
@@ -247,22 +231,14 @@ class ConcatenateOp(IRDLOperation):
 
     inputs = var_operand_def(TensorType)
     result = result_def(TensorType)
-    dimension = prop_def(IntegerAttr)
+    dimension = prop_def(IntegerAttr[I64])
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operands_before_keyword(parser)
-        dimension = IntegerAttr(parse_keyword_integer(parser, "dim"), i64)
-        return parse_functional_op_tail(
-            cls, parser, operands, None, 1, fixed={"dimension": dimension}
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_string(f", dim = {self.dimension.value.data}")
-        print_functional_op_tail(printer, self, ["dimension"])
+    custom_directives = (VariadicOperandWithAttribute,)
+    assembly_format = (
+        "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension "
+        "attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         types = [*self.operand_types, self.result.type]
@@ -290,22 +266,16 @@ class ConcatenateOp(IRDLOperation):
         verify_inferred_shape(self.name, expected, self.result.type)
 
 
-@irdl_op_definition
-class SliceOp(IRDLOperation):
-    """`operand[start:limit:stride]` per dimension."""
+@irdl_custom_directive
+class SliceRanges(CustomDirective):
+    """`custom<SliceRanges>`: `[0:2, 1:3:2]`, start:limit(:stride) per dimension
+    (a stride of 1 is left out)."""
 
-    name = "stablehlo.slice"
+    start_indices: AttributeVariable
+    limit_indices: AttributeVariable
+    strides: AttributeVariable
 
-    operand = operand_def(TensorType)
-    result = result_def(TensorType)
-    start_indices = prop_def(DenseArrayBase)
-    limit_indices = prop_def(DenseArrayBase)
-    strides = prop_def(DenseArrayBase)
-    traits = traits_def(q.QuantizedTensorTypes(), Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operand = parser.parse_unresolved_operand()
+    def parse(self, parser: Parser, state: ParsingState) -> None:
         starts: list[int] = []
         limits: list[int] = []
         strides: list[int] = []
@@ -320,30 +290,41 @@ class SliceOp(IRDLOperation):
             strides.append(stride)
 
         parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)
-        properties: dict[str, Attribute] = {
-            "start_indices": i64_array(starts),
-            "limit_indices": i64_array(limits),
-            "strides": i64_array(strides),
-        }
-        return parse_functional_op_tail(
-            cls, parser, [operand], None, 1, fixed=properties
-        )
+        self.start_indices.set(state, i64_array(starts))
+        self.limit_indices.set(state, i64_array(limits))
+        self.strides.set(state, i64_array(strides))
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        ranges = [
-            f"{s}:{limit}" + (f":{st}" if st != 1 else "")
-            for s, limit, st in zip(
-                array_values(self.start_indices),
-                array_values(self.limit_indices),
-                array_values(self.strides),
-            )
-        ]
-        printer.print_string(" [" + ", ".join(ranges) + "]")
-        print_functional_op_tail(
-            printer, self, ["start_indices", "limit_indices", "strides"]
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        starts, limits, strides = (
+            array_values(dims_property(op, d.name))
+            for d in (self.start_indices, self.limit_indices, self.strides)
         )
+        ranges = [
+            f"{start}:{limit}" + (f":{stride}" if stride != 1 else "")
+            for start, limit, stride in zip(starts, limits, strides)
+        ]
+        printer.print_string("[" + ", ".join(ranges) + "]")
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """`operand[start:limit:stride]` per dimension."""
+
+    name = "stablehlo.slice"
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    start_indices = prop_def(DenseArrayBase)
+    limit_indices = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    custom_directives = (SliceRanges,)
+    assembly_format = (
+        "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) "
+        "attr-dict `:` functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
@@ -375,28 +356,11 @@ class IotaOp(IRDLOperation):
 
     name = "stablehlo.iota"
 
-    iota_dimension = prop_def(IntegerAttr)
+    iota_dimension = prop_def(IntegerAttr[I64])
     output = result_def(TensorType)
     traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        dimension = parse_keyword_integer(parser, "dim")
-        properties, attributes = split_properties(
-            cls, parse_optional_attributes(parser)
-        )
-        properties["iota_dimension"] = IntegerAttr(dimension, i64)
-        parser.parse_punctuation(":")
-        result_type = parser.parse_type()
-        return cls.create(
-            result_types=[result_type], properties=properties, attributes=attributes
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" dim = {self.iota_dimension.value.data}")
-        print_extra_attributes(printer, self, ["iota_dimension"])
-        printer.print_string(" : ")
-        printer.print_attribute(self.output.type)
+    assembly_format = "`dim` `=` $iota_dimension attr-dict `:` type($output)"
 
     def verify_(self) -> None:
         shape = shape_of(self.output.type)

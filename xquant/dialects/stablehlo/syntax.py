@@ -5,6 +5,11 @@
 - the attribute dictionary of a pretty op holds the op's properties too
   (`{feature_group_count = 1 : i64}`); `split_properties` sorts them out.
 - `dims = [0, 1]`-style integer lists and `[a:b:c, ...]` slice ranges.
+
+The ops of this package use declarative `assembly_format`s; the custom
+directives here (`custom<SameOperandsAndResultType>`, ...) are the parts of
+upstream's syntax the declarative format cannot spell. The `parse_*`/`print_*`
+functions serve the ops that still write their syntax by hand.
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
@@ -22,8 +26,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.irdl.declarative_assembly_format import (
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    TypeDirective,
+    VariadicOperandVariable,
+    irdl_custom_directive,
+)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from xquant.dialects.stablehlo.attributes import parse_int_list
 
@@ -58,7 +71,28 @@ def parse_function_type(
 ) -> FunctionType:
     """A function type with the given number of inputs (and results, unless None)."""
     start = parser.pos
-    function_type = parser.parse_function_type()
+    return _check_counts(
+        parser, parser.parse_function_type(), start, operand_count, result_count
+    )
+
+
+def parse_optional_function_type(
+    parser: Parser, operand_count: int, result_count: int | None = 1
+) -> FunctionType | None:
+    """`parse_function_type`, or None when no `(` starts a function type."""
+    start = parser.pos
+    if (function_type := parser.parse_optional_function_type()) is None:
+        return None
+    return _check_counts(parser, function_type, start, operand_count, result_count)
+
+
+def _check_counts(
+    parser: Parser,
+    function_type: FunctionType,
+    start: int,
+    operand_count: int,
+    result_count: int | None,
+) -> FunctionType:
     if len(function_type.inputs.data) != operand_count or (
         result_count is not None and len(function_type.outputs.data) != result_count
     ):
@@ -157,16 +191,6 @@ def print_same_type_op_tail(
     """` {attr-dict} : T` (or a function type), the tail `parse_same_type_op_tail` reads."""
     print_extra_attributes(printer, op, elided)
     print_same_operands_and_result_type(printer, op.operand_types, op.result_types[0])
-
-
-def parse_operands_before_keyword(parser: Parser) -> list[UnresolvedOperand]:
-    """`%a, %b, ` up to the keyword that follows (at least one operand, each followed by a comma)."""
-    operands = [parser.parse_unresolved_operand()]
-    parser.parse_punctuation(",")
-    while (operand := parser.parse_optional_unresolved_operand()) is not None:
-        operands.append(operand)
-        parser.parse_punctuation(",")
-    return operands
 
 
 def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
@@ -281,68 +305,131 @@ def format_dims(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-class SameTypeFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : T`: `custom<SameOperandsAndResultType>` after the operands."""
+SAME_TYPE_FORMAT = (
+    "operands attr-dict `:` "
+    "custom<SameOperandsAndResultType>(type(operands), type(results))"
+)
+"""`stablehlo.<op> %a, %b {attr-dict} : T`, or `: (T1, T2) -> R` when the types differ."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_same_type_op_tail(cls, parser, parse_operand_list(parser))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_same_type_op_tail(printer, self)
+FUNCTIONAL_TYPE_FORMAT = "operands attr-dict `:` functional-type(operands, results)"
+"""`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`."""
 
 
-class ShortTypesFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : <short types>`, else `: (T1, T2) -> R`.
+@irdl_custom_directive
+class VariadicOperandWithAttribute(CustomDirective):
+    """`custom<VariadicOperandWithAttribute>`: `%a, %b,`, each operand followed by a
+    comma, before the keyword of the attribute that follows."""
 
-    The `custom<SelectOpType>` / `custom<ComplexOpType>` formats: a function
-    type always parses; the op's own short list of types (`parse_short_types`)
-    is printed whenever `short_types` says it spells the op's types.
+    operands: VariadicOperandVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        operands: list[UnresolvedOperand] = []
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        self.operands.set(state, operands)
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        operands = self.operands.get(op)
+        if not operands:
+            return
+        state.print_whitespace(printer)
+        printer.print_list(operands, printer.print_operand)
+        printer.print_string(",")
+
+
+def _set_types(
+    parser: Parser,
+    state: ParsingState,
+    start: int,
+    assignments: Sequence[tuple[TypeDirective, Sequence[Attribute]]],
+) -> None:
+    """Give each directive its types; a count that does not fit is a parse error."""
+    try:
+        for directive, types in assignments:
+            directive.set(state, types)
+    except VerifyException as err:
+        parser.raise_error(str(err), start, parser.pos)
+
+
+def _operand_count(state: ParsingState) -> int:
+    return sum(len(o) for o in state.operands if o is not None)
+
+
+@irdl_custom_directive
+class SameOperandsAndResultType(CustomDirective):
+    """`custom<SameOperandsAndResultType>(type(operands), type(results))`.
+
+    `T` when every operand and the result have type T, else `(T1, T2) -> T3`.
     """
 
-    @classmethod
-    def parse_short_types(
-        cls, parser: Parser
-    ) -> tuple[list[Attribute], list[Attribute]]:
-        """(operand types, result types) from the short form after the colon."""
-        raise NotImplementedError
+    operand_types: TypeDirective
+    result_types: TypeDirective
 
-    def short_types(self) -> Sequence[Attribute] | None:
-        """The types the short form prints, or None when it cannot express the op's types."""
-        raise NotImplementedError
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        operands = parse_operand_list(parser)
-
-        def parse_types() -> tuple[list[Attribute], list[Attribute]]:
-            if (function_type := parser.parse_optional_function_type()) is not None:
-                return list(function_type.inputs.data), list(function_type.outputs.data)
-            return cls.parse_short_types(parser)
-
-        return parse_op_tail(cls, parser, operands, None, parse_types)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_extra_attributes(printer, self)
-        printer.print_string(" : ")
-        if (short := self.short_types()) is not None:
-            printer.print_list(short, printer.print_attribute)
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        start = parser.pos
+        if (function_type := parser.parse_optional_function_type()) is not None:
+            inputs, outputs = function_type.inputs.data, function_type.outputs.data
+            _set_types(
+                parser,
+                state,
+                start,
+                ((self.operand_types, inputs), (self.result_types, outputs)),
+            )
             return
-        printer.print_function_type(self.operand_types, self.result_types)
+        single = parser.parse_type()
+        _set_types(
+            parser,
+            state,
+            start,
+            (
+                (self.operand_types, [single] * _operand_count(state)),
+                (self.result_types, [single]),
+            ),
+        )
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        operand_types, result_types = self.operand_types.get(op), self.result_types.get(op)
+        if len(result_types) == 1 and all(t == result_types[0] for t in operand_types):
+            printer.print_attribute(result_types[0])
+            return
+        printer.print_function_type(operand_types, result_types)
 
 
-class FunctionalTypeFormat(IRDLOperation):
-    """`stablehlo.<op> %a, %b {attr-dict} : (T1, T2) -> R`: operands, then `functional-type`."""
+@irdl_custom_directive
+class SelectOpType(CustomDirective):
+    """`custom<SelectOpType>`: `tensor<2xi1>, tensor<2xf32>` (the predicate's type,
+    then the values' one) when the values and the result agree, else a function type."""
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        return parse_functional_op_tail(cls, parser, parse_operand_list(parser))
+    pred_type: TypeDirective
+    on_true_type: TypeDirective
+    on_false_type: TypeDirective
+    result_type: TypeDirective
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        print_functional_op_tail(printer, self)
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if (function_type := parse_optional_function_type(parser, 3)) is not None:
+            types = (*function_type.inputs.data, *function_type.outputs.data)
+        else:
+            pred_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            value_type = parser.parse_type()
+            types = (pred_type, value_type, value_type, value_type)
+        directives = (
+            self.pred_type,
+            self.on_true_type,
+            self.on_false_type,
+            self.result_type,
+        )
+        for directive, t in zip(directives, types):
+            directive.set(state, (t,))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        (pred_type,) = self.pred_type.get(op)
+        (on_true,), (on_false,) = self.on_true_type.get(op), self.on_false_type.get(op)
+        (result,) = self.result_type.get(op)
+        if on_true == on_false == result:
+            printer.print_list((pred_type, result), printer.print_attribute)
+            return
+        printer.print_function_type((pred_type, on_true, on_false), (result,))

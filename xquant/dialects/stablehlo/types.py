@@ -13,9 +13,8 @@ short one, as `stablehlo-opt` does. A `?` bound is `DYNAMIC_INDEX`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Self, cast
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ArrayAttr, IntAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition

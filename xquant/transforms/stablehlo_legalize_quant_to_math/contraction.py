@@ -328,8 +328,9 @@ class LowerDot(RewritePattern):
 
     exact: bool = False
 
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name != "stablehlo.dot" or not touches_quantized(op):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: shlo.DotOp, rewriter: PatternRewriter) -> None:
+        if not touches_quantized(op):
             return
         b = HloBuilder(exact=self.exact)
         if (result := _upstream_hybrid(b, op)) is not None:

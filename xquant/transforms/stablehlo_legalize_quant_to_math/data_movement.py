@@ -16,6 +16,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.dynamism import (
+    DynamicBroadcastInDimOp,
+    DynamicReshapeOp,
+    DynamicSliceOp,
+    GetDimensionSizeOp,
+)
+from xquant.dialects.stablehlo.misc import CompositeOp, PadOp
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     replace_op,
     storage_tensor_type,
@@ -24,14 +31,20 @@ from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
 )
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder
 
-MOVING_OPS: frozenset[str] = frozenset(
-    f"stablehlo.{name}"
-    for name in (
-        "reshape", "transpose", "broadcast_in_dim", "concatenate", "slice", "gather", "pad",
-        "dynamic_reshape", "dynamic_slice", "dynamic_broadcast_in_dim", "get_dimension_size",
-        "composite",
-    )
-)  # fmt: skip
+MOVING_OPS: tuple[type[Operation], ...] = (
+    shlo.ReshapeOp,
+    shlo.TransposeOp,
+    shlo.BroadcastInDimOp,
+    shlo.ConcatenateOp,
+    shlo.SliceOp,
+    shlo.GatherOp,
+    PadOp,
+    DynamicReshapeOp,
+    DynamicSliceOp,
+    DynamicBroadcastInDimOp,
+    GetDimensionSizeOp,
+    CompositeOp,
+)
 """Upstream's `ConvertGenericOp` list, less the ops with patterns of their own here."""
 
 
@@ -42,7 +55,7 @@ class LowerDataMovement(RewritePattern):
     exact: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.name not in MOVING_OPS or not touches_quantized(op):
+        if not isinstance(op, MOVING_OPS) or not touches_quantized(op):
             return
         b = HloBuilder(exact=self.exact)
         clone = type(op).create(
