@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
-from typing_extensions import Self
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
