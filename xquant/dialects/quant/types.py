@@ -700,12 +700,3 @@ class CalibratedQuantizedType(QuantizedType):
         printer.print_attribute(self.expressed_type)
         low, high = format_float(self.min), format_float(self.max)
         printer.print_string(f"<{low}:{high}>>")
-
-
-def storage_container_element(attr: Attribute) -> Attribute:
-    """The storage type that stands for `attr` if it is quantized, else `attr`.
-
-    The integer storage type, the float type of float storage, the storage
-    type of a quantile table.
-    """
-    return attr.storage_element if isinstance(attr, StorageQuantizedType) else attr

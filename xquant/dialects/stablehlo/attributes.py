@@ -44,10 +44,6 @@ def parse_int_list(parser: AttrParser) -> list[int]:
     )
 
 
-def print_int_list(printer: Printer, values: Sequence[int]) -> None:
-    printer.print_string("[" + ", ".join(str(v) for v in values) + "]")
-
-
 class Precision(StrEnum):
     DEFAULT = "DEFAULT"
     HIGH = "HIGH"

@@ -18,7 +18,6 @@ Syntax (reduce; reduce_window and select_and_scatter have only the generic form)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Self, cast
 
@@ -595,10 +594,6 @@ class SelectAndScatterOp(WindowedOp):
         expected = TensorType(element_type(accumulator), operand_type.get_shape())
         if not compatible_types(self.result.type, expected):
             raise incompatible_return_type(self.name, expected, self.result.type)
-
-
-def reduced_size(shape: Sequence[int], dims: Sequence[int]) -> int:
-    return math.prod(shape[d] for d in dims)
 
 
 REDUCTION_OPS: list[type[IRDLOperation]] = [
