@@ -46,6 +46,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo.dot_conv",
     "xquant.interpreter.stablehlo.reductions",
     "xquant.interpreter.stablehlo.data_movement",
+    "xquant.interpreter.stablehlo.bitwise",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.tosa",
