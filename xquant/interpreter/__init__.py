@@ -49,6 +49,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo.bitwise",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
+    "xquant.interpreter.chlo_math",
     "xquant.interpreter.tosa",
 ]
 

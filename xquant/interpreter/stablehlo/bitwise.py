@@ -1,4 +1,4 @@
-"""StableHLO interpreter: and, or, xor, not, popcnt, count_leading_zeros, atan2, is_finite.
+"""StableHLO interpreter: and, or, xor, not, popcnt, count_leading_zeros, atan2, tan, is_finite.
 
 `and`/`or`/`xor`/`not` act on the bits of integers of any width and on `i1` as
 logic; `popcnt` and `count_leading_zeros` read the operand's `width` bits
@@ -111,7 +111,7 @@ BitwiseFunctions = register_impls(
 
 @register_impls
 class FloatPredicateFunctions(InterpreterFunctions):
-    """atan2 and is_finite on floats."""
+    """atan2, tan and is_finite on floats."""
 
     @impl(math_extra.Atan2Op)
     def run_atan2(
@@ -121,6 +121,14 @@ class FloatPredicateFunctions(InterpreterFunctions):
         with np.errstate(all="ignore"):
             result = np.arctan2(lhs, rhs).astype(lhs.dtype, copy=False)
         return (as_result(result, op.result_types[0]),)
+
+    @impl(math_extra.TanOp)
+    def run_tan(
+        self, interpreter: Interpreter, op: math_extra.TanOp, args: PythonValues
+    ) -> PythonValues:
+        x = np.asarray(args[0])
+        with np.errstate(all="ignore"):
+            return (as_result(np.tan(x).astype(x.dtype, copy=False), op.result_types[0]),)
 
     @impl(math_extra.IsFiniteOp)
     def run_is_finite(
