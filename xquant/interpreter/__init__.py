@@ -47,6 +47,7 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo.reductions",
     "xquant.interpreter.stablehlo.data_movement",
     "xquant.interpreter.stablehlo.bitwise",
+    "xquant.interpreter.stablehlo.control_flow",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.chlo_math",
