@@ -202,7 +202,7 @@ class BroadcastMinimumOp(BroadcastBinaryOp):
 class ChloUnaryOp(IRDLOperation):
     """Base of chlo's element-wise unary ops on floats (`ChloOps.td`, `CHLO_UnaryElementwiseOp`):
 
-        %0 = chlo.erf %x : tensor<16xf32> -> tensor<16xf32>
+    %0 = chlo.erf %x : tensor<16xf32> -> tensor<16xf32>
     """
 
     operand = operand_def(TensorType)
@@ -224,7 +224,9 @@ class ChloUnaryOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' op requires the same element type for all operands and results"
             )
-        if not _compatible_shapes(tuple(operand.get_shape()), tuple(result.get_shape())):
+        if not _compatible_shapes(
+            tuple(operand.get_shape()), tuple(result.get_shape())
+        ):
             raise VerifyException(
                 f"'{self.name}' op requires the same shape for all operands and results"
             )
@@ -243,7 +245,9 @@ def _unary(op_name: str, class_name: str, doc: str) -> type[ChloUnaryOp]:
 
 SquareOp = _unary("chlo.square", "SquareOp", "`x * x`.")
 ErfOp = _unary("chlo.erf", "ErfOp", "The error function.")
-ErfcOp = _unary("chlo.erfc", "ErfcOp", "The complementary error function, `1 - erf(x)`.")
+ErfcOp = _unary(
+    "chlo.erfc", "ErfcOp", "The complementary error function, `1 - erf(x)`."
+)
 ErfInvOp = _unary("chlo.erf_inv", "ErfInvOp", "The inverse error function.")
 SinhOp = _unary("chlo.sinh", "SinhOp", "Hyperbolic sine.")
 CoshOp = _unary("chlo.cosh", "CoshOp", "Hyperbolic cosine.")
@@ -254,7 +258,9 @@ AtanOp = _unary("chlo.atan", "AtanOp", "Inverse tangent.")
 AsinhOp = _unary("chlo.asinh", "AsinhOp", "Inverse hyperbolic sine.")
 AcoshOp = _unary("chlo.acosh", "AcoshOp", "Inverse hyperbolic cosine.")
 AtanhOp = _unary("chlo.atanh", "AtanhOp", "Inverse hyperbolic tangent.")
-LgammaOp = _unary("chlo.lgamma", "LgammaOp", "Log of the absolute value of the gamma function.")
+LgammaOp = _unary(
+    "chlo.lgamma", "LgammaOp", "Log of the absolute value of the gamma function."
+)
 DigammaOp = _unary("chlo.digamma", "DigammaOp", "The digamma function.")
 
 UNARY_OPS: tuple[type[ChloUnaryOp], ...] = (

@@ -106,7 +106,9 @@ def _unary_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
             return interpreter.run_ssacfg_region(region, args, op.name)
         function = NUMPY_FUNCTIONS.get(op.name)
         if function is None:
-            raise InterpretationError(f"{op.name} on {op.operand.type} is not supported")
+            raise InterpretationError(
+                f"{op.name} on {op.operand.type} is not supported"
+            )
         x: Any = np.asarray(args[0])
         with np.errstate(all="ignore"):
             result = np.asarray(function(x)).astype(x.dtype)
@@ -121,7 +123,9 @@ ChloUnaryFunctions = register_impls(
         (InterpreterFunctions,),
         {
             "__doc__": "chlo's element-wise math.",
-            **{f"run_{c.name.split('.', 1)[1]}": _unary_impl(c) for c in chlo.UNARY_OPS},
+            **{
+                f"run_{c.name.split('.', 1)[1]}": _unary_impl(c) for c in chlo.UNARY_OPS
+            },
         },
     )
 )

@@ -79,9 +79,7 @@ class _Math:
         return self.b.compare(ComparisonDirection.LT, a, c)
 
     def select(self, p: SSAValue, a: SSAValue, c: SSAValue) -> SSAValue:
-        return self.b.add(
-            ew.SelectOp.create(operands=[p, a, c], result_types=[a.type])
-        )
+        return self.b.add(ew.SelectOp.create(operands=[p, a, c], result_types=[a.type]))
 
     def polynomial(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
         poly = self.const(coefficients[0], x)
@@ -235,7 +233,9 @@ def _float_only(
 ) -> Callable[[_Math, SSAValue], SSAValue | None]:
     def expand(m: _Math, x: SSAValue) -> SSAValue | None:
         element = element_type(x.type)
-        return body(m, x) if getattr(element, "name", "").startswith(("f", "bf")) else None
+        return (
+            body(m, x) if getattr(element, "name", "").startswith(("f", "bf")) else None
+        )
 
     return expand
 

@@ -213,7 +213,9 @@ def cumsum(x, n):
 
 @program("while_loop", np.array(3.0, np.float32))
 def while_loop(x):
-    return lax.while_loop(lambda c: c[0] < 100.0, lambda c: (c[0] * 1.5, c[1] + 1), (x, 0))
+    return lax.while_loop(
+        lambda c: c[0] < 100.0, lambda c: (c[0] * 1.5, c[1] + 1), (x, 0)
+    )
 
 
 @program("fori_loop", f32(4))
@@ -281,14 +283,33 @@ def bool_logic(a, b):
     return p & q, p | q, p ^ q, ~p, jnp.logical_and(p, ~q).astype(jnp.int32)
 
 
-@program("remainder_floor_divide", i32(-50, 50, 8), i32(1, 7, 8) * np.where(RNG.random(8) < 0.5, -1, 1).astype(np.int32), f32(8) * 5, f32(8) + 3)
+@program(
+    "remainder_floor_divide",
+    i32(-50, 50, 8),
+    i32(1, 7, 8) * np.where(RNG.random(8) < 0.5, -1, 1).astype(np.int32),
+    f32(8) * 5,
+    f32(8) + 3,
+)
 def remainder_floor_divide(a, b, x, y):
-    return jnp.remainder(a, b), jnp.floor_divide(a, b), jnp.remainder(x, y), jnp.floor_divide(x, y), lax.rem(a, b)
+    return (
+        jnp.remainder(a, b),
+        jnp.floor_divide(a, b),
+        jnp.remainder(x, y),
+        jnp.floor_divide(x, y),
+        lax.rem(a, b),
+    )
 
 
 @program("integer_reductions", i32(-100, 100, 4, 6))
 def integer_reductions(a):
-    return a.sum(axis=1), a.max(axis=0), a.min(), jnp.prod(a[:, :3] % 5, axis=1), jnp.any(a > 90), jnp.all(a > -100)
+    return (
+        a.sum(axis=1),
+        a.max(axis=0),
+        a.min(),
+        jnp.prod(a[:, :3] % 5, axis=1),
+        jnp.any(a > 90),
+        jnp.all(a > -100),
+    )
 
 
 # --- floats: 16-bit, special functions ---------------------------------------------

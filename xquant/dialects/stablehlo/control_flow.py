@@ -377,4 +377,10 @@ class CaseOp(IRDLOperation):
                 )
 
 
-CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [WhileOp, MapOp, SortOp, ScatterOp, CaseOp]
+CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [
+    WhileOp,
+    MapOp,
+    SortOp,
+    ScatterOp,
+    CaseOp,
+]

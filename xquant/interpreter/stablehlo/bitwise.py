@@ -128,7 +128,9 @@ class FloatPredicateFunctions(InterpreterFunctions):
     ) -> PythonValues:
         x = np.asarray(args[0])
         with np.errstate(all="ignore"):
-            return (as_result(np.tan(x).astype(x.dtype, copy=False), op.result_types[0]),)
+            return (
+                as_result(np.tan(x).astype(x.dtype, copy=False), op.result_types[0]),
+            )
 
     @impl(math_extra.IsFiniteOp)
     def run_is_finite(
