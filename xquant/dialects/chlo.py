@@ -26,10 +26,10 @@ from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
-    i64,
     DenseArrayBase,
     IntegerAttr,
     TensorType,
+    i64,
 )
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (

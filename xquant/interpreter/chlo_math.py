@@ -98,9 +98,10 @@ def _unary_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
     def run(
         self: InterpreterFunctions,
         interpreter: Interpreter,
-        op: chlo.ChloUnaryOp,
+        op: Operation,
         args: PythonValues,
     ) -> PythonValues:
+        assert isinstance(op, chlo.ChloUnaryOp)
         region = expansion_region(op)
         if region is not None:
             return interpreter.run_ssacfg_region(region, args, op.name)

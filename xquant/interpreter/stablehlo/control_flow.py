@@ -47,7 +47,8 @@ def sort_permutation(
     before = less | (~less & ~np.swapaxes(less, -1, -2) & np.tri(n, k=-1, dtype=bool).T)
     position = before.sum(axis=-2)  # per i: how many go before it
     permutation = np.empty_like(position)
-    np.put_along_axis(permutation, position, np.arange(n), axis=-1)
+    sources: np.ndarray = np.broadcast_to(np.arange(n, dtype=np.int64), position.shape)
+    np.put_along_axis(permutation, position, sources, axis=-1)
     return permutation
 
 
@@ -85,7 +86,7 @@ def _scatter_indices(
     shape = np.array(operand_shape, np.int64)[:, None]
     valid = np.all((full >= 0) & (full < shape), axis=0)
     flat = np.ravel_multi_index(tuple(np.where(valid, full, 0)), operand_shape)
-    return flat, valid
+    return np.asarray(flat), np.asarray(valid)
 
 
 @register_impls
