@@ -182,3 +182,59 @@ def test_located_texts_parse(name: str, kind: str) -> None:
                 "needs MLIR's location grammar (#locN aliases, ranges): issue 27 item 1"
             )
         raise
+
+
+BAD_INPUTS = {
+    "while_condition_not_i1": (
+        """func.func @main(%a: tensor<i32>) -> tensor<i32> {
+  %0 = stablehlo.while(%i = %a) : tensor<i32>
+  cond {
+    stablehlo.return %i : tensor<i32>
+  } do {
+    stablehlo.return %i : tensor<i32>
+  }
+  return %0 : tensor<i32>
+}
+""",
+        ":2:8: error: expect condition block return a zero-ranked tensor of i1 but got 'tensor<i32>'",
+    ),
+    "sort_comparator_arguments": (
+        """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<f32>):
+    %c = stablehlo.compare GT, %x, %x : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+""",
+        ":2:8: error: comparator expects 2 parameters, but takes 1",
+    ),
+    "case_index_not_i32": (
+        """func.func @main(%i: tensor<i64>) -> tensor<f32> {
+  %0 = "stablehlo.case"(%i) ({
+    %c = stablehlo.constant dense<1.0> : tensor<f32>
+    stablehlo.return %c : tensor<f32>
+  }) : (tensor<i64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+""",
+        ":2:8: error: 'stablehlo.case' op operand #0 must be ranked tensor of 32-bit "
+        "signless integer values, but got 'tensor<i64>'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_control_flow_is_a_located_error(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xquant.tools.xquant_run import main as xquant_run
+
+    text, message = BAD_INPUTS[case]
+    path = tmp_path / "bad.mlir"
+    path.write_text(text)
+    assert xquant_run([str(path)]) == 1
+    captured = capsys.readouterr()
+    assert f"{path}{message}" in captured.err, captured.err
+    assert "Traceback" not in captured.err
