@@ -46,7 +46,6 @@ MAY_STAY = {
     "chlo.acos": "upstream's generated decomposition not reproduced",
     "chlo.acosh": "upstream's generated decomposition not reproduced",
     "chlo.asinh": "upstream's generated decomposition not reproduced",
-    "chlo.atanh": "upstream's generated decomposition not reproduced",
 }
 
 # Known gaps, each with its reason (tracked in issue 27).

@@ -169,6 +169,18 @@ def atan(m: _Math, x: SSAValue) -> SSAValue:
     return m.b.binary(math_extra.Atan2Op, x, m.const(1.0, x))
 
 
+def atanh(m: _Math, x: SSAValue) -> SSAValue:
+    """`(log1p(x) - log1p(-x)) * 0.5`, NaN where |x| > 1 (ChloDecompositionPatterns.td)."""
+    too_big = m.b.compare(
+        ComparisonDirection.GT, m.b.unary(ew.AbsOp, x), m.const(1.0, x)
+    )
+    nan = m.const(float("nan"), x)
+    difference = m.sub(
+        m.b.unary(ew.Log1pOp, x), m.b.unary(ew.Log1pOp, m.b.unary(ew.NegateOp, x))
+    )
+    return m.select(too_big, nan, m.mul(difference, m.const(0.5, x)))
+
+
 def tan(m: _Math, x: SSAValue) -> SSAValue:
     """`stablehlo.tan`."""
     return m.b.add(math_extra.TanOp(x))
@@ -255,6 +267,7 @@ EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
     "chlo.sinh": _upcast(sinh),
     "chlo.atan": _float_only(atan),
     "chlo.tan": _float_only(tan),
+    "chlo.atanh": _float_only(atanh),
 }
 
 
