@@ -347,7 +347,7 @@ class CaseOp(IRDLOperation):
     index = operand_def(TensorType)
     branches = var_region_def("single_block")
     results_ = var_result_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(q.QuantizedTensorTypes(), RecursiveMemoryEffect())
 
     def verify_(self) -> None:
         index_type = self.index.type
