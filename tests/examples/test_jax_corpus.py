@@ -8,8 +8,8 @@ element type:
   floor at a millionth of the output's scale for values that cancel to near zero);
 - f16/bf16: the same with 2 ulps of the type (2 * 2^-10, 2 * 2^-7) instead of 1e-5.
 
-Lowering is `stablehlo-legalize-composite-to-call,stablehlo-legalize-to-linalg` (the
-second runs `chlo-legalize-to-stablehlo` first). StableHLO/chlo ops that may stay, and why, are in `MAY_STAY`.
+Lowering is `PIPELINE`: composites to calls, while/case to scf, then
+`stablehlo-legalize-to-linalg` (which runs `chlo-legalize-to-stablehlo` first). StableHLO/chlo ops that may stay, and why, are in `MAY_STAY`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ CORPUS = Path(__file__).resolve().parents[1] / "data" / "jax"
 NAMES = sorted(
     p.name[: -len(".mlir")] for p in CORPUS.glob("*.mlir") if p.name.count(".") == 1
 )
-PIPELINE = "stablehlo-legalize-composite-to-call,stablehlo-legalize-to-linalg"
+PIPELINE = (
+    "stablehlo-legalize-composite-to-call,stablehlo-legalize-control-flow,"
+    "stablehlo-legalize-to-linalg"
+)
 
 # Ops left after lowering on purpose (upstream's stablehlo-legalize-to-linalg leaves them too).
 MAY_STAY = {
@@ -50,13 +53,6 @@ MAY_STAY = {
 
 # Known gaps, each with its reason (tracked in issue 27).
 STAY_GAPS = {
-    # Control flow to scf (IREE's stablehlo control-flow legalization) is not written yet:
-    # these programs keep stablehlo.while / stablehlo.case, which the interpreter runs.
-    "fori_loop": {"stablehlo.while"},
-    "scan_rnn": {"stablehlo.while"},
-    "while_loop": {"stablehlo.while"},
-    "cond": {"stablehlo.case"},
-    "switch": {"stablehlo.case"},
     # upstream expands chlo.top_k into sort + slice; not written yet.
     "top_k": {"chlo.top_k"},
     # the integer lowering refuses unsigned element types (type_conversion.check_signless).
