@@ -53,8 +53,6 @@ MAY_STAY = {
 
 # Known gaps, each with its reason (tracked in issue 27).
 STAY_GAPS = {
-    # upstream expands chlo.top_k into sort + slice; not written yet.
-    "top_k": {"chlo.top_k"},
     # the integer lowering refuses unsigned element types (type_conversion.check_signless).
     "bit_counting": {"stablehlo.popcnt", "stablehlo.count_leading_zeros"},
 }

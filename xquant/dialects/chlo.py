@@ -26,6 +26,7 @@ from typing_extensions import Self
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    BoolAttr,
     DenseArrayBase,
     IntegerAttr,
     TensorType,
@@ -292,6 +293,7 @@ class TopKOp(IRDLOperation):
 
     operand = operand_def(TensorType)
     k = prop_def(IntegerAttr[I64])
+    is_stable = opt_prop_def(BoolAttr)
     values = result_def(TensorType)
     indices = result_def(TensorType)
     traits = traits_def(Pure())
@@ -318,6 +320,11 @@ class TopKOp(IRDLOperation):
         parser.parse_keyword("k")
         parser.parse_punctuation("=")
         k = parser.parse_integer()
+        properties: dict[str, Attribute] = {"k": IntegerAttr(k, i64)}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("is_stable")
+            parser.parse_punctuation("=")
+            properties["is_stable"] = BoolAttr.from_bool(parser.parse_boolean())
         parser.parse_punctuation(")")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -332,7 +339,7 @@ class TopKOp(IRDLOperation):
         op = cls.create(
             operands=[resolved],
             result_types=[values_type, indices_type],
-            properties={"k": IntegerAttr(k, i64)},
+            properties=properties,
             attributes=attributes,
         )
         return op
@@ -340,7 +347,12 @@ class TopKOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string("(")
         printer.print_operand(self.operand)
-        printer.print_string(f", k = {self.k.value.data})")
+        printer.print_string(f", k = {self.k.value.data}")
+        if self.is_stable is not None:
+            printer.print_string(
+                f", is_stable = {'true' if self.is_stable.value.data else 'false'}"
+            )
+        printer.print_string(")")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.operand.type)

@@ -15,12 +15,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import Float32Type, TensorType, f32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseArrayBase,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.utils.hints import isa
 
+from xquant.dialects.chlo import TopKOp
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra
-from xquant.dialects.stablehlo.attributes import ComparisonDirection
+from xquant.dialects.stablehlo.attributes import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+)
+from xquant.dialects.stablehlo.control_flow import SortOp
+from xquant.dialects.stablehlo.reductions import ReturnOp
+from xquant.dialects.stablehlo.structural import IotaOp, SliceOp
 from xquant.numerics.values import element_type
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, shape_of
 
@@ -281,4 +302,63 @@ def expand_unary(name: str, x: SSAValue, result_type: Attribute) -> HloBuilder |
     value = expansion(_Math(b), x)
     if value is None or not b.ops or b.ops[-1].results[0] is not value:
         return None
+    return b
+
+
+def expand_top_k(op: TopKOp) -> HloBuilder | None:
+    """`ConvertTopKOp` for static shapes: an i32 iota along the last dimension, a sort of
+    (operand, iota) on `GT` (`TOTALORDER` for floats, `createSortOp`), and slices of the
+    first `k`. The builder's last two ops give values and indices."""
+    operand_type = op.operand.type
+    if not isa(operand_type, TensorType[Attribute]):
+        return None
+    shape = list(operand_type.get_shape())
+    if not shape or any(size < 0 for size in shape):
+        return None
+    element = operand_type.get_element_type()
+    last = len(shape) - 1
+    k = min(op.k.value.data, shape[-1])
+    b = HloBuilder()
+    iota = b.add(
+        IotaOp.create(
+            result_types=[TensorType(i32, shape)],
+            properties={"iota_dimension": IntegerAttr(last, i64)},
+        )
+    )
+    scalar, index_scalar = TensorType(element, []), TensorType(i32, [])
+    block = Block(arg_types=[scalar, scalar, index_scalar, index_scalar])
+    properties: dict[str, Attribute] = {
+        "comparison_direction": ComparisonDirectionAttr(ComparisonDirection.GT)
+    }
+    if not isinstance(element, IntegerType):
+        properties["compare_type"] = ComparisonTypeAttr(ComparisonType.TOTALORDER)
+    compare = ew.CompareOp.create(
+        operands=[block.args[0], block.args[1]],
+        result_types=[TensorType(i1, [])],
+        properties=properties,
+    )
+    block.add_ops([compare, ReturnOp.create(operands=[compare.results[0]])])
+    stable = op.is_stable if op.is_stable is not None else BoolAttr.from_bool(True)
+    sort = SortOp.create(
+        operands=[op.operand, iota],
+        result_types=[operand_type, TensorType(i32, shape)],
+        properties={"dimension": IntegerAttr(last, i64), "is_stable": stable},
+        regions=[Region(block)],
+    )
+    b.ops.append(sort)
+    limits = [*shape[:-1], k]
+    for result, result_type in zip(
+        sort.results, (op.values.type, op.indices.type), strict=True
+    ):
+        b.ops.append(
+            SliceOp.create(
+                operands=[result],
+                result_types=[result_type],
+                properties={
+                    "start_indices": DenseArrayBase.from_list(i64, [0] * len(shape)),
+                    "limit_indices": DenseArrayBase.from_list(i64, limits),
+                    "strides": DenseArrayBase.from_list(i64, [1] * len(shape)),
+                },
+            )
+        )
     return b

@@ -25,7 +25,7 @@ from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.numerics.values import element_type
-from xquant.transforms.chlo_decompositions import expand_unary
+from xquant.transforms.chlo_decompositions import expand_top_k, expand_unary
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,
@@ -86,6 +86,19 @@ class LowerChloUnary(RewritePattern):
         rewriter.replace(op, [], [b.ops[-1].results[0]])
 
 
+class LowerTopK(RewritePattern):
+    """`chlo.top_k` (static shapes) -> iota, `stablehlo.sort` on `GT`, two slices."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, chlo.TopKOp):
+            return
+        b = expand_top_k(op)
+        if b is None:
+            return
+        rewriter.insert(b.ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [b.ops[-2].results[0], b.ops[-1].results[0]])
+
+
 @dataclass(frozen=True)
 class ChloLegalizeToStablehloPass(ModulePass):
     """`chlo` broadcasting ops to `broadcast_in_dim` + StableHLO element-wise ops (static shapes).
@@ -103,5 +116,7 @@ class ChloLegalizeToStablehloPass(ModulePass):
 def legalize_chlo(module: ModuleOp) -> None:
     """Rewrite every static-shape `chlo` broadcasting op of `module` into StableHLO."""
     PatternRewriteWalker(
-        GreedyRewritePatternApplier([LowerChloBroadcast(), LowerChloUnary()])
+        GreedyRewritePatternApplier(
+            [LowerChloBroadcast(), LowerChloUnary(), LowerTopK()]
+        )
     ).rewrite_module(module)
