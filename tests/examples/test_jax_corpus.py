@@ -44,11 +44,6 @@ MAY_STAY = {
     "stablehlo.add": "inside scatter update computations",
     "stablehlo.maximum": "inside scatter update computations",
     "stablehlo.return": "terminator of the regions above",
-    # acos/acosh/asinh: upstream expands them with the long generated decompositions of
-    # ChloDecompositionPatternsMath.td, not reproduced; another formula would give other bits.
-    "chlo.acos": "upstream's generated decomposition not reproduced",
-    "chlo.acosh": "upstream's generated decomposition not reproduced",
-    "chlo.asinh": "upstream's generated decomposition not reproduced",
 }
 
 # Known gaps, each with its reason (tracked in issue 27).

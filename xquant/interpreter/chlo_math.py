@@ -3,8 +3,8 @@
 An op that `chlo-legalize-to-stablehlo` expands (`chlo.erf`, `chlo.square`,
 ...) runs that expansion, upstream's StableHLO ops in upstream's order, so the
 interpreter and the lowered IR compute the same bits; the expansions are
-built once per (op, type). The others (`chlo.asin`, `chlo.acos`, `chlo.asinh`,
-`chlo.acosh`, `chlo.lgamma`, f64 ones) compute with numpy in the operand type.
+built once per (op, type). The others (`chlo.lgamma`, f64 `erf`/`erfc`, complex
+inputs) compute with numpy (or Python's `math`) in the operand type.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from xquant.interpreter.stablehlo.values import as_result
 from xquant.transforms.chlo_decompositions import expand_unary
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
 NUMPY_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "chlo.square": np.square,
@@ -43,6 +45,8 @@ NUMPY_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "chlo.acosh": np.arccosh,
     "chlo.atanh": np.arctanh,
     "chlo.lgamma": _lgamma,
+    "chlo.erf": _erf,
+    "chlo.erfc": _erfc,
 }
 
 _EXPANSIONS: dict[tuple[str, Attribute], Region | None] = {}

@@ -4,10 +4,10 @@ From `stablehlo/transforms/ChloLegalizeToStablehlo.cpp` and
 `ChloDecompositionPatterns.td`: the same ops in the same order, the same f32
 coefficients (Cephes/Eigen), 16-bit floats upcast to f32 and back
 (`materializeWithUpcast`). `EXPANSIONS` maps an op name to its builder;
-ops without an entry (`chlo.asin`, `chlo.acos`, `chlo.asinh`,
-`chlo.acosh`, `chlo.lgamma`, `chlo.digamma`, f64 `erf`/`erfc`/`erf_inv`) stay chlo: upstream
-expands them with long generated decompositions (`ChloDecompositionPatternsMath.td`)
-that are not reproduced here, and a different formula would be a different result.
+the real-input forms of `ChloDecompositionPatternsMath.td` (asin, acos, asinh,
+acosh, as generated there) are reproduced too. Ops without an entry (`chlo.lgamma`,
+`chlo.digamma`, f64 `erf`/`erfc`/`erf_inv`, complex inputs) stay chlo: their upstream
+expansions are not reproduced here, and a different formula would be a different result.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from xquant.dialects.stablehlo.attributes import (
 from xquant.dialects.stablehlo.control_flow import SortOp
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import IotaOp, SliceOp
-from xquant.numerics.values import element_type
+from xquant.numerics.values import dtype_of, element_type
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, shape_of
 
 ERF_T = (
@@ -202,6 +202,57 @@ def atanh(m: _Math, x: SSAValue) -> SSAValue:
     return m.select(too_big, nan, m.mul(difference, m.const(0.5, x)))
 
 
+def _max_finite(x: SSAValue) -> float:
+    return float(np.finfo(dtype_of(x.type)).max)
+
+
+def asin(m: _Math, x: SSAValue) -> SSAValue:
+    """`2 * atan2(x, 1 + sqrt((1 - x) * (1 + x)))`, as `ta + ta` (ChloDecompositionPatternsMath.td)."""
+    one = m.const(1.0, x)
+    root = m.b.unary(ew.SqrtOp, m.mul(m.sub(one, x), m.add(one, x)))
+    ta = m.b.binary(math_extra.Atan2Op, x, m.add(one, root))
+    return m.add(ta, ta)
+
+
+def acos(m: _Math, x: SSAValue) -> SSAValue:
+    """`atan2(sqrt((1 - x) * (1 + x)), x)` (ChloDecompositionPatternsMath.td)."""
+    one = m.const(1.0, x)
+    root = m.b.unary(ew.SqrtOp, m.mul(m.sub(one, x), m.add(one, x)))
+    return m.b.binary(math_extra.Atan2Op, root, x)
+
+
+def acosh(m: _Math, x: SSAValue) -> SSAValue:
+    """`log(2) + log(x)` for x >= max/2, else `log1p(sqrt(x - 1) * (sqrt(x + 1) + sqrt(x - 1)))`."""
+    two = m.const(2.0, x)
+    large = m.b.compare(
+        ComparisonDirection.GE, x, m.div(m.const(_max_finite(x), x), two)
+    )
+    log_form = m.add(m.b.unary(ew.LogOp, two), m.b.unary(ew.LogOp, x))
+    one = m.const(1.0, x)
+    sqrt_below = m.b.unary(ew.SqrtOp, m.sub(x, one))
+    sqrt_above = m.b.unary(ew.SqrtOp, m.add(x, one))
+    small = m.b.unary(ew.Log1pOp, m.mul(sqrt_below, m.add(sqrt_above, sqrt_below)))
+    return m.select(large, log_form, small)
+
+
+def asinh(m: _Math, x: SSAValue) -> SSAValue:
+    """`sign(x) * (log(2) + log|x|)` for |x| >= sqrt(max), else
+    `sign(x) * log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))` (ChloDecompositionPatternsMath.td)."""
+    sign = m.b.unary(ew.SignOp, x)
+    ax = m.b.unary(ew.AbsOp, x)
+    large = m.b.compare(
+        ComparisonDirection.GE,
+        ax,
+        m.b.unary(ew.SqrtOp, m.const(_max_finite(x), x)),
+    )
+    log_form = m.add(m.b.unary(ew.LogOp, m.const(2.0, x)), m.b.unary(ew.LogOp, ax))
+    ax2 = m.mul(ax, ax)
+    one = m.const(1.0, x)
+    denominator = m.add(one, m.b.unary(ew.SqrtOp, m.add(one, ax2)))
+    small = m.b.unary(ew.Log1pOp, m.add(ax, m.div(ax2, denominator)))
+    return m.mul(sign, m.select(large, log_form, small))
+
+
 def tan(m: _Math, x: SSAValue) -> SSAValue:
     """`stablehlo.tan`."""
     return m.b.add(math_extra.TanOp(x))
@@ -289,6 +340,10 @@ EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
     "chlo.atan": _float_only(atan),
     "chlo.tan": _float_only(tan),
     "chlo.atanh": _float_only(atanh),
+    "chlo.asin": _float_only(asin),
+    "chlo.acos": _float_only(acos),
+    "chlo.acosh": _float_only(acosh),
+    "chlo.asinh": _float_only(asinh),
 }
 
 
