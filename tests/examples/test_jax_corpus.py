@@ -224,3 +224,40 @@ def test_bad_control_flow_is_a_located_error(
     captured = capsys.readouterr()
     assert f"{path}{message}" in captured.err, captured.err
     assert "Traceback" not in captured.err
+
+
+# What the IREE backend cannot compile: sort and scatter stay StableHLO (see MAY_STAY),
+# and unsigned popcnt/count_leading_zeros are not lowered (STAY_GAPS).
+IREE_UNSUPPORTED = {
+    "argsort": "stablehlo.sort",
+    "sort": "stablehlo.sort",
+    "sort_multi_operand": "stablehlo.sort",
+    "top_k": "stablehlo.sort",
+    "scatter_add": "stablehlo.scatter",
+    "scatter_max_int": "stablehlo.scatter",
+    "scatter_set_2d": "stablehlo.scatter",
+    "segment_sum": "stablehlo.scatter",
+    "bit_counting": "stablehlo.popcnt",
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_iree_runs_equal_to_jax(name: str) -> None:
+    """`backend="iree"`: integers exactly as JAX, floats within the tolerances above
+    (IREE's math functions are other approximations than numpy's, so floats are not
+    bit-identical to the interpreter; integer programs are). IREE accumulates bf16
+    dot products in f32, so the bf16 programs pass here."""
+    from xquant.backends import iree
+
+    reason = iree.available()
+    if reason is not None:
+        pytest.skip(reason)
+    inputs, outputs = load(name)
+    module = xquant.parse_module((CORPUS / f"{name}.mlir").read_text())
+    if name in IREE_UNSUPPORTED:
+        with pytest.raises(iree.IreeUnsupportedOpError, match=IREE_UNSUPPORTED[name]):
+            xquant.run(module, "main", *inputs, backend="iree")
+        return
+    results = xquant.run(module, "main", *inputs, backend="iree")
+    for index, (got, want) in enumerate(zip(results, outputs, strict=True)):
+        assert_matches_jax(np.asarray(got), want, f"{name} result {index} (IREE)")
