@@ -18,7 +18,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 
 from xquant.interpreter.arith import attribute_value
-from xquant.numerics.values import dtype_of
+from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
 __all__ = ["BuiltinFunctions"]
 
@@ -28,6 +28,15 @@ def _holder(t: Attribute) -> np.dtype[Any] | None:
         return dtype_of(t)
     except (ValueError, TypeError):
         return None
+
+
+def _same_width_integers(a: Attribute, b: Attribute) -> bool:
+    ea, eb = element_type(a), element_type(b)
+    return (
+        isinstance(ea, builtin.IntegerType)
+        and isinstance(eb, builtin.IntegerType)
+        and ea.width.data == eb.width.data
+    )
 
 
 def _attribute_value_impl(
@@ -68,7 +77,12 @@ class BuiltinFunctions(InterpreterFunctions):
                 pass
             dt = _holder(r.type)
             arr = np.asarray(value)
-            if dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize:
+            if _same_width_integers(o.type, r.type):
+                # i4 <-> ui4 (upstream's signless conversion of unsigned types): the
+                # same bits, read with the target's signedness.
+                wrapped = wrap(arr.astype(np.int64), int_info(element_type(r.type)))
+                results.append(wrapped if isinstance(value, np.ndarray) else wrapped[()])
+            elif dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize:
                 v = arr.view(dt)
                 results.append(v if isinstance(value, np.ndarray) else v[()])
             else:
