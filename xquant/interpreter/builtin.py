@@ -16,6 +16,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.hints import isa
 
 from xquant.interpreter.arith import attribute_value
 from xquant.numerics.values import dtype_of, element_type, int_info, wrap
@@ -33,8 +34,8 @@ def _holder(t: Attribute) -> np.dtype[Any] | None:
 def _same_width_integers(a: Attribute, b: Attribute) -> bool:
     ea, eb = element_type(a), element_type(b)
     return (
-        isinstance(ea, builtin.IntegerType)
-        and isinstance(eb, builtin.IntegerType)
+        isa(ea, builtin.IntegerType)
+        and isa(eb, builtin.IntegerType)
         and ea.width.data == eb.width.data
     )
 
