@@ -206,3 +206,27 @@ def test_chlo_math_against_libm() -> None:
     ):
         want = np.array([function(float(v)) for v in x])
         np.testing.assert_allclose(got, want, rtol=4e-7, atol=1e-30)
+
+
+@pytest.mark.parametrize("limit", [1 << 22, 3000, 100])
+def test_sort_paths_agree_with_a_stable_sort(
+    limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All pairs at once, in chunks of rows, and the per-pair merge sort (the golden:
+    numpy's stable argsort)."""
+    from xquant.interpreter.stablehlo import control_flow
+
+    monkeypatch.setattr(control_flow, "PAIRWISE_LIMIT", limit)
+    keys = np.random.default_rng(0).integers(0, 5, (3, 50)).astype(np.int64)
+    values = np.arange(150, dtype=np.int64).reshape(3, 50)
+    text = (
+        SORT.replace("2x3xi64", "3x50xi64")
+        .replace("GT", "LT")
+        .replace("dimension = 0", "dimension = 1")
+    )
+    sorted_keys, sorted_values = xquant.run(
+        xquant.parse_module(text), "main", keys, values
+    )
+    order = np.argsort(keys, axis=1, kind="stable")
+    np.testing.assert_array_equal(sorted_keys, np.take_along_axis(keys, order, 1))
+    np.testing.assert_array_equal(sorted_values, np.take_along_axis(values, order, 1))

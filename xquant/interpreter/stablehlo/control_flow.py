@@ -3,7 +3,8 @@
 `sort` runs its comparator once on all pairs of a row (arrays of shape
 `[..., n, n]`), and places each element after the ones it compares greater
 than, ties in input order: a stable sort for any strict weak order, and O(n^2)
-comparisons per row. `scatter` applies `update_computation` in the order of the
+comparisons per row (long rows fall back to a merge sort, one comparator run
+per comparison). `scatter` applies `update_computation` in the order of the
 updates' indices (row-major), vectorized over updates that hit distinct
 elements: the k-th update of every target element runs in round k.
 """
@@ -31,10 +32,74 @@ def _scalar_bool(value: Any) -> bool:
     return bool(np.asarray(value).reshape(()))
 
 
+PAIRWISE_LIMIT = 1 << 22
+"""Rows x n x n comparisons above which `sort` compares in chunks of rows, and rows
+of more than sqrt(PAIRWISE_LIMIT) elements with a merge sort calling the comparator
+per pair."""
+
+
 def sort_permutation(
     interpreter: Interpreter, op: cf.SortOp, rows: Sequence[np.ndarray]
 ) -> np.ndarray:
     """For arrays whose last axis is sorted: the source index of each position."""
+    n = rows[0].shape[-1]
+    if n * n > PAIRWISE_LIMIT:
+        return _merge_sort_permutation(interpreter, op, rows)
+    count = int(np.prod(rows[0].shape[:-1]))
+    chunk = max(1, PAIRWISE_LIMIT // (n * n))
+    if count > chunk:
+        flat = [r.reshape(-1, n) for r in rows]
+        parts = [
+            _pairwise_permutation(interpreter, op, [f[i : i + chunk] for f in flat])
+            for i in range(0, count, chunk)
+        ]
+        return np.concatenate(parts).reshape(rows[0].shape)
+    return _pairwise_permutation(interpreter, op, rows)
+
+
+def _merge_sort_permutation(
+    interpreter: Interpreter, op: cf.SortOp, rows: Sequence[np.ndarray]
+) -> np.ndarray:
+    """A stable merge sort per row, the comparator run on one pair at a time."""
+    n = rows[0].shape[-1]
+    flat = [r.reshape(-1, n) for r in rows]
+    result = np.empty(flat[0].shape, np.int64)
+    for row in range(flat[0].shape[0]):
+
+        def less(i: int, j: int, row: int = row) -> bool:
+            args: list[np.ndarray] = []
+            for f in flat:
+                args.extend((f[row, i], f[row, j]))
+            (value,) = interpreter.run_ssacfg_region(
+                op.comparator, tuple(args), op.name
+            )
+            return _scalar_bool(value)
+
+        order = list(range(n))
+        width = 1
+        while width < n:  # bottom-up: takes from the right only when strictly less
+            merged: list[int] = []
+            for start in range(0, n, 2 * width):
+                left = order[start : start + width]
+                right = order[start + width : start + 2 * width]
+                a = b = 0
+                while a < len(left) and b < len(right):
+                    if less(right[b], left[a]):
+                        merged.append(right[b])
+                        b += 1
+                    else:
+                        merged.append(left[a])
+                        a += 1
+                merged += left[a:] + right[b:]
+            order = merged
+            width *= 2
+        result[row] = order
+    return result.reshape(rows[0].shape)
+
+
+def _pairwise_permutation(
+    interpreter: Interpreter, op: cf.SortOp, rows: Sequence[np.ndarray]
+) -> np.ndarray:
     n = rows[0].shape[-1]
     args: list[np.ndarray] = []
     for row in rows:
