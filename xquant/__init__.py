@@ -94,24 +94,25 @@ def apply_passes(
     return module
 
 
-def print_module(module: ModuleOp, *, generic: bool = False) -> str:
-    """`module` as text, with MLIR's sorted attribute dictionaries (`XQuantPrinter`).
+def print_module(
+    module: ModuleOp, *, generic: bool = False, debuginfo: bool = False
+) -> str:
+    """`module` as text, as `mlir-opt` (and `xquant-opt`) print it: `module`,
+    `%arg0`/`%0` names, `#map` aliases, sorted attribute dictionaries; with
+    `debuginfo`, locations as under `--mlir-print-debuginfo`.
 
     Blobs that `dense_resource` attributes name (parsed, or bound by
-    `bind_weights`) follow in a `{-# dialect_resources ... #-}` section.
+    `bind_weights`) follow in a `{-# dialect_resources ... #-}` section. Stock
+    `xdsl-opt` and `str(module)` keep xDSL's own printer.
     """
     # Lazy: see the module docstring.
-    from io import StringIO
-
     from xdsl.dialects.builtin import Builtin
 
-    from xquant.compat.printer import XQuantPrinter
+    from xquant.asm.printer import module_to_mlir
 
-    stream = StringIO()
-    printer = XQuantPrinter(stream=stream, print_generic_format=generic)
-    printer.print_op(module)
-    printer.print_metadata([Builtin])
-    return stream.getvalue()
+    return module_to_mlir(
+        module, generic=generic, debuginfo=debuginfo, dialects=[Builtin]
+    )
 
 
 def bind_weights(module: ModuleOp, weights: Mapping[str, Any]) -> ModuleOp:

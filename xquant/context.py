@@ -12,6 +12,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.compat import install
+from xquant.xdsl_internals import context_tables
 
 __all__ = ["UNKNOWN_OP_DIALECTS", "XquantContext", "make_context"]
 
@@ -34,13 +35,14 @@ class XquantContext(Context):
     unknown_op_dialects: frozenset[str] = field(default=frozenset[str]())
 
     def clone(self) -> XquantContext:
+        dialects, ops, attrs, types, registered = context_tables(self)
         copy = XquantContext(
             self.allow_unregistered,
-            self._loaded_dialects.copy(),
-            self._loaded_ops.copy(),
-            self._loaded_attrs.copy(),
-            self._loaded_types.copy(),
-            self._registered_dialects.copy(),
+            dialects.copy(),
+            ops.copy(),
+            attrs.copy(),
+            types.copy(),
+            registered.copy(),
         )
         copy.unknown_op_dialects = self.unknown_op_dialects
         return copy
@@ -58,11 +60,11 @@ class XquantContext(Context):
             issubclass(op_type, UnregisteredOp)
             and not issubclass(op_type, _UnknownOpOfKnownDialect)
             and "." in name
-            and dialect in self._registered_dialects
+            and dialect in context_tables(self)[4]
             and dialect not in self.unknown_op_dialects
         ):
             op_type = _unknown_op_of(op_type, dialect)
-        self._loaded_ops[name] = op_type
+        context_tables(self)[1][name] = op_type
         return op_type
 
 

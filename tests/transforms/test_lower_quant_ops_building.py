@@ -27,18 +27,13 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Block, Operation
-from xdsl.pattern_rewriter import PatternRewriteWalker
 
 import xquant
-from xquant.asm.diagnostics import OpDiagnostic
 from xquant.transforms.lower_quant_ops import (
-    LowerQuantCast,
     LowerQuantOpsPass,
-    lower_in_place,
 )
 from xquant.transforms.utils.op_list import OpList
 from xquant.transforms.utils.quant_emitters import (
-    Rounding,
     dense_constant,
     scalar_constant,
 )
@@ -130,33 +125,15 @@ func.func @f(%x: tensor<2x4xf32>, %w: tensor<2x4x!quant.uniform<i8:f32:1, {0.5:1
 """
 
 
-def test_one_walk_matches_pattern_walker() -> None:
-    ours = xquant.parse_module(CHAIN)
-    lower_in_place(ours, Rounding.NEAREST_EVEN)
-    theirs = xquant.parse_module(CHAIN)
-    PatternRewriteWalker(
-        LowerQuantCast(Rounding.NEAREST_EVEN), apply_recursively=False
-    ).rewrite_module(theirs)
-    ours.verify()
-    assert xquant.print_module(ours, generic=True) == xquant.print_module(
-        theirs, generic=True
-    )
+def test_the_pass_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass is a library: it must not switch Python's garbage collector."""
 
+    def forbidden() -> None:
+        raise AssertionError("the pass touched the garbage collector")
 
-@pytest.mark.parametrize("rounding", ["toward-zero", "nearest-even"])
-@pytest.mark.parametrize("enabled", [True, False])
-def test_collector_state_restored(rounding: str, enabled: bool) -> None:
-    bad = "func.func @f(%x: f32) -> !quant.any<i8:f32> {\n  %q = quant.qcast %x : f32 to !quant.any<i8:f32>\n  return %q : !quant.any<i8:f32>\n}\n"
-    was = gc.isenabled()
-    try:
-        (gc.enable if enabled else gc.disable)()
+    monkeypatch.setattr(gc, "disable", forbidden)
+    monkeypatch.setattr(gc, "enable", forbidden)
+    for rounding in ("toward-zero", "nearest-even"):
         module: ModuleOp = xquant.parse_module(CHAIN)
         LowerQuantOpsPass(rounding).apply(xquant.make_context(), module)
-        assert gc.isenabled() is enabled
-        with pytest.raises(OpDiagnostic, match=r"only !quant\.uniform types"):
-            LowerQuantOpsPass(rounding).apply(
-                xquant.make_context(), xquant.parse_module(bad)
-            )
-        assert gc.isenabled() is enabled
-    finally:
-        (gc.enable if was else gc.disable)()
+        module.verify()

@@ -10,21 +10,24 @@ so the tools point at the op's source line as they do for pass errors.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, TensorType
-from xdsl.interpreter import Interpreter, OpImplResult, PythonValues
+from xdsl.interpreter import OpImplResult, PythonValues
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic, source_location
 from xquant.numerics.values import IdentityCache
+from xquant.xdsl_internals import HookedInterpreter, value_scope
 
 __all__ = ["OpInterpretationError", "XquantInterpreter", "op_error"]
+
+_R = TypeVar("_R")
 
 
 class OpInterpretationError(InterpretationError, OpDiagnostic):
@@ -132,7 +135,20 @@ def _undefined_value_error(value: SSAValue) -> OpInterpretationError:
     )
 
 
-class XquantInterpreter(Interpreter):
+def call_located(
+    op: Operation, call: Callable[[PythonValues], _R], inputs: PythonValues
+) -> _R:
+    """`call(inputs)` for `op`, any failure reported against `op`; an error that
+    already names an (inner) op passes through."""
+    try:
+        return call(inputs)
+    except OpInterpretationError:
+        raise
+    except Exception as err:  # re-raised, located: nothing is swallowed
+        raise _from_exception(op, err) from err
+
+
+class XquantInterpreter(HookedInterpreter):
     """xDSL's interpreter, with every failure of an op reported against that op
     and tensor results checked against their static shapes."""
 
@@ -144,15 +160,15 @@ class XquantInterpreter(Interpreter):
             pass
         # xDSL's verifier does not check dominance: a use before the definition
         # (or outside the region that defines it) verifies, then has no value here.
-        missing = next(v for v in values if v not in self._ctx)
+        missing = next(v for v in values if v not in value_scope(self))
         raise _undefined_value_error(missing) from None
 
-    def _run_op(self, op: Operation, inputs: PythonValues) -> OpImplResult:
-        try:
-            result = super()._run_op(op, inputs)
-        except OpInterpretationError:
-            raise  # already names the innermost op
-        except Exception as err:
-            raise _from_exception(op, err) from err
+    def interpret_op(
+        self,
+        op: Operation,
+        inputs: PythonValues,
+        run: Callable[[Operation, PythonValues], OpImplResult],
+    ) -> OpImplResult:
+        result = call_located(op, lambda values: run(op, values), inputs)
         _check_result_shapes(op, result.values)
         return result

@@ -65,6 +65,7 @@ from xquant.interpreter.contraction import (
     analyze_contraction,
     run_contraction,
 )
+from xquant.interpreter.errors import call_located
 from xquant.interpreter.iteration_space import Space, block_splits
 from xquant.interpreter.liveness import ReleaseDeadValues
 from xquant.numerics.values import (
@@ -76,6 +77,7 @@ from xquant.numerics.values import (
     unsigned_view,
     wrap,
 )
+from xquant.xdsl_internals import implementations, value_scope
 
 __all__ = [
     "COMBINER_KINDS",
@@ -184,34 +186,41 @@ def _collect_floordivs(expr: AffineExpr, out: dict[int, set[int]]) -> None:
         _collect_floordivs(expr.rhs, out)
 
 
-def _expr_source(e: AffineExpr) -> str:
+IndexFunction = Callable[[Sequence[int]], int]
+
+
+def _compile_expr(e: AffineExpr) -> IndexFunction:
+    """`e` as a Python function of the loop indices (MLIR's floor/ceil semantics)."""
     if isinstance(e, AffineDimExpr):
-        return f"p[{e.position}]"
+        position = e.position
+        return lambda p: p[position]
     if isinstance(e, AffineConstantExpr):
-        return str(e.value)
+        value = e.value
+        return lambda p: value
     if isinstance(e, AffineBinaryOpExpr):
-        a, b = _expr_source(e.lhs), _expr_source(e.rhs)
+        lhs, rhs = _compile_expr(e.lhs), _compile_expr(e.rhs)
         match e.kind:
             case AffineBinaryOpKind.Add:
-                return f"({a} + {b})"
+                return lambda p: lhs(p) + rhs(p)
             case AffineBinaryOpKind.Mul:
-                return f"({a} * {b})"
+                return lambda p: lhs(p) * rhs(p)
             case AffineBinaryOpKind.Mod:
-                return f"({a} % {b})"
+                return lambda p: lhs(p) % rhs(p)
             case AffineBinaryOpKind.FloorDiv:
-                return f"({a} // {b})"
+                return lambda p: lhs(p) // rhs(p)
             case AffineBinaryOpKind.CeilDiv:
-                return f"(-((-{a}) // {b}))"
+                return lambda p: -(-lhs(p) // rhs(p))
     raise InterpretationError(
         f"unsupported affine expression {e} (symbols are not supported)"
     )
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile_map(m: AffineMap) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
-    """The map as a Python function; cached by value (maps are immutable), as `eval` is slow."""
-    body = ", ".join(_expr_source(e) for e in m.results)
-    return eval(f"lambda p: ({body}{',' if len(m.results) == 1 else ''})")
+def _compile_map(m: AffineMap) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The map as a Python function of the loop indices; cached by value (maps are
+    immutable)."""
+    results = tuple(_compile_expr(e) for e in m.results)
+    return lambda p: tuple(f(p) for f in results)
 
 
 def _is_vectorizable_op(op: Operation) -> bool:
@@ -385,9 +394,7 @@ def _direct_calls(
     assert spec.steps is not None
     if spec.direct is not None and spec.direct[0]() is interpreter:
         return spec.direct[1]
-    impls: dict[type[Operation], Any] = getattr(
-        getattr(interpreter, "_impls", None), "_impl_dict", {}
-    )
+    impls = implementations(interpreter)
     # ReleaseDeadValues only acts on function bodies, never on a linalg body.
     listening = any(
         not isinstance(listener, ReleaseDeadValues)
@@ -418,7 +425,7 @@ def _run_vectorized_block(
         spec.steps = _liveness(block)
     calls = _direct_calls(interpreter, spec)
     env: dict[SSAValue, Any] = dict(zip(block.args, values))
-    ctx = interpreter._ctx  # pyright: ignore[reportPrivateUsage]
+    ctx = value_scope(interpreter)
     if spec.clamps is None:
         spec.clamps = _clamp_pairs(spec.steps)
     fused = False
@@ -443,10 +450,7 @@ def _run_vectorized_block(
                 continue
         results = None
         if call is not None:
-            try:
-                results = call(inputs)
-            except Exception:  # run it again the usual way, for the located error
-                results = None
+            results = call_located(op, call, inputs)
             if results is not None and len(results) != len(op.results):
                 results = None
         if results is None:

@@ -23,6 +23,8 @@ from xdsl.dialects import func
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, Operation, SSAValue
 
+from xquant.xdsl_internals import drop_values
+
 __all__ = ["ReleaseDeadValues", "dead_after"]
 
 
@@ -65,9 +67,7 @@ class ReleaseDeadValues(Interpreter.Listener):
         if not values:
             return
         # The op ran in its block's own scope; its operands were read already.
-        scope = self._interpreter._ctx._local_scope  # pyright: ignore[reportPrivateUsage]
-        for value in values:
-            scope.pop(value, None)
+        drop_values(self._interpreter, values)
 
     @staticmethod
     def _analyze(block: Block) -> dict[Operation, tuple[SSAValue, ...]]:

@@ -45,6 +45,7 @@ from xquant.numerics.values import (
     is_ml_float,
     reassociating_fp_reductions,
 )
+from xquant.xdsl_internals import current_token
 
 __all__ = [
     "RunSetupError",
@@ -288,7 +289,7 @@ def load_dense_literal(text: str) -> Any:
     `1.5 : f32`) into a numpy array (numpy scalar)."""
     parser = Parser(make_context(), text.strip(), "<literal>")
     attr = parser.parse_attribute()
-    if parser._current_token.kind != MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+    if current_token(parser).kind != MLIRTokenKind.EOF:
         parser.raise_error("unexpected text after the literal")
     if isa(attr, DenseIntOrFPElementsAttr):
         return attribute_value(attr, attr.type)

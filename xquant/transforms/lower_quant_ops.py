@@ -40,9 +40,7 @@ upstream does not lower unranked, and its verifier rejects) flattens to rank
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -67,9 +65,10 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
+    PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
@@ -648,96 +647,31 @@ def _build(
 
 @dataclass
 class LowerQuantCast(RewritePattern):
-    """`quant.qcast` / `quant.dcast` -> their math, with `quant.scast` to and from the storage integers."""
+    """`quant.qcast` / `quant.dcast` -> their math, with `quant.scast` to and from the
+    storage integers.
+
+    With `fold_first` (upstream's lowering), a cast that folds (`dcast(qcast x) -> x`;
+    `qcast(dcast x) -> x` when the types match) is replaced by its operand instead.
+    Walked in reverse, as the pass does, every fold sees the casts as written, as in
+    upstream's dialect conversion: `dcast(qcast x)` folds although the qcast is
+    lowered after it, and a qcast whose only user folded is still lowered.
+    """
 
     rounding: Rounding
+    fold_first: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, QuantizeCastOp | DequantizeCastOp):
+            return
+        if self.fold_first and (folded := op.fold()) is not None:
+            (value,) = folded
+            assert isinstance(value, SSAValue)
+            rewriter.replace(op, [], [value])
             return
         qtype = _check(op, self.rounding)
         ops, result = _build(op, op.input, qtype, self.rounding)
         rewriter.insert(ops.ops, InsertPoint.before(op))
         rewriter.replace(op, [], [result])
-
-
-def lower_as_upstream(module: ModuleOp) -> None:
-    """`rounding=toward-zero`, driven as upstream's partial dialect conversion drives it.
-
-    In walk order, each `quant.qcast` / `quant.dcast` is first folded if it can
-    be (`dcast(qcast x) -> x`; `qcast(dcast x) -> x` when the types match),
-    else lowered in place. Replacements are lazy, as upstream's: every fold
-    sees the IR as it was (so `dcast(qcast x)` folds even though the qcast
-    is lowered, and a qcast whose only user folds is still lowered), each
-    lowering reads the replacement of its operand, and the original ops go
-    at the end.
-    """
-    casts = [
-        op for op in module.walk() if isinstance(op, QuantizeCastOp | DequantizeCastOp)
-    ]
-    folds = {op: op.fold() for op in casts}
-    qtypes = {op: _check(op, Rounding.TOWARD_ZERO) for op in casts if folds[op] is None}
-    replacements: dict[SSAValue, SSAValue] = {}
-
-    def resolve(value: SSAValue) -> SSAValue:
-        while value in replacements:
-            value = replacements[value]
-        return value
-
-    for op in casts:
-        folded = folds[op]
-        if folded is not None:
-            (value,) = folded
-            assert isinstance(value, SSAValue)
-            replacements[op.result] = value
-            continue
-        ops, result = _build(op, resolve(op.input), qtypes[op], Rounding.TOWARD_ZERO)
-        Rewriter.insert_op(ops.ops, InsertPoint.before(op))
-        replacements[op.result] = result
-    for op in casts:
-        op.result.replace_all_uses_with(resolve(op.result))
-    for op in reversed(casts):
-        op.detach()
-        op.erase()
-
-
-def lower_in_place(module: ModuleOp, rounding: Rounding) -> None:
-    """Lower every `quant.qcast` / `quant.dcast` of `module` in one walk, in place.
-
-    What `PatternRewriteWalker(LowerQuantCast(rounding))` does, without its
-    worklist and listeners: no lowering creates a cast, so one pass over the
-    casts found up front is a fixed point. Each cast reads its operand as
-    replaced so far (a dcast of a lowered qcast reads its `quant.scast`).
-    """
-    casts = [
-        op for op in module.walk() if isinstance(op, QuantizeCastOp | DequantizeCastOp)
-    ]
-    for op in casts:
-        qtype = _check(op, rounding)
-        ops, result = _build(op, op.input, qtype, rounding)
-        Rewriter.insert_op(ops.ops, InsertPoint.before(op))
-        op.result.replace_all_uses_with(result)
-        op.detach()
-        op.erase()
-
-
-@contextmanager
-def _collector_paused() -> Generator[None]:
-    """Pause Python's cyclic garbage collector while the lowering runs.
-
-    The lowering allocates a dozen ops per cast and frees nothing; every few
-    hundred ops the collector would traverse the young objects, and now and
-    then the whole heap, parsed module included (a fifth of the pass's time on
-    the 2,000-cast benchmark). Ops hold reference cycles, so the erased casts
-    wait for the next collection after the pass.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -764,8 +698,7 @@ class LowerQuantOpsPass(ModulePass):
             raise ValueError(
                 f"lower-quant-ops: unknown rounding '{self.rounding}' (expected one of: {choices})"
             ) from None
-        with _collector_paused():
-            if rounding is Rounding.TOWARD_ZERO:
-                lower_as_upstream(op)
-            else:
-                lower_in_place(op, rounding)
+        pattern = LowerQuantCast(rounding, fold_first=rounding is Rounding.TOWARD_ZERO)
+        PatternRewriteWalker(
+            pattern, apply_recursively=False, walk_reverse=True
+        ).rewrite_module(op)

@@ -17,6 +17,7 @@ from xdsl.ir import Attribute
 
 from xquant.numerics.dtypes import numpy_dtype
 from xquant.numerics.float_format import round_double, semantics_of
+from xquant.xdsl_internals import FloatTypeBase
 
 # Types numpy cannot hold. tf32 has f32's exponent range and a 10-bit mantissa;
 # f80/f128 do not fit a double, so a double can never leave their range.
@@ -28,7 +29,7 @@ _DOUBLE_LARGEST = float(np.finfo(np.float64).max)
 
 def is_float_type(attr: Attribute) -> bool:
     """Whether `attr` is one of the builtin float types (f16, bf16, f32, f8E4M3FN, ...)."""
-    return isinstance(attr, builtin._FloatType)  # pyright: ignore[reportPrivateUsage]
+    return isinstance(attr, FloatTypeBase)
 
 
 @functools.lru_cache(maxsize=64)

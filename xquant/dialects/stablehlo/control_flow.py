@@ -62,6 +62,7 @@ from xquant.dialects.stablehlo.type_utils import (
     type_text,
 )
 from xquant.numerics.values import element_type
+from xquant.xdsl_internals import print_new_line
 
 
 def _returned(region: Region) -> list[Attribute]:
@@ -138,7 +139,7 @@ class WhileOp(IRDLOperation):
         if self.attributes:
             printer.print_string(" attributes ")
             printer.print_attr_dict(self.attributes)
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        print_new_line(printer)
         printer.print_string("cond ")
         printer.print_region(self.cond, print_entry_block_args=False)
         printer.print_string(" do ")
