@@ -82,8 +82,12 @@ class BuiltinFunctions(InterpreterFunctions):
                 # i4 <-> ui4 (upstream's signless conversion of unsigned types): the
                 # same bits, read with the target's signedness.
                 wrapped = wrap(arr.astype(np.int64), int_info(element_type(r.type)))
-                results.append(wrapped if isinstance(value, np.ndarray) else wrapped[()])
-            elif dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize:
+                results.append(
+                    wrapped if isinstance(value, np.ndarray) else wrapped[()]
+                )
+            elif (
+                dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize
+            ):
                 v = arr.view(dt)
                 results.append(v if isinstance(value, np.ndarray) else v[()])
             else:

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import chlo
 from xquant.interpreter.stablehlo.values import as_result
-from xquant.transforms.chlo_decompositions import expand_unary
+from xquant.transforms.utils.chlo_decompositions import expand_unary
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 _erf = np.vectorize(math.erf, otypes=[np.float64])

@@ -25,7 +25,7 @@ from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.numerics.values import element_type
-from xquant.transforms.chlo_decompositions import expand_top_k, expand_unary
+from xquant.transforms.utils.chlo_decompositions import expand_top_k, expand_unary
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,
