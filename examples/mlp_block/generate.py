@@ -15,6 +15,11 @@ and `x_bf16.npy` (the activations):
   OCP floor scales) fed to `linalg.matmul` directly;
 - `mlp_nvfp4.mlir`: NVFP4 (f8E4M3FN block scales over 16 elements along K, an f32
   per-tensor scale applied to each product afterwards, as torchao);
+- `mlp_q4_k.mlir`, `mlp_q6_k.mlir`: GGUF k-quants (llama.cpp's reference
+  quantizers), each weight stored as ggml stores it (N x K, super-blocks of 256
+  along K) as `!quant.superblock` bytes, `quant.dcast` to f32 and
+  `linalg.transpose` to K x N; only written when K is a multiple of 256 (not
+  for `small/`);
 - `mlp_<format>_bf16.mlir`: the same with bf16 activations, as bf16 inference runs:
   each matmul takes bf16 activations and accumulates in f32 (`linalg.matmul`
   widens its inputs exactly), silu runs in f32, and the activations leaving it and
@@ -41,9 +46,16 @@ from xdsl.dialects import builtin
 from xdsl.dialects.builtin import ModuleOp
 
 import xquant
+from xquant.dialects.quant.superblock import SuperblockQuantizedType
 from xquant.numerics import mx
+from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType, dequantize
+from xquant.numerics.gguf.quantize import quantize as gguf_quantize
 
-FORMATS = ("int4", "mxfp4", "nvfp4")
+FORMATS = ("int4", "mxfp4", "nvfp4", "q4_k", "q6_k")
+K_QUANTS = {"q4_k": GGMLType.Q4_K, "q6_k": GGMLType.Q6_K}
+"""GGUF k-quants: the weight is stored as ggml stores it, N x K (output rows,
+blocks of 256 along K), as `!quant.superblock` bytes; `quant.dcast` then
+`linalg.transpose` give the K x N f32 operand. Only when K is a multiple of 256."""
 ACTIVATIONS = ("f32", "bf16")
 INT4_BLOCK = 32
 MX_BLOCK = 32
@@ -52,6 +64,8 @@ PIPELINES = {
     "int4": "lower-quant-ops{rounding=nearest-even}",
     "mxfp4": "lower-mx-tensor",
     "nvfp4": "lower-mx-tensor",
+    "q4_k": "lower-quant-ops{rounding=nearest-even}",
+    "q6_k": "lower-quant-ops{rounding=nearest-even}",
 }
 NAMES = ("gate", "up", "down")
 
@@ -160,12 +174,35 @@ def mx_dequantized(scale: np.ndarray, data: np.ndarray, block: int) -> np.ndarra
     return _per_block(_decode(data), _decode(scale))
 
 
+def k_quant_dequantized(raw: np.ndarray, t: GGMLType, k: int, n: int) -> np.ndarray:
+    """The K x N f32 weight of N x K k-quant blocks."""
+    return np.ascontiguousarray(dequantize(raw, LAYOUTS[t], (n, k)).T)
+
+
+def fits(fmt: str, sizes: dict[str, int]) -> bool:
+    """Whether format `fmt` can hold the model's weights (k-quants: K % 256 == 0)."""
+    if fmt not in K_QUANTS:
+        return True
+    return sizes["hidden"] % 256 == 0 and sizes["intermediate"] % 256 == 0
+
+
 # ---------------------------------------------------------------------------------------
 # modules
 
 
 def _weight_ops(fmt: str, name: str, k: int, n: int, extra: dict[str, str]) -> str:
     """The ops that turn the bound blobs of weight `name` into a matmul operand `%{name}`."""
+    if fmt in K_QUANTS:
+        qtype = SuperblockQuantizedType.ggml(K_QUANTS[fmt], 1)
+        nbytes = k // 256 * LAYOUTS[K_QUANTS[fmt]].type_size
+        q = f"tensor<{n}x{k}x{qtype}>"
+        return (
+            f"  %{name}_q = quant.scast %{name}_blocks : tensor<{n}x{nbytes}xi8> to {q}\n"
+            f"  %{name}_t = quant.dcast %{name}_q : {q} to tensor<{n}x{k}xf32>\n"
+            f"  %{name}_e = tensor.empty() : tensor<{k}x{n}xf32>\n"
+            f"  %{name} = linalg.transpose ins(%{name}_t : tensor<{n}x{k}xf32>) "
+            f"outs(%{name}_e : tensor<{k}x{n}xf32>) permutation = [1, 0]\n"
+        )
     if fmt == "int4":
         q = f"!q_{name}"
         return (
@@ -260,7 +297,14 @@ def build(fmt: str, model: Model, activations: str = "f32") -> Quantized:
     for name in NAMES:
         w = model.weights[name]
         k, n = shapes[name]
-        if fmt == "int4":
+        if fmt in K_QUANTS:
+            gt = K_QUANTS[fmt]
+            raw = gguf_quantize(np.ascontiguousarray(w.T), gt)
+            blobs[f"{name}_blocks"] = raw.view(np.int8)
+            deq[name] = k_quant_dequantized(raw, gt, k, n)
+            again[name] = lambda r=raw, g=gt, k=k, n=n: k_quant_dequantized(r, g, k, n)
+            args.append(f"%{name}_blocks: tensor<{n}x{raw.shape[1]}xi8>")
+        elif fmt == "int4":
             q, scales = quantize_int4(w)
             blobs[f"{name}_i4"] = q
             deq[name] = int4_dequantized(q, scales)
@@ -388,6 +432,8 @@ def write(
     # keeps the f32 files' names whether or not the bf16 ones are written.
     for activations in ACTIVATIONS:
         for fmt in formats:
+            if not fits(fmt, sizes):
+                continue
             (out / module_name(fmt, activations)).write_text(
                 xquant.print_module(bound_module(fmt, model, activations))
             )

@@ -35,7 +35,7 @@ from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import Builtin, FunctionType, ModuleOp, TensorType
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Operation
@@ -269,9 +269,12 @@ def _erase_uncalled_declarations(module: ModuleOp) -> None:
 
 
 def print_for_iree(module: ModuleOp) -> str:
-    """The module as IREE's parser reads it (mlir-opt's text; xquant prints that)."""
+    """The module as IREE's parser reads it (mlir-opt's text; xquant prints that),
+    with the `{-# dialect_resources #-}` blobs its `dense_resource` constants name."""
     stream = StringIO()
-    XQuantPrinter(stream=stream).print_op(module)
+    printer = XQuantPrinter(stream=stream)
+    printer.print_op(module)
+    printer.print_metadata([Builtin])
     return stream.getvalue()
 
 

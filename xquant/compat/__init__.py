@@ -27,12 +27,10 @@ from xquant.compat import (
     dialect_mnemonics,
     float_overflow_to_inf,
     func_declaration_attrs,
-    linalg_canonicalize,
     linalg_generic_result_parens,
     linalg_input_casts,
     linalg_shaped_operands,
     linalg_transpose_broadcast,
-    mlir_canonicalize,
     quant_in_builtin_containers,
     string_literal_lexer,
     tensor_empty_sizes,
@@ -80,10 +78,8 @@ def install() -> None:
     linalg_input_casts.install()
     linalg_generic_result_parens.install()
     linalg_transpose_broadcast.install()
-    linalg_canonicalize.install()
     quant_in_builtin_containers.install()
     dense_resource_handles.install()
     arith_casts.install()
     dialect_mnemonics.install()
-    mlir_canonicalize.install()
     _installed = True

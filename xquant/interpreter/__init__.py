@@ -86,13 +86,8 @@ def _stock_functions() -> list[InterpreterFunctions]:
     ]
 
 
-def _module_functions(name: str, optional: bool) -> list[InterpreterFunctions]:
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if optional and err.name == name:
-            return []
-        raise
+def _module_functions(name: str) -> list[InterpreterFunctions]:
+    module = importlib.import_module(name)
     functions = getattr(module, "FUNCTIONS", None)
     if functions is None:
         raise ImportError(f"{name} does not define FUNCTIONS")
@@ -107,15 +102,15 @@ def _module_functions(name: str, optional: bool) -> list[InterpreterFunctions]:
 
 
 def register_implementations(interpreter: Interpreter) -> None:
-    """Register xDSL's stock implementations, then ours (overriding), then the extra
-    dialect modules that exist (`EXTRA_IMPLEMENTATION_MODULES`)."""
+    """Register xDSL's stock implementations, then ours (overriding), then the
+    other dialects' (`EXTRA_IMPLEMENTATION_MODULES`)."""
     for functions in _stock_functions():
         interpreter.register_implementations(functions, override=True)
     for name in OWN_IMPLEMENTATION_MODULES:
-        for functions in _module_functions(name, optional=False):
+        for functions in _module_functions(name):
             interpreter.register_implementations(functions, override=True)
     for name in EXTRA_IMPLEMENTATION_MODULES:
-        for functions in _module_functions(name, optional=True):
+        for functions in _module_functions(name):
             interpreter.register_implementations(functions, override=True)
 
 

@@ -76,7 +76,6 @@ def attribute_value(attr: Attribute, typ: Attribute) -> Any:
 # ---------------------------------------------------------------------------------------
 # helpers
 
-_INFO_CACHE: dict[Operation, Any] = {}
 _WIDE_FLOATS = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
 
 

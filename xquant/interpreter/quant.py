@@ -24,7 +24,9 @@ from xquant.dialects.quant.ops import (
     QuantizeCastOp,
     StorageCastOp,
 )
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
+from xquant.interpreter import superblock
 from xquant.interpreter.errors import op_error
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import storage_dtype
@@ -52,6 +54,8 @@ class QuantFunctions(InterpreterFunctions):
     def run_qcast(
         self, interpreter: Interpreter, op: QuantizeCastOp, args: PythonValues
     ) -> PythonValues:
+        if (block := superblock_of(op.result.type)) is not None:
+            return (superblock.qcast(op, block, args[0]),)
         qtype = _uniform(op, element_type(op.result.type))
         return (_like_input(args[0], uniform.quantize(np.asarray(args[0]), qtype)),)
 
@@ -59,6 +63,8 @@ class QuantFunctions(InterpreterFunctions):
     def run_dcast(
         self, interpreter: Interpreter, op: DequantizeCastOp, args: PythonValues
     ) -> PythonValues:
+        if (block := superblock_of(op.input.type)) is not None:
+            return (superblock.dcast(op, block, args[0]),)
         qtype = _uniform(op, element_type(op.input.type))
         return (_like_input(args[0], uniform.dequantize(np.asarray(args[0]), qtype)),)
 
@@ -69,6 +75,10 @@ class QuantFunctions(InterpreterFunctions):
         # Both sides hold the same bits; only the signedness of the holder may change
         # (`u8` storage is uint8, signless `i8` is int8).
         in_elem, out_elem = element_type(op.input.type), element_type(op.result.type)
+        if (block := superblock_of(out_elem)) is not None:
+            return (superblock.to_quantized(op, block, args[0]),)
+        if superblock_of(in_elem) is not None:
+            return (superblock.to_storage(op, args[0]),)
         quantized = in_elem if isinstance(in_elem, StorageQuantizedType) else out_elem
         assert isinstance(quantized, StorageQuantizedType)
         width = quantized.storage_width

@@ -16,19 +16,22 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast, overload
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    ContainerType,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
     ShapedType,
     Signedness,
+    TensorType,
     UnrankedTensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.utils.hints import isa
+from xdsl.utils.type import get_element_type_or_self
 
 from xquant.numerics.dtypes import ML_FLOAT_DTYPES as _ML_FLOAT_KINDS
 from xquant.numerics.dtypes import cast_float, numpy_dtype
@@ -73,10 +76,27 @@ class ElementTyped(Protocol):
 
 
 def element_type(t: Attribute) -> Attribute:
-    """The element type of a shaped type, or the type itself."""
-    if isinstance(t, ShapedType | UnrankedTensorType):
+    """The element type of a shaped type, or the type itself: MLIR's
+    `getElementTypeOrSelf`. xDSL's `get_element_type_or_self`, plus shaped types
+    that are not xDSL containers (`!mx_tensor.tensor`)."""
+    if isinstance(t, ShapedType) and not isinstance(t, ContainerType):
         return cast(ElementTyped, t).get_element_type()
-    return t
+    return get_element_type_or_self(t)
+
+
+@overload
+def with_element(
+    container: TensorType[Any], element: Attribute
+) -> TensorType[Attribute]: ...
+@overload
+def with_element(container: Attribute, element: Attribute) -> Attribute: ...
+def with_element(container: Attribute, element: Attribute) -> Attribute:
+    """`container` (scalar, ranked or unranked tensor) with its element type replaced."""
+    if isinstance(container, TensorType):
+        return TensorType(element, container.get_shape())
+    if isinstance(container, UnrankedTensorType):
+        return UnrankedTensorType(element)
+    return element
 
 
 _V = TypeVar("_V")

@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from xquant.asm.diagnostic_verifier import DiagnosticVerifier
@@ -53,7 +52,11 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
-from xquant.transforms.utils.pipeline import DominanceError, verify_dominance
+from xquant.transforms.utils.pipeline import (
+    DominanceError,
+    pass_table,
+    verify_dominance,
+)
 from xquant.universe import PASSES
 
 __all__ = ["main", "split_input"]
@@ -236,7 +239,7 @@ class OptDriver:
         requests = options.passes
         if options.pass_pipeline is not None:
             requests = parse_mlir_pipeline(options.pass_pipeline)
-        available = Universe.get_multiverse().all_passes
+        available = pass_table()
         passes: list[ModulePass] = []
         for request in requests:
             spec = request.spec
@@ -442,11 +445,11 @@ def _option_error(err: Exception) -> str:
 
 
 def _pass_names() -> list[str]:
-    return sorted(Universe.get_multiverse().all_passes)
+    return sorted(pass_table())
 
 
 def _help() -> str:
-    available = Universe.get_multiverse().all_passes
+    available = pass_table()
     ours = [PASSES[name]() for name in sorted(PASSES)]
     others = [name for name in sorted(available) if name not in PASSES]
     return help_text(ours, others)

@@ -26,7 +26,8 @@ from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr, UnregisteredOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.universe import Universe
+
+from xquant.transforms.canonicalize import CanonicalizePass
 
 __all__ = ["INLINABLE_DIALECTS", "InlinePass"]
 
@@ -182,5 +183,5 @@ class InlinePass(ModulePass):
 
 
 def _canonicalize(ctx: Context, op: ModuleOp) -> None:
-    """The inliner's default pipeline, with the registered `canonicalize`."""
-    Universe.get_multiverse().all_passes["canonicalize"]()().apply(ctx, op)
+    """The inliner's default pipeline: `canonicalize`, as MLIR's."""
+    CanonicalizePass().apply(ctx, op)

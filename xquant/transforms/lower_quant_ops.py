@@ -52,7 +52,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
-    IntegerAttr,
     ModuleOp,
     TensorType,
     UnrankedTensorType,
@@ -78,9 +77,10 @@ from xquant.dialects.quant.ops import (
     QuantizeCastOp,
     StorageCastOp,
 )
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.numerics.values import element_type
-from xquant.transforms.utils.op_list import OpList
+from xquant.numerics.values import element_type, with_element
+from xquant.transforms.utils.op_list import OpList, index_constant
 from xquant.transforms.utils.quant_emitters import (
     Bounds,
     Params,
@@ -92,14 +92,10 @@ from xquant.transforms.utils.quant_emitters import (
     make_bounds,
     require_signed_expressed,
     scalar_constant,
-    with_element,
 )
+from xquant.transforms.utils.superblock_emitters import lower_superblock_cast
 
 BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
-
-
-def _index(ops: OpList, value: int) -> SSAValue:
-    return ops.create(arith.ConstantOp, (), _INDEX, {"value": _index_attr(value)})
 
 
 _INDEX = IndexType()
@@ -107,11 +103,6 @@ _PARALLEL = IteratorTypeAttr(IteratorType.PARALLEL)
 
 
 # Attributes the lowerings need again and again (one per distinct value).
-@lru_cache(maxsize=1024)
-def _index_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, _INDEX)
-
-
 @lru_cache(maxsize=4096)
 def _tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType[Attribute]:
     return TensorType(element, shape)
@@ -246,7 +237,7 @@ class _ContractLowering:
             scales, zero_points = self._param_constants(ops, layout)
             inputs += [scales, zero_points]
         dynamic = [
-            ops.add(tensor.DimOp(value, _index(ops, i)))
+            ops.add(tensor.DimOp(value, index_constant(ops, i)))
             for i, dim in enumerate(shape)
             if dim == DYNAMIC_INDEX
         ]
@@ -350,8 +341,8 @@ class _UpstreamLowering:
         """`?xNx?` view of an unranked tensor (N: the channel count), and its original shape."""
         axis, count = self.qtype.quantized_dimensions[0], self.qtype.scales.size
         shape_value = ops.add(shape.ShapeOfOp(value))
-        axis_value = _index(ops, axis)
-        axis_next = _index(ops, axis + 1)
+        axis_value = index_constant(ops, axis)
+        axis_next = index_constant(ops, axis + 1)
         left = shape.SplitAtOp(shape_value, axis_value)
         ops.add(left)
         size_left = ops.add(shape.NumElementsOp(left.head))
@@ -359,7 +350,7 @@ class _UpstreamLowering:
         ops.add(right)
         size_right = ops.add(shape.NumElementsOp(right.tail))
         flat_shape = ops.add(
-            tensor.FromElementsOp(size_left, _index(ops, count), size_right)
+            tensor.FromElementsOp(size_left, index_constant(ops, count), size_right)
         )
         flat_type = TensorType(
             element_type(value.type), [DYNAMIC_INDEX, count, DYNAMIC_INDEX]
@@ -499,7 +490,7 @@ def _known_rank_view(
         return ops.add(shape.NumElementsOp(extents))
 
     def split(extents: SSAValue, at: int) -> tuple[SSAValue, SSAValue]:
-        op = shape.SplitAtOp(extents, _index(ops, at))
+        op = shape.SplitAtOp(extents, index_constant(ops, at))
         ops.add(op)
         return op.head, op.tail
 
@@ -509,7 +500,7 @@ def _known_rank_view(
         axis, count = qtype.quantized_dimensions[0], qtype.scales.size
         left, _ = split(shape_value, axis)
         _, right = split(shape_value, axis + 1)
-        extents = [num_elements(left), _index(ops, count), num_elements(right)]
+        extents = [num_elements(left), index_constant(ops, count), num_elements(right)]
         return (
             extents,
             [DYNAMIC_INDEX, count, DYNAMIC_INDEX],
@@ -528,7 +519,7 @@ def _known_rank_view(
         head, _ = split(shape_value, axis)
         _, between = split(head, previous + 1)
         size = blocks[axis] * compact[axis]
-        extents += [num_elements(between), _index(ops, size)]
+        extents += [num_elements(between), index_constant(ops, size)]
         known += [DYNAMIC_INDEX, size]
         param_shape += [1, compact[axis]]
         dim = AffineExpr.dimension(len(known) - 1)
@@ -551,7 +542,7 @@ def _mixed_sizes(ops: OpList, value: SSAValue) -> list[SSAValue] | None:
     if not isinstance(container, TensorType):
         return None
     return [
-        ops.add(tensor.DimOp(value, _index(ops, i)))
+        ops.add(tensor.DimOp(value, index_constant(ops, i)))
         for i, dim in enumerate(container.get_shape())
         if dim == DYNAMIC_INDEX
     ]
@@ -662,6 +653,12 @@ class LowerQuantCast(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, QuantizeCastOp | DequantizeCastOp):
+            return
+        if superblock_of(op.input.type, op.result.type) is not None:
+            # !quant.superblock: exact in every rounding mode, never folded
+            ops = lower_superblock_cast(op)
+            rewriter.insert(ops.ops, InsertPoint.before(op))
+            rewriter.replace(op, [], [ops.ops[-1].results[0]])
             return
         if self.fold_first and (folded := op.fold()) is not None:
             (value,) = folded

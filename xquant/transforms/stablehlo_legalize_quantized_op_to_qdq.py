@@ -66,7 +66,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra, misc
 from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
-from xquant.transforms.utils.stablehlo_emitters import with_element
+from xquant.numerics.values import with_element
 
 ELEMENTWISE_QDQ_OPS: tuple[type[Operation], ...] = (
     *ew.UNARY_OPS,

@@ -3,6 +3,7 @@
 from xdsl.ir import Dialect
 
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
+from xquant.dialects.quant.superblock import SuperblockQuantizedType
 from xquant.dialects.quant.types import (
     AnyQuantizedType,
     CalibratedQuantizedType,
@@ -14,7 +15,12 @@ from xquant.dialects.quant.types import (
 Quant = Dialect(
     "quant",
     [QuantizeCastOp, DequantizeCastOp, StorageCastOp],
-    [AnyQuantizedType, UniformQuantizedType, CalibratedQuantizedType],
+    [
+        AnyQuantizedType,
+        UniformQuantizedType,
+        CalibratedQuantizedType,
+        SuperblockQuantizedType,
+    ],
 )
 
 __all__ = [
@@ -26,5 +32,6 @@ __all__ = [
     "QuantizedType",
     "StorageCastOp",
     "StorageQuantizedType",
+    "SuperblockQuantizedType",
     "UniformQuantizedType",
 ]

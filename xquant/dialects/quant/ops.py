@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.float_semantics import is_float_type
+from xquant.dialects.quant.superblock import superblock_of, verify_cast
 from xquant.dialects.quant.types import (
     QuantizedType,
     StorageQuantizedType,
@@ -86,6 +87,9 @@ class _QuantCastOp(IRDLOperation):
             )
 
     def _check_shapes(self) -> None:
+        if superblock_of(self.input.type, self.result.type) is not None:
+            verify_cast(self.name, self.input.type, self.result.type)
+            return
         if not _same_scalar_or_tensor_shape(self.input.type, self.result.type):
             raise self._error(
                 "failed to verify that input and result are both scalars or both tensors with matching shape"
@@ -262,6 +266,8 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
         int_type: Attribute = (
             out_elem if isinstance(in_elem, QuantizedType) else in_elem
         )
+        if superblock_of(qtype) is not None:
+            return  # raw bytes: `verify_cast` checked them
         if (
             not isinstance(qtype, StorageQuantizedType)
             or qtype.storage_type != int_type

@@ -9,6 +9,7 @@ quoted as MLIR diagnostics quote them. The constraint numbers are the spec's
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -243,20 +244,13 @@ def verify_reshape_quantization(operand: Attribute, result: Attribute) -> None:
             "expect same quantization dimension size for operand and result "
             f"{type_text(operand)} and {type_text(result)}"
         )
-    operand_prod = _product(operand_shape[:operand_dim])
-    result_prod = _product(result_shape[:result_dim])
+    operand_prod = math.prod(operand_shape[:operand_dim])
+    result_prod = math.prod(result_shape[:result_dim])
     if operand_prod != result_prod:
         raise VerifyException(
             "product of dimensions before quantization dimension must match between operand and result for "
             f"{operand_prod} and {result_prod}"
         )
-
-
-def _product(values: Sequence[int]) -> int:
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 def verify_transpose_quantization(

@@ -27,6 +27,7 @@ from xquant.dialects.stablehlo.attributes import DotDimensionNumbersAttr
 from xquant.dialects.stablehlo.misc import OptimizationBarrierOp
 from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
 from xquant.numerics import uniform
+from xquant.numerics.values import with_element
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     op_types,
     replace_op,
@@ -51,7 +52,6 @@ from xquant.transforms.utils.stablehlo_emitters import (
     is_f32,
     shape_of,
     storage_type,
-    with_element,
 )
 
 _I32_LIMIT = 2**31

@@ -5,6 +5,7 @@ single sum: one exact i64 sum with one final clamp)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, TensorType
@@ -18,7 +19,7 @@ from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.type_utils import is_quantized, quantized
 from xquant.numerics import uniform
-from xquant.numerics.values import element_type
+from xquant.numerics.values import element_type, with_element
 from xquant.transforms.stablehlo_legalize_quant_to_math.common import (
     converted_to,
     op_types,
@@ -31,7 +32,6 @@ from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     shape_of,
     storage_type,
-    with_element,
 )
 
 
@@ -126,7 +126,9 @@ def _lower_sum(
     init_centred = b.convert(converted_to(b, op.init_values[0], acc), wide)
     if z != 0:
         init_centred = b.binary(ew.SubtractOp, init_centred, b.scalar(z, wide))
-    result_type = with_element(op.result_types[0], wide)
+    out_type = op.result_types[0]
+    assert isinstance(out_type, TensorType)
+    result_type = with_element(cast(TensorType[Attribute], out_type), wide)
     if isinstance(op, shlo.ReduceWindowOp):
         centred = b.convert(converted_to(b, op.inputs[0], acc), wide)
         if z != 0:

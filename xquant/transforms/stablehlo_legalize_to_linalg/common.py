@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
-    IndexType,
     IntegerAttr,
     TensorType,
     i64,
@@ -21,7 +20,7 @@ from xdsl.irdl import IRDLOperation
 
 from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.numerics.values import element_type
-from xquant.transforms.utils.op_list import OpList
+from xquant.transforms.utils.op_list import OpList, index_constant
 from xquant.transforms.utils.stablehlo_emitters import shape_of
 
 
@@ -40,11 +39,6 @@ def parallel(n: int) -> list[IteratorTypeAttr]:
 
 def empty(ops: Ops, t: TensorType[Attribute]) -> SSAValue:
     return ops.add(tensor.EmptyOp([], t))
-
-
-def index_constant(ops: Ops, value: int) -> SSAValue:
-    """`arith.constant value : index`, added to `ops`."""
-    return ops.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
 
 
 class IndexConstants:

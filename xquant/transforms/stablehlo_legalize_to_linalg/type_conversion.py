@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     UnrealizedConversionCastOp,
-    f64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
@@ -65,10 +64,6 @@ def is_index_like(t: Attribute) -> bool:
     return isinstance(t, IndexType) or (
         isinstance(t, IntegerType) and t != IntegerType(1)
     )
-
-
-def accumulate_type(result: Attribute) -> Attribute:
-    return f64 if is_float(result) else result
 
 
 def is_unsigned(t: Attribute) -> bool:

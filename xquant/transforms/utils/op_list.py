@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from xdsl.dialects.builtin import UNKNOWN_LOC
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import UNKNOWN_LOC, IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
 __all__ = ["OpList"]
@@ -58,3 +60,13 @@ class OpList:
         for op in reversed(self.ops):
             op.erase(safe_erase=False)
         self.ops.clear()
+
+
+@lru_cache(maxsize=1024)
+def _index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, IndexType())
+
+
+def index_constant(ops: OpList, value: int) -> SSAValue:
+    """`arith.constant value : index`, added to `ops` (the attribute cached per value)."""
+    return ops.create(arith.ConstantOp, (), IndexType(), {"value": _index_attr(value)})

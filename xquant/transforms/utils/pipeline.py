@@ -9,7 +9,7 @@ the original error chained.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import (
 )
 
 from xquant.asm.diagnostics import OpDiagnostic
+from xquant.transforms.canonicalize import CanonicalizePass
 
 
 class DominanceError(VerifyException, OpDiagnostic):
@@ -57,14 +58,22 @@ class PipelineSpecError(PassFailedException, ValueError):
     """The pipeline text names an unknown pass or option (also a `ValueError`, as xDSL raises)."""
 
 
-def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
-    """The passes of `spec` (xdsl-opt `-p` syntax) from every registered universe."""
+def pass_table() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every registered pass by name, as xquant's tools and API run them: the
+    `xdsl.universe` plugins' passes, with `canonicalize` as MLIR's
+    (`xquant.transforms.canonicalize`; stock `xdsl-opt` keeps xDSL's)."""
     from xdsl.universe import Universe
 
+    return {
+        **Universe.get_multiverse().all_passes,
+        CanonicalizePass.name: lambda: CanonicalizePass,
+    }
+
+
+def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """The passes of `spec` (xdsl-opt `-p` syntax) from every registered universe."""
     try:
-        return PassPipeline.parse_spec(
-            Universe.get_multiverse().all_passes, spec
-        ).passes
+        return PassPipeline.parse_spec(pass_table(), spec).passes
     except DiagnosticException:
         raise
     except Exception as err:

@@ -20,6 +20,7 @@ This is `lower-quant-ops{rounding=nearest-even}`; the pass's default,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -37,7 +38,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     TensorType,
-    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
@@ -45,6 +45,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.uniform import clamp_bounds, dequantize_wide_bits
+from xquant.numerics.values import with_element
 from xquant.transforms.utils.op_list import OpList
 
 
@@ -199,7 +200,12 @@ def require_signed_expressed(op: Operation, qtype: UniformQuantizedType) -> None
 
 def dequantize_wide_type(qtype: UniformQuantizedType) -> IntegerType:
     """The signless integer type dequantize subtracts the zero point in (i32 or i64)."""
-    return IntegerType(dequantize_wide_bits(qtype))
+    return _signless(dequantize_wide_bits(qtype))
+
+
+@functools.cache
+def _signless(bits: int) -> IntegerType:
+    return IntegerType(bits)
 
 
 def emit_dequantize(
@@ -231,12 +237,3 @@ def emit_dequantize(
         )
         value = ops.create(arith.SIToFPOp, (centred,), result_type)
     return ops.create(arith.MulfOp, (value, params.scale), result_type)
-
-
-def with_element(container: Attribute, element: Attribute) -> Attribute:
-    """`container` (scalar, ranked or unranked tensor) with its element type replaced."""
-    if isinstance(container, TensorType):
-        return TensorType(element, container.get_shape())
-    if isinstance(container, UnrankedTensorType):
-        return UnrankedTensorType(element)
-    return element

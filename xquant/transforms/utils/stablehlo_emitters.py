@@ -47,10 +47,10 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirection,
     ComparisonDirectionAttr,
 )
-from xquant.dialects.stablehlo.type_utils import quantized, shape_of
+from xquant.dialects.stablehlo.type_utils import shape_of
 from xquant.numerics import uniform
 from xquant.numerics.uniform import clamp_bounds
-from xquant.numerics.values import element_type, int_info
+from xquant.numerics.values import element_type, int_info, with_element
 from xquant.transforms.utils.op_list import OpList
 
 
@@ -62,18 +62,6 @@ def storage_type(qtype: UniformQuantizedType) -> IntegerType:
         if qtype.is_signed
         else IntegerType(width, Signedness.UNSIGNED)
     )
-
-
-def convert_type(t: Attribute) -> Attribute | None:
-    """A tensor of quantized elements as a tensor of its storage integers (None when not quantized)."""
-    q = quantized(t)
-    if q is None or not isinstance(t, TensorType):
-        return None
-    return TensorType(storage_type(q), t.get_shape())
-
-
-def with_element(t: Attribute, element: Attribute) -> TensorType[Attribute]:
-    return TensorType(element, shape_of(t))
 
 
 def is_static(t: Attribute) -> bool:

@@ -1,8 +1,8 @@
-"""`xquant.compat.mlir_canonicalize`: MLIR's canonicalizations on xDSL's arith/tensor ops.
+"""`xquant.transforms.canonicalize`: MLIR's canonicalizations on xDSL's arith/tensor ops.
 
-Each case: pristine xDSL's `canonicalize` leaves the input as it is (checked in a
-subprocess that never installs the fixes), and with the fixes it gives what
-`mlir-opt --canonicalize` gives. When a pristine case fails, xDSL has gained the
+Each case: xDSL's `canonicalize` leaves the input as it is (checked in a
+subprocess that never installs xquant's fixes), and xquant's `canonicalize` gives
+what `mlir-opt --canonicalize` gives. When a pristine case fails, xDSL has gained the
 canonicalization and the pattern can go.
 """
 
@@ -18,7 +18,7 @@ from xdsl.dialects import arith, builtin, func, tensor
 from xdsl.parser import Parser
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from xquant.compat import install
+from xquant.transforms.canonicalize import CanonicalizePass as MlirCanonicalizePass
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,12 +65,13 @@ CASES = {
 }
 
 
-def canonicalized(source: str) -> str:
+def canonicalized(source: str, mlir: bool = False) -> str:
+    """`source` after xDSL's `canonicalize`, or (`mlir`) after xquant's."""
     ctx = Context()
     for dialect in (arith.Arith, builtin.Builtin, func.Func, tensor.Tensor):
         ctx.load_dialect(dialect)
     module = Parser(ctx, source).parse_module()
-    CanonicalizePass().apply(ctx, module)
+    (MlirCanonicalizePass if mlir else CanonicalizePass)().apply(ctx, module)
     return str(module)
 
 
@@ -78,7 +79,7 @@ def canonicalized(source: str) -> str:
 def test_pristine_xdsl_lacks_it(case: str) -> None:
     source, pristine, _ = CASES[case]
     code = (
-        "import sys; from tests.compat.test_mlir_canonicalize import canonicalized; "
+        "import sys; from tests.transforms.test_canonicalize import canonicalized; "
         "print(canonicalized(sys.stdin.read()))"
     )
     done = subprocess.run(
@@ -95,9 +96,8 @@ def test_pristine_xdsl_lacks_it(case: str) -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_fix_gives_mlir_output(case: str) -> None:
-    install()
     source, _, fixed = CASES[case]
-    result = canonicalized(source)
+    result = canonicalized(source, mlir=True)
     assert fixed in result, result
 
 
@@ -145,7 +145,7 @@ module {
 
 def test_pristine_xdsl_keeps_dense_binary_ops() -> None:
     code = (
-        "import sys; from tests.compat.test_mlir_canonicalize import canonicalized; "
+        "import sys; from tests.transforms.test_canonicalize import canonicalized; "
         "print(canonicalized(sys.stdin.read()))"
     )
     done = subprocess.run(

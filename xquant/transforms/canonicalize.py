@@ -1,9 +1,12 @@
-"""Canonicalizations MLIR has and xDSL 0.74's `canonicalize` lacks, on xDSL's own ops.
+"""`canonicalize` as MLIR's: xDSL's canonicalizer plus the patterns MLIR has and xDSL 0.74 lacks.
 
-Upstream's FileCheck tests of `stablehlo-legalize-to-linalg` run `--canonicalize`
-after the pass and match what MLIR's canonicalizer leaves. The ops involved are
-xDSL's (arith, tensor), so the patterns are registered on those op classes here
-(as an extra `HasCanonicalizationPatternsTrait`), not written into the pass:
+Upstream's FileCheck tests (`stablehlo-legalize-to-linalg`, the quant dialect's)
+run `--canonicalize` and match what MLIR's canonicalizer leaves. The ops involved
+are xDSL's (arith, tensor, linalg); rather than adding traits to xDSL's op
+classes, this pass looks the extra patterns up in `EXTRA_PATTERNS` (keyed by op
+class) next to each op's own `HasCanonicalizationPatternsTrait`. xquant's tools
+and API run this pass for `canonicalize` (`transforms.utils.pipeline.pass_table`);
+stock `xdsl-opt` keeps xDSL's own.
 
 1. `tensor.extract` of a dense `arith.constant` at constant indices folds to a
    scalar `arith.constant` (MLIR: `tensor::ExtractOp::fold`). xDSL keeps both:
@@ -30,16 +33,23 @@ xDSL's (arith, tensor), so the patterns are registered on those op classes here
    which has enough precision for one rounding). Upstream's
    `Dialect/Quant/canonicalize.mlir` expects `dense<5> + dense<5>` to print
    as `dense<10>`.
+
+5. A `linalg.generic` on tensors whose indexing maps are all equal and whose
+   body only yields block arguments is replaced by the operands it forwards
+   (through a `tensor.cast` where types differ): MLIR's `EraseIdentityLinalgOp`,
+   registered on `linalg.generic` only (`linalg.map` keeps an identity body).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 from weakref import WeakSet
 
 import ml_dtypes
 import numpy as np
+from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -52,24 +62,32 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     TensorType,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import HasCanonicalizationPatternsTrait, IsolatedFromAbove
+from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.hints import isa
 
 __all__ = [
+    "EXTRA_PATTERNS",
+    "CanonicalizePass",
+    "EraseIdentityGeneric",
     "FoldDenseBinaryConstants",
     "FoldExtractOfConstant",
     "HoistAndUniqueConstant",
     "SelectOfCompareToMinMax",
-    "install",
 ]
 
 
@@ -279,39 +297,73 @@ class FoldDenseBinaryConstants(RewritePattern):
         rewriter.replace(op, arith.ConstantOp(folded))
 
 
-class _Patterns(HasCanonicalizationPatternsTrait):
-    """Base of the traits below: one per op class, with that op's patterns."""
+class EraseIdentityGeneric(RewritePattern):
+    """A generic that only forwards its operands (MLIR's `EraseIdentityLinalgOp`)."""
 
-    patterns: tuple[RewritePattern, ...] = ()
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        maps = [m.data for m in op.indexing_maps]
+        if len(set(maps)) > 1:
+            return
+        block = op.body.blocks.first
+        if block is None or len(block.ops) != 1:
+            return
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp):
+            return
+        if not all(isinstance(v.type, TensorType) for v in op.operands):
+            return
+        replacements: list[SSAValue] = []
+        for value, result in zip(terminator.operands, op.res, strict=False):
+            if not isinstance(value, BlockArgument) or value.block is not block:
+                return
+            source = op.operands[value.index]
+            if source.type != result.type:
+                cast = tensor.CastOp(source, result.type)
+                rewriter.insert(cast)
+                source = cast.dest
+            replacements.append(source)
+        if len(replacements) != len(op.results):
+            return
+        rewriter.replace(op, [], replacements)
 
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return cls.patterns
+
+EXTRA_PATTERNS: dict[type[Operation], tuple[RewritePattern, ...]] = {
+    tensor.ExtractOp: (FoldExtractOfConstant(),),
+    arith.ConstantOp: (HoistAndUniqueConstant(),),
+    arith.SelectOp: (SelectOfCompareToMinMax(),),
+    GenericOp: (EraseIdentityGeneric(),),
+    **{op: (FoldDenseBinaryConstants(),) for op in (*_INTEGER_FOLDS, *_FLOAT_FOLDS)},
+}
+"""MLIR's canonicalization patterns that xDSL's op classes lack, by op class."""
 
 
-class _ExtractPatterns(_Patterns):
-    patterns = (FoldExtractOfConstant(),)
+class MlirCanonicalizationPattern(RewritePattern):
+    """An op's own canonicalization patterns (its traits), then `EXTRA_PATTERNS`'."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        patterns = [
+            pattern
+            for trait in op.get_traits_of_type(HasCanonicalizationPatternsTrait)
+            for pattern in trait.get_patterns(type(op))
+        ]
+        patterns += EXTRA_PATTERNS.get(type(op), ())
+        if not patterns:
+            return
+        if len(patterns) == 1:
+            patterns[0].match_and_rewrite(op, rewriter)
+            return
+        GreedyRewritePatternApplier(patterns).match_and_rewrite(op, rewriter)
 
 
-class _ConstantPatterns(_Patterns):
-    patterns = (HoistAndUniqueConstant(),)
+@dataclass(frozen=True)
+class CanonicalizePass(ModulePass):
+    """Canonicalize as MLIR does: xDSL's patterns and folding plus MLIR's extra patterns."""
 
+    name = "canonicalize"
 
-class _SelectPatterns(_Patterns):
-    patterns = (SelectOfCompareToMinMax(),)
-
-
-class _BinaryPatterns(_Patterns):
-    patterns = (FoldDenseBinaryConstants(),)
-
-
-def install() -> None:
-    """Register the patterns on xDSL's op classes (idempotent)."""
-    for op_class, trait in (
-        (tensor.ExtractOp, _ExtractPatterns),
-        (arith.ConstantOp, _ConstantPatterns),
-        (arith.SelectOp, _SelectPatterns),
-        *((op, _BinaryPatterns) for op in (*_INTEGER_FOLDS, *_FLOAT_FOLDS)),
-    ):
-        if not any(isinstance(t, trait) for t in op_class.traits):
-            op_class.traits.add_trait(trait())
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pattern = GreedyRewritePatternApplier(
+            [MlirCanonicalizationPattern()], ctx=ctx, folding_enabled=True
+        )
+        PatternRewriteWalker(pattern, post_walk_func=region_dce).rewrite_module(op)

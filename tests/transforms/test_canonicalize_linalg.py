@@ -1,4 +1,4 @@
-"""`xquant.compat.linalg_canonicalize`: MLIR's `EraseIdentityLinalgOp` on `linalg.generic`."""
+"""`xquant.transforms.canonicalize`: MLIR's `EraseIdentityLinalgOp` on `linalg.generic`."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import sys
 import textwrap
 
 from xdsl.context import Context
-from xdsl.transforms.canonicalize import CanonicalizePass
 
 from xquant import parse_module
-from xquant.compat import install
+from xquant.transforms.canonicalize import CanonicalizePass
 
 IDENTITY = """\
 #map = affine_map<(d0) -> (d0)>
@@ -26,7 +25,6 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def _canonicalized(source: str) -> str:
-    install()
     module = parse_module(source)
     CanonicalizePass().apply(Context(), module)
     return str(module)
@@ -40,6 +38,7 @@ def test_xdsl_still_has_the_bug() -> None:
         from xdsl.dialects import get_all_dialects
         from xdsl.parser import Parser
         from xdsl.transforms.canonicalize import CanonicalizePass
+
         ctx = Context()
         for name, factory in get_all_dialects().items():
             ctx.register_dialect(name, factory)

@@ -1,0 +1,182 @@
+"""`xquant-gguf`: import, run and export a GGUF file written by the `gguf`
+package (`tests/data/gguf/tiny.gguf`, made by `tests/data/gguf/generate.py`),
+and every kind of bad file, each a located error without a traceback."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import xquant
+from xquant.tools.xquant_gguf import function_name, main
+from xquant.tools.xquant_run import main as run_main
+
+DATA = Path(__file__).parents[1] / "data" / "gguf"
+TINY = DATA / "tiny.gguf"
+GOLDEN = np.load(DATA / "golden.npz")
+TENSORS = [
+    "blk.0.ffn_down.weight",  # Q8_0
+    "blk.0.attn_q.weight",  # Q4_K
+    "output.weight",  # Q6_K
+    "output_norm.weight",  # F32
+    "token_embd.weight",  # F16
+]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("gguf") / "tiny.mlir"
+    assert main(["import", str(TINY), "-o", str(out)]) == 0
+    return out
+
+
+def test_function_names() -> None:
+    taken: set[str] = set()
+    assert function_name("blk.0.ffn_down.weight", taken) == "blk_0_ffn_down_weight"
+    assert function_name("blk.0.ffn_down.weight", taken) == "blk_0_ffn_down_weight_1"
+    assert function_name("0.w", taken) == "t_0_w"
+
+
+def test_import_runs_every_tensor_bit_exact_with_gguf(imported: Path) -> None:
+    module = xquant.parse_module(imported.read_text())
+    for name in TENSORS:
+        fn = function_name(name, set())
+        (got,) = xquant.run(module, fn)
+        want = GOLDEN[f"tiny_{name}"]
+        assert got.dtype == np.float32 and got.shape == want.shape, name
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), name
+
+
+def test_xquant_run_prints_every_tensor(imported: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert run_main([str(imported)]) == 0
+    out = capsys.readouterr().out
+    for name in TENSORS:
+        assert f"// @{function_name(name, set())}\n" in out
+
+
+def test_export_is_byte_identical(imported: Path, tmp_path: Path) -> None:
+    out = tmp_path / "back.gguf"
+    assert main(["export", str(imported), "-o", str(out)]) == 0
+    assert out.read_bytes() == TINY.read_bytes()
+
+
+def test_selected_tensors(tmp_path: Path) -> None:
+    mlir = tmp_path / "one.mlir"
+    assert (
+        main(["import", str(TINY), "-o", str(mlir), "--tensor", "output.weight"]) == 0
+    )
+    text = mlir.read_text()
+    assert "@output_weight()" in text and "@blk_0_attn_q_weight" not in text
+    assert '"ggml.Q6_K"' in text
+
+
+def test_gguf_package_reads_the_export(imported: Path, tmp_path: Path) -> None:
+    gguf = pytest.importorskip(
+        "gguf", reason="gguf not installed (pip install -e '.[gguf]')"
+    )
+    out = tmp_path / "back.gguf"
+    assert main(["export", str(imported), "-o", str(out)]) == 0
+    reader = gguf.GGUFReader(str(out))
+    assert [t.name for t in reader.tensors] == TENSORS
+
+
+# ------------------------------------------------------------------ bad files
+
+
+def _tensor_info_offsets(data: bytes) -> dict[str, tuple[int, int]]:
+    """name -> (offset of its ggml type field, offset of its data offset field)."""
+    from xquant.tools.gguf_file import GGUFFile
+
+    f = GGUFFile.open(TINY)
+    out: dict[str, tuple[int, int]] = {}
+    for t in f.tensors:
+        pos = t.info_offset + 8 + len(t.name.encode()) + 4 + 8 * len(t.shape)
+        out[t.name] = (pos, pos + 4)
+    return out
+
+
+def _data_start(name: str) -> int:
+    from xquant.tools.gguf_file import GGUFFile
+
+    f = GGUFFile.open(TINY)
+    info = next(t for t in f.tensors if t.name == name)
+    start = f.data_offset + info.offset
+    return start
+
+
+def _bad(tmp_path: Path, data: bytes, capsys, *args: str) -> str:  # type: ignore[no-untyped-def]
+    path = tmp_path / "bad.gguf"
+    path.write_bytes(data)
+    rc = main(["import", str(path), "-o", str(tmp_path / "bad.mlir"), *args])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert "Traceback" not in err
+    assert err.startswith(f"{path}: error: ")
+    return err
+
+
+def test_bad_magic(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    err = _bad(tmp_path, b"GGUX" + TINY.read_bytes()[4:], capsys)
+    assert "not a GGUF file: magic b'GGUX'" in err
+
+
+def test_corrupt_header_counts(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(TINY.read_bytes())
+    data[16:24] = struct.pack("<Q", 1 << 40)  # metadata count
+    err = _bad(tmp_path, bytes(data), capsys)
+    assert "corrupt header" in err
+
+
+def test_truncated_header(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    err = _bad(tmp_path, TINY.read_bytes()[:200], capsys)
+    assert "truncated header" in err
+
+
+def test_unknown_ggml_type(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(TINY.read_bytes())
+    type_at, _ = _tensor_info_offsets(bytes(data))["output.weight"]
+    data[type_at : type_at + 4] = struct.pack("<I", 99)
+    err = _bad(tmp_path, bytes(data), capsys)
+    assert "tensor 'output.weight': unknown GGML type 99" in err
+
+
+def test_truncated_tensor_data(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    data = TINY.read_bytes()
+    cut = _data_start("token_embd.weight") + 10
+    err = _bad(tmp_path, data[:cut], capsys)
+    assert "tensor 'token_embd.weight': F16 data of 192 bytes" in err
+    assert "truncated" in err
+
+
+def test_rows_not_whole_blocks(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(TINY.read_bytes())
+    type_at, _ = _tensor_info_offsets(bytes(data))["output.weight"]
+    ne0_at = type_at - 16  # ne[0] of a rank-2 tensor
+    data[ne0_at : ne0_at + 8] = struct.pack("<Q", 200)
+    err = _bad(tmp_path, bytes(data), capsys)
+    assert (
+        "tensor 'output.weight': a row of 200 elements is not a whole number of "
+        "Q6_K blocks of 256" in err
+    )
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf])
+def test_non_finite_super_block_scale(tmp_path: Path, capsys, value: float) -> None:  # type: ignore[no-untyped-def]
+    data = bytearray(TINY.read_bytes())
+    start = _data_start("blk.0.attn_q.weight")
+    block = start + 144  # super-block 1: row 0, second block; d is its first 2 bytes
+    data[block : block + 2] = np.float16(value).tobytes()
+    err = _bad(tmp_path, bytes(data), capsys)
+    assert (
+        "tensor 'blk.0.attn_q.weight': super-block 1 (row 0) has a non-finite scale"
+        in err
+    )
+    assert f"at offset {block}" in err
+
+
+def test_unknown_tensor_name(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    err = _bad(tmp_path, TINY.read_bytes(), capsys, "--tensor", "nope")
+    assert "no tensor named 'nope'" in err
