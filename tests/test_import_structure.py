@@ -321,14 +321,7 @@ def _private_uses(path: Path, own: set[str]) -> list[str]:
 
 
 # Modules still reaching into xDSL's privates directly, and why. Empty is the goal.
-KNOWN_PRIVATE_USERS: dict[str, str] = {
-    "xquant/asm/located_parser.py": "subclasses xDSL's Parser to record spans and read "
-    "MLIR's location grammar (its token and alias-definition steps are private)",
-    "xquant/asm/printer.py": "subclasses xDSL's Printer to print as mlir-opt (SSA and "
-    "block names, dense-literal element printing are private)",
-    "xquant/dialects/quant/syntax.py": "reads quant types token by token (lookahead and "
-    "resume for fast scale lists); to go through xquant.xdsl_internals",
-}
+KNOWN_PRIVATE_USERS: dict[str, str] = {}
 
 
 def test_only_compat_touches_xdsl_internals() -> None:

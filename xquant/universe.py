@@ -139,6 +139,22 @@ def _stablehlo_legalize_quant_to_math() -> type[ModulePass]:
     return StablehloLegalizeQuantToMathPass
 
 
+def _stablehlo_legalize_composite_to_call() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_composite_to_call import (
+        StablehloLegalizeCompositeToCallPass,
+    )
+
+    return StablehloLegalizeCompositeToCallPass
+
+
+def _stablehlo_legalize_control_flow() -> type[ModulePass]:
+    from xquant.transforms.stablehlo_legalize_control_flow import (
+        StablehloLegalizeControlFlowPass,
+    )
+
+    return StablehloLegalizeControlFlowPass
+
+
 def _chlo_legalize_to_stablehlo() -> type[ModulePass]:
     from xquant.transforms.chlo_legalize_to_stablehlo import ChloLegalizeToStablehloPass
 
@@ -249,6 +265,10 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "mx-tensor-generalize": _with_fixes(_mx_tensor_generalize),
     "stablehlo-legalize-quant-to-math": _with_fixes(_stablehlo_legalize_quant_to_math),
     "chlo-legalize-to-stablehlo": _with_fixes(_chlo_legalize_to_stablehlo),
+    "stablehlo-legalize-control-flow": _with_fixes(_stablehlo_legalize_control_flow),
+    "stablehlo-legalize-composite-to-call": _with_fixes(
+        _stablehlo_legalize_composite_to_call
+    ),
     "stablehlo-legalize-to-linalg": _with_fixes(_stablehlo_legalize_to_linalg),
     "linalg-fuse-elementwise-ops": _with_fixes(_linalg_fuse_elementwise_ops),
     "linalg-convert-to-dps": _with_fixes(_linalg_convert_to_dps),

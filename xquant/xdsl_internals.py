@@ -18,8 +18,8 @@ from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue, TypeAttribute
-from xdsl.parser import BaseParser
+from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue, TypeAttribute
+from xdsl.parser import BaseParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 from xdsl.utils.scoped_dict import ScopedDict
@@ -57,7 +57,29 @@ def resume_from(parser: BaseParser, position: int) -> None:
     parser._resume_from(position)  # pyright: ignore[reportPrivateUsage]
 
 
+def parse_top_level_definition(parser: Parser) -> None:
+    """One `{-# ... #-}` metadata dictionary or `#alias = ...` definition, as xDSL's
+    `parse_module` reads them between top-level ops."""
+    if current_token(parser).kind is MLIRTokenKind.FILE_METADATA_BEGIN:
+        parser._parse_file_metadata_dictionary()  # pyright: ignore[reportPrivateUsage]
+    else:
+        parser._parse_alias_def()  # pyright: ignore[reportPrivateUsage]
+
+
 # --- printer
+
+
+def name_tables(printer: Printer) -> tuple[dict[SSAValue, str], dict[Block, str]]:
+    """The printer's SSA value names and block numbers, to preset before printing."""
+    return (
+        printer._ssa_values,  # pyright: ignore[reportPrivateUsage]
+        printer._blocks,  # pyright: ignore[reportPrivateUsage]
+    )
+
+
+def block_name(printer: Printer, block: Block) -> str:
+    """The name the printer gives `block` (after `^`)."""
+    return printer._get_block_name(block)  # pyright: ignore[reportPrivateUsage]
 
 
 def print_new_line(printer: Printer) -> None:

@@ -94,3 +94,23 @@ def test_interpreter_internals() -> None:
     assert interpreter.run_op(add, (1, 2)) == (3,)
     assert interpreter.seen == ["arith.addi"]
     assert isinstance(interpreter, Interpreter)
+
+
+def test_top_level_definition() -> None:
+    parser = _parser("#a = 5 : i32\n")
+    internals.parse_top_level_definition(parser)
+    assert internals.current_token(parser).kind == MLIRTokenKind.EOF
+
+
+def test_printer_name_tables() -> None:
+    module = _parser(
+        "func.func @f(%a: i32) -> i32 {\n  func.return %a : i32\n}"
+    ).parse_module()
+    printer = Printer()
+    values, blocks = internals.name_tables(printer)
+    (function,) = module.ops
+    block = function.regions[0].blocks.first
+    assert block is not None
+    values[block.args[0]] = "named"
+    assert isinstance(blocks, dict)
+    assert internals.block_name(printer, block) == "bb0"

@@ -29,6 +29,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xquant.compat.locations import DeferredLoc, is_location
+from xquant.xdsl_internals import current_token, parse_top_level_definition
 
 __all__ = ["LocatedModule", "LocatedParser", "parse_located"]
 
@@ -72,7 +73,7 @@ class LocatedParser(Parser):
         if location is not None:
             # Where the next token starts: an op or argument whose text ends
             # here had its location written out.
-            self._location_end = self._current_token.span.start
+            self._location_end = current_token(self).span.start
             if isinstance(location, DeferredLoc):
                 self._deferred_count += 1
             elif isinstance(location, UnknownLoc):
@@ -90,7 +91,7 @@ class LocatedParser(Parser):
             self.allow_deferred_locations = allow
 
     def _ends_with_location(self) -> bool:
-        return self._location_end == self._current_token.span.start
+        return self._location_end == current_token(self).span.start
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT
@@ -113,7 +114,7 @@ class LocatedParser(Parser):
     def _parse_op_result_list(self) -> list[tuple[Span, int]]:
         results = super()._parse_op_result_list()
         # Ops nest (regions), hence a stack of name spans.
-        self._name_spans.append(self._current_token.span)
+        self._name_spans.append(current_token(self).span)
         return results
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
@@ -125,8 +126,8 @@ class LocatedParser(Parser):
         if not allow_implicit_module:
             return super().parse_module(False)
         ops: list[Operation] = []
-        while self._current_token.kind is not MLIRTokenKind.EOF:
-            if self._current_token.kind in _ALIAS_OR_METADATA:
+        while current_token(self).kind is not MLIRTokenKind.EOF:
+            if current_token(self).kind in _ALIAS_OR_METADATA:
                 self._parse_top_level_definition()
             elif (op := self.parse_optional_operation()) is not None:
                 ops.append(op)
@@ -181,18 +182,15 @@ class LocatedParser(Parser):
         return target
 
     def _parse_top_level_definition(self) -> None:
-        if self._current_token.kind is MLIRTokenKind.FILE_METADATA_BEGIN:
-            self._parse_file_metadata_dictionary()
-        else:
-            self._parse_alias_def()
+        parse_top_level_definition(self)
 
     def parse_optional_attribute(self) -> Attribute | None:
-        start = self._current_token.span.start
+        start = current_token(self).span.start
         try:
             return super().parse_optional_attribute()
         except NotImplementedError as err:  # xDSL cannot pack e.g. dense i65 data
             raise ParseError(
-                Span(start, self._current_token.span.start, self.lexer.input),
+                Span(start, current_token(self).span.start, self.lexer.input),
                 f"not supported by xDSL: {err}",
             ) from err
 
@@ -311,7 +309,7 @@ def parse_located(
 
 
 def _error_at(parser: Parser, message: str) -> ParseError:
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = current_token(parser)
     return ParseError(token.span, message)
 
 

@@ -94,6 +94,12 @@ from xdsl.utils.hints import isa
 
 from xquant.compat.locations import FileLineColRange, is_location
 from xquant.numerics.float_format import format_float, format_floats
+from xquant.xdsl_internals import (
+    block_name,
+    name_tables,
+    print_dense_element,
+    print_dense_list,
+)
 
 __all__ = [
     "MLIRPrinter",
@@ -660,8 +666,9 @@ class MLIRPrinter(Printer):
             block_arg_names=self.block_argument_hints,
             result_group_names=self.result_group_hints,
         )
-        self._ssa_values.update(self._names.values)
-        self._blocks.update(self._names.blocks)
+        values, blocks = name_tables(self)
+        values.update(self._names.values)
+        blocks.update(self._names.blocks)
         try:
             if self._alias_uses is None:
                 self._collect_aliases(op)
@@ -868,10 +875,10 @@ class MLIRPrinter(Printer):
         if not predecessors:
             return "" if region.blocks.first is block else "  // no predecessors"
         if all(p is predecessors[0] for p in predecessors):
-            return f"  // pred: ^{self._get_block_name(predecessors[0])}"
+            return f"  // pred: ^{block_name(self, predecessors[0])}"
         order = self._names.block_order if self._names else {}
         ordered = sorted(predecessors, key=lambda b: order.get(b, 0))
-        names = ", ".join(f"^{self._get_block_name(b)}" for b in ordered)
+        names = ", ".join(f"^{block_name(self, b)}" for b in ordered)
         return f"  // {len(ordered)} preds: {names}"
 
     def print_successors(self, successors: Sequence[Block]) -> None:
@@ -956,13 +963,13 @@ class MLIRPrinter(Printer):
         if count == 0:
             pass
         elif _is_splat(attr, count):
-            attr._print_one_elem(attr.get_values()[0], self)  # pyright: ignore[reportPrivateUsage]
+            print_dense_element(attr, attr.get_values()[0], self)
         elif self.hex_threshold != -1 and count > self.hex_threshold:
             self.print_string(f'"0x{_raw_data(attr).hex().upper()}"')
         elif (texts := _element_texts(attr)) is not None:
             self.print_string(_nested_list(texts, shape))
         else:
-            attr._print_dense_list(attr.get_values(), shape, self)  # pyright: ignore[reportPrivateUsage]
+            print_dense_list(attr, attr.get_values(), shape, self)
         self.print_string(">")
 
     # -- locations ---------------------------------------------------------------------

@@ -47,6 +47,7 @@ from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLoc
 from xquant.compat.printer import XQuantPrinter
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
+from xquant.dialects.stablehlo.misc import CompositeOp
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 from xquant.numerics.values import reassociates_fp_reductions
 from xquant.transforms.utils.pipeline import apply_pipeline
@@ -70,6 +71,7 @@ LOWERINGS: tuple[tuple[str, str], ...] = (
     ("sdy", "sdy-drop-shardings"),
     (
         "stablehlo",
+        "stablehlo-legalize-composite-to-call,stablehlo-legalize-control-flow,"
         "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg",
     ),
     (
@@ -200,6 +202,9 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
         module.verify()
 
     _erase_uncalled_declarations(module)
+    # IREE names the runtime module after `module @name` (JAX writes `@jit_f`);
+    # the runner looks it up as IREE's default, `module`.
+    module.properties.pop("sym_name", None)
     if pipeline := pipeline or lowering_for(module):
         apply_passes(module, pipeline)
     _forward_optimization_barriers(module)
@@ -521,6 +526,11 @@ def _keep_reachable(module: ModuleOp, entry: str) -> None:
             op.callee.root_reference.data
             for op in functions[name].walk()
             if isinstance(op, func.CallOp)
+        ]
+        todo += [
+            op.decomposition.root_reference.data
+            for op in functions[name].walk()
+            if isinstance(op, CompositeOp)
         ]
     for name, op in functions.items():
         if name not in keep:

@@ -1,4 +1,7 @@
-"""The few ops of StableHLO's `chlo` dialect that `stablehlo-legalize-quant-to-math` emits.
+"""The ops of StableHLO's `chlo` dialect that `stablehlo-legalize-quant-to-math` and JAX emit.
+
+Element-wise unary math (`chlo.square`, `chlo.erf`, `chlo.erfc`, `chlo.sinh`,
+...), `chlo.top_k`, and the broadcasting binary ops.
 
 Upstream's pass builds its integer math from implicitly broadcasting binary
 ops (`stablehlo/dialect/ChloOps.td`, `HLOClient_BroadcastBinaryElementwiseOp`);
@@ -19,13 +22,22 @@ from __future__ import annotations
 
 from typing import ClassVar, Self
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I64,
+    BoolAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -187,9 +199,174 @@ class BroadcastMinimumOp(BroadcastBinaryOp):
     STABLEHLO_NAME: ClassVar[str] = "stablehlo.minimum"
 
 
+class ChloUnaryOp(IRDLOperation):
+    """Base of chlo's element-wise unary ops on floats (`ChloOps.td`, `CHLO_UnaryElementwiseOp`):
+
+    %0 = chlo.erf %x : tensor<16xf32> -> tensor<16xf32>
+    """
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
+
+    def __init__(self, operand: SSAValue, result_type: Attribute | None = None):
+        super().__init__(
+            operands=[operand],
+            result_types=[operand.type if result_type is None else result_type],
+        )
+
+    def verify_(self) -> None:
+        operand, result = self.operand.type, self.result.type
+        if not isa(operand, TensorType) or not isa(result, TensorType):
+            return
+        if operand.get_element_type() != result.get_element_type():
+            raise VerifyException(
+                f"'{self.name}' op requires the same element type for all operands and results"
+            )
+        if not _compatible_shapes(
+            tuple(operand.get_shape()), tuple(result.get_shape())
+        ):
+            raise VerifyException(
+                f"'{self.name}' op requires the same shape for all operands and results"
+            )
+
+
+def _compatible_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return len(a) == len(b) and all(
+        x == y or DYNAMIC_INDEX in (x, y) for x, y in zip(a, b, strict=True)
+    )
+
+
+def _unary(op_name: str, class_name: str, doc: str) -> type[ChloUnaryOp]:
+    cls = type(class_name, (ChloUnaryOp,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+SquareOp = _unary("chlo.square", "SquareOp", "`x * x`.")
+ErfOp = _unary("chlo.erf", "ErfOp", "The error function.")
+ErfcOp = _unary(
+    "chlo.erfc", "ErfcOp", "The complementary error function, `1 - erf(x)`."
+)
+ErfInvOp = _unary("chlo.erf_inv", "ErfInvOp", "The inverse error function.")
+SinhOp = _unary("chlo.sinh", "SinhOp", "Hyperbolic sine.")
+CoshOp = _unary("chlo.cosh", "CoshOp", "Hyperbolic cosine.")
+TanOp = _unary("chlo.tan", "TanOp", "Tangent.")
+AsinOp = _unary("chlo.asin", "AsinOp", "Inverse sine.")
+AcosOp = _unary("chlo.acos", "AcosOp", "Inverse cosine.")
+AtanOp = _unary("chlo.atan", "AtanOp", "Inverse tangent.")
+AsinhOp = _unary("chlo.asinh", "AsinhOp", "Inverse hyperbolic sine.")
+AcoshOp = _unary("chlo.acosh", "AcoshOp", "Inverse hyperbolic cosine.")
+AtanhOp = _unary("chlo.atanh", "AtanhOp", "Inverse hyperbolic tangent.")
+LgammaOp = _unary(
+    "chlo.lgamma", "LgammaOp", "Log of the absolute value of the gamma function."
+)
+DigammaOp = _unary("chlo.digamma", "DigammaOp", "The digamma function.")
+
+UNARY_OPS: tuple[type[ChloUnaryOp], ...] = (
+    SquareOp,
+    ErfOp,
+    ErfcOp,
+    ErfInvOp,
+    SinhOp,
+    CoshOp,
+    TanOp,
+    AsinOp,
+    AcosOp,
+    AtanOp,
+    AsinhOp,
+    AcoshOp,
+    AtanhOp,
+    LgammaOp,
+    DigammaOp,
+)
+
+
+@irdl_op_definition
+class TopKOp(IRDLOperation):
+    """`chlo.top_k(%x, k = 3) : tensor<3x10xf32> -> (tensor<3x3xf32>, tensor<3x3xi32>)`:
+    the `k` largest entries of the last dimension, in descending order, and their indices
+    (the lower index first among equal values)."""
+
+    name = "chlo.top_k"
+
+    operand = operand_def(TensorType)
+    k = prop_def(IntegerAttr[I64])
+    is_stable = opt_prop_def(BoolAttr)
+    values = result_def(TensorType)
+    indices = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        operand = self.operand.type
+        if not isa(operand, TensorType):
+            return
+        shape = tuple(operand.get_shape())
+        k = self.k.value.data
+        if not shape:
+            raise VerifyException("'chlo.top_k' op operand's rank must be at least 1")
+        if shape[-1] != DYNAMIC_INDEX and shape[-1] < k:
+            raise VerifyException(
+                "'chlo.top_k' op operand's last dimension must be at least "
+                f"{k}, but got {shape[-1]}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parser.parse_punctuation("(")
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("k")
+        parser.parse_punctuation("=")
+        k = parser.parse_integer()
+        properties: dict[str, Attribute] = {"k": IntegerAttr(k, i64)}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("is_stable")
+            parser.parse_punctuation("=")
+            properties["is_stable"] = BoolAttr.from_bool(parser.parse_boolean())
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        parser.parse_punctuation("(")
+        values_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        indices_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        resolved = parser.resolve_operand(operand, operand_type)
+        op = cls.create(
+            operands=[resolved],
+            result_types=[values_type, indices_type],
+            properties=properties,
+            attributes=attributes,
+        )
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.operand)
+        printer.print_string(f", k = {self.k.value.data}")
+        if self.is_stable is not None:
+            printer.print_string(
+                f", is_stable = {'true' if self.is_stable.value.data else 'false'}"
+            )
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+        printer.print_string(" -> (")
+        printer.print_attribute(self.values.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.indices.type)
+        printer.print_string(")")
+
+
 Chlo = Dialect(
     "chlo",
     [
+        *UNARY_OPS,
+        TopKOp,
         BroadcastAddOp,
         BroadcastSubtractOp,
         BroadcastMultiplyOp,

@@ -67,6 +67,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from xquant.xdsl_internals import consume_token, current_token
+
 __all__ = [
     "AxisRefAttr",
     "DimensionShardingAttr",
@@ -307,10 +309,10 @@ def _parse_dimension_sharding(parser: AttrParser) -> DimensionShardingAttr:
             break
         axes.append(_parse_axis_ref(parser))
     priority: IntAttr | NoneAttr = NoneAttr()
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = current_token(parser)
     if token.kind is MLIRTokenKind.BARE_IDENT:
         text = token.text
-        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+        consume_token(parser)
         digits = text[1:]
         if len(text) < 2 or text[0] != "p" or not digits.isdigit():
             parser.raise_error(
@@ -386,7 +388,7 @@ def parse_tensor_sharding(parser: AttrParser) -> TensorShardingAttr:
     if parser.parse_optional_keyword("mesh") is not None:
         mesh_or_ref = parse_mesh_body(parser)
     else:
-        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        token = current_token(parser)
         if token.kind is not MLIRTokenKind.AT_IDENT:
             parser.raise_error("expecting MeshAttr or FlatSymbolRefAttr")
         mesh_or_ref = SymbolRefAttr(parser.parse_symbol_name())

@@ -46,9 +46,12 @@ EXTRA_IMPLEMENTATION_MODULES = [
     "xquant.interpreter.stablehlo.dot_conv",
     "xquant.interpreter.stablehlo.reductions",
     "xquant.interpreter.stablehlo.data_movement",
+    "xquant.interpreter.stablehlo.bitwise",
+    "xquant.interpreter.stablehlo.control_flow",
     "xquant.interpreter.check",
     "xquant.interpreter.chlo",
     "xquant.interpreter.sdy",
+    "xquant.interpreter.chlo_math",
     "xquant.interpreter.tosa",
 ]
 

@@ -31,7 +31,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.hints import isa
 
-from xquant.dialects.upstream.arith import IndexCastUIOp
+from xquant.dialects.upstream.arith import IndexCastUIOp, RemFOp
 from xquant.interpreter.resources import resource_value
 from xquant.numerics.dtypes import cast_float, integer_range, integers_to_float
 from xquant.numerics.values import (
@@ -466,6 +466,7 @@ class ArithFunctions(InterpreterFunctions):
     run_subf = impl(arith.SubfOp)(_float_binary(np.subtract))
     run_mulf = impl(arith.MulfOp)(_float_binary(np.multiply))
     run_divf = impl(arith.DivfOp)(_float_binary(np.divide))
+    run_remf = impl(RemFOp)(_float_binary(np.fmod))
     run_maximumf = impl(arith.MaximumfOp)(_float_binary(maximumf))
     run_minimumf = impl(arith.MinimumfOp)(_float_binary(minimumf))
     run_maxnumf = impl(arith.MaxnumfOp)(_float_binary(_maxnumf))

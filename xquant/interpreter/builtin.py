@@ -16,11 +16,13 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.hints import isa
 
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.interpreter.arith import attribute_value
 from xquant.interpreter.quant import reinterpret
-from xquant.numerics.values import dtype_of, element_type
+from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
 __all__ = ["BuiltinFunctions"]
 
@@ -30,6 +32,15 @@ def _holder(t: Attribute) -> np.dtype[Any] | None:
         return dtype_of(t)
     except (ValueError, TypeError):
         return None
+
+
+def _same_width_integers(a: Attribute, b: Attribute) -> bool:
+    ea, eb = element_type(a), element_type(b)
+    return (
+        isa(ea, builtin.IntegerType)
+        and isa(eb, builtin.IntegerType)
+        and ea.width.data == eb.width.data
+    )
 
 
 def _attribute_value_impl(
@@ -82,11 +93,20 @@ class BuiltinFunctions(InterpreterFunctions):
             try:
                 results.append(interpreter.cast_value(o.type, r.type, value))
                 continue
-            except Exception:
-                pass
+            except InterpretationError:
+                pass  # no registered cast between these types: by the holders below
             dt = _holder(r.type)
             arr = np.asarray(value)
-            if dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize:
+            if _same_width_integers(o.type, r.type):
+                # i4 <-> ui4 (upstream's signless conversion of unsigned types): the
+                # same bits, read with the target's signedness.
+                wrapped = wrap(arr.astype(np.int64), int_info(element_type(r.type)))
+                results.append(
+                    wrapped if isinstance(value, np.ndarray) else wrapped[()]
+                )
+            elif (
+                dt is not None and arr.dtype != dt and arr.dtype.itemsize == dt.itemsize
+            ):
                 v = arr.view(dt)
                 results.append(v if isinstance(value, np.ndarray) else v[()])
             else:

@@ -1,6 +1,7 @@
 """`chlo-legalize-to-stablehlo`: `chlo` broadcasting ops on static shapes to
 `broadcast_in_dim` + the StableHLO element-wise op (upstream's pass of that
-name, the static-shape part). `stablehlo-legalize-quant-to-math` emits these
+name, the static-shape part), and chlo's element-wise math to upstream's
+StableHLO expansions (`chlo_decompositions`). `stablehlo-legalize-quant-to-math` emits these
 ops as upstream does; this pass and `legalize_chlo` take them further."""
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
@@ -19,6 +25,7 @@ from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.numerics.values import element_type
+from xquant.transforms.utils.chlo_decompositions import expand_top_k, expand_unary
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,
@@ -65,6 +72,33 @@ class LowerChloBroadcast(RewritePattern):
         rewriter.replace(op, [], [b.ops[-1].results[0]])
 
 
+class LowerChloUnary(RewritePattern):
+    """chlo's element-wise math (`chlo.erf`, `chlo.square`, ...) to upstream's StableHLO
+    expansion (`chlo_decompositions`); ops whose expansion is not reproduced stay."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, chlo.ChloUnaryOp):
+            return
+        b = expand_unary(op.name, op.operand, op.result.type)
+        if b is None:
+            return
+        rewriter.insert(b.ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [b.ops[-1].results[0]])
+
+
+class LowerTopK(RewritePattern):
+    """`chlo.top_k` (static shapes) -> iota, `stablehlo.sort` on `GT`, two slices."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, chlo.TopKOp):
+            return
+        b = expand_top_k(op)
+        if b is None:
+            return
+        rewriter.insert(b.ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [b.ops[-2].results[0], b.ops[-1].results[0]])
+
+
 @dataclass(frozen=True)
 class ChloLegalizeToStablehloPass(ModulePass):
     """`chlo` broadcasting ops to `broadcast_in_dim` + StableHLO element-wise ops (static shapes).
@@ -81,4 +115,8 @@ class ChloLegalizeToStablehloPass(ModulePass):
 
 def legalize_chlo(module: ModuleOp) -> None:
     """Rewrite every static-shape `chlo` broadcasting op of `module` into StableHLO."""
-    PatternRewriteWalker(LowerChloBroadcast()).rewrite_module(module)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [LowerChloBroadcast(), LowerChloUnary(), LowerTopK()]
+        )
+    ).rewrite_module(module)

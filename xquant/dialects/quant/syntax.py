@@ -58,6 +58,12 @@ from xquant.numerics.float_format import (
     semantics_of,
 )
 from xquant.numerics.literal_text import bracketed
+from xquant.xdsl_internals import (
+    consume_token,
+    current_token,
+    parse_optional_token,
+    resume_from,
+)
 
 _D = TypeVar("_D", FloatData, IntAttr)
 
@@ -80,7 +86,7 @@ def _fail_wrong_token(parser: AttrParser, message: str) -> NoReturn:
     or a line ending in a `//` comment) separates it from the current one,
     so `0.99872:127 23>` is reported after `127`, not at `23`.
     """
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = current_token(parser)
     text = parser.lexer.input.content
     original = token.span.start
     if token.kind == MLIRTokenKind.EOF:
@@ -106,7 +112,7 @@ def _fail(
     parser: AttrParser, message: str, start: int | None = None, end: int | None = None
 ) -> NoReturn:
     if start is None:
-        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        token = current_token(parser)
         start, end = token.span.start, token.span.end
     parser.raise_error(message, start, end if end is not None else start + 1)
 
@@ -126,10 +132,10 @@ def _integer(parser: AttrParser, low: int = INT64_MIN, high: int = INT64_MAX) ->
 def _float(parser: AttrParser) -> float:
     """A float literal, as MLIR's `parseFloat(double&)`: decimal float or 0x-bit pattern."""
     start = parser.pos
-    negative = parser._parse_optional_token(MLIRTokenKind.MINUS) is not None  # pyright: ignore[reportPrivateUsage]
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    negative = parse_optional_token(parser, MLIRTokenKind.MINUS) is not None  # pyright: ignore[reportPrivateUsage]
+    token = current_token(parser)
     if token.kind == MLIRTokenKind.FLOAT_LIT:
-        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+        consume_token(parser)
         value = float(token.text)
         return -value if negative else value
     if token.kind != MLIRTokenKind.INTEGER_LIT:
@@ -157,7 +163,7 @@ def _float(parser: AttrParser) -> float:
             token.span.start,
             token.span.end,
         )
-    parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+    consume_token(parser)
     return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
@@ -183,7 +189,7 @@ def _parse_storage(parser: AttrParser) -> tuple[Attribute, bool, int, int]:
     a distinct quantized type (see `types`) and prints as written.
     """
 
-    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    token = current_token(parser)
     start, end = token.span.start, token.span.end
     if token.kind == MLIRTokenKind.EXCLAMATION_IDENT:
         attr = parser.parse_type()
@@ -502,7 +508,7 @@ def _fast_param_list(
     low, high = scale_range(expressed)
     if len(scales) != count or not ((scales >= low) & (scales <= high)).all():
         return None
-    parser._resume_from(end)  # pyright: ignore[reportPrivateUsage]
+    resume_from(parser, end)
     return scales, zero_points, shape
 
 
@@ -545,7 +551,7 @@ def parse_uniform(parser: AttrParser) -> list[Attribute]:
     key = text[start : end + 1] if end - start > _CACHED_LENGTH else None
     if key is not None and (cached := _UNIFORM_CACHE.get(key)) is not None:
         params, length = cached
-        parser._resume_from(start + length)  # pyright: ignore[reportPrivateUsage]
+        resume_from(parser, start + length)
         return params
     params = _parse_uniform(parser)
     if key is not None and parser.pos - start <= len(key):

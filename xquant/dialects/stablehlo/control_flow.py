@@ -1,4 +1,4 @@
-"""Ops with regions beyond the reductions: while, map, sort, scatter.
+"""Ops with regions beyond the reductions: while, case, map, sort, scatter.
 
     %0:2 = stablehlo.while(%iterArg = %a, %iterArg_0 = %b) : tensor<i32>, tensor<f32>
     cond {
@@ -40,6 +40,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
@@ -337,4 +338,50 @@ class ScatterOp(IRDLOperation):
             )
 
 
-CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [WhileOp, MapOp, SortOp, ScatterOp]
+@irdl_op_definition
+class CaseOp(IRDLOperation):
+    """Run branch `index` (the last one when `index` is out of range) and return its values
+    (generic syntax: `"stablehlo.case"(%i) ({...}, {...}) : (tensor<i32>) -> tensor<5xf32>`)."""
+
+    name = "stablehlo.case"
+
+    index = operand_def(TensorType)
+    branches = var_region_def("single_block")
+    results_ = var_result_def()
+    traits = traits_def(q.QuantizedTensorTypes(), RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        index_type = self.index.type
+        if not (
+            isa(index_type, TensorType)
+            and not index_type.get_shape()
+            and index_type.get_element_type() == IntegerType(32)
+        ):
+            raise VerifyException(
+                "'stablehlo.case' op operand #0 must be ranked tensor of 32-bit "
+                f"signless integer values, but got {type_text(index_type)}"
+            )
+        if not self.branches:
+            raise VerifyException("expect at least one branch")
+        for index, branch in enumerate(self.branches):
+            args = branch.block.args
+            if args:
+                raise VerifyException(
+                    f"branch {index} must have 0 arguments, but found {len(args)}"
+                )
+            returned = _returned(branch)
+            if len(returned) != len(self.result_types) or not all(
+                compatible_types(a, b) for a, b in zip(returned, self.result_types)
+            ):
+                raise VerifyException(
+                    f"branch {index} returned values do not match op result types"
+                )
+
+
+CONTROL_FLOW_OPS: list[type[IRDLOperation]] = [
+    WhileOp,
+    MapOp,
+    SortOp,
+    ScatterOp,
+    CaseOp,
+]

@@ -451,6 +451,10 @@ def _emit_unsigned(
         return body.add(arith.XOrIOp(operands[0], scalar_constant(hoist, -1, element)))
     if name in ("stablehlo.shift_left", "stablehlo.shift_right_logical"):
         return _shift(body, hoist, name, operands[0], operands[1], element)
+    if name == "stablehlo.popcnt":  # bit counts do not depend on signedness
+        return body.add(math.CtPopOp(operands[0]))
+    if name == "stablehlo.count_leading_zeros":
+        return body.add(math.CountLeadingZerosOp(operands[0]))
     raise Unsupported(f"{name} on unsigned integers")
 
 

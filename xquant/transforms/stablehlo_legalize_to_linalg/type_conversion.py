@@ -19,6 +19,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.control_flow import ScatterOp, SortOp
 from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import Ops, Unsupported
 
@@ -37,9 +38,19 @@ def check_signless(t: Attribute) -> None:
 
 
 def in_reducer(op: Operation) -> bool:
-    """Ops of a reducer body are lowered with their reduction, as scalars."""
+    """Ops of a reducer body are lowered with their reduction, as scalars; those of a
+    `sort` comparator or a `scatter` update computation stay with the op, which stays
+    StableHLO (upstream's pass does not lower them either; IREE turns them into
+    `iree_linalg_ext.sort`/`scatter`, which keep a scalar body)."""
     return isinstance(
-        op.parent_op(), (shlo.ReduceOp, shlo.ReduceWindowOp, shlo.SelectAndScatterOp)
+        op.parent_op(),
+        (
+            shlo.ReduceOp,
+            shlo.ReduceWindowOp,
+            shlo.SelectAndScatterOp,
+            SortOp,
+            ScatterOp,
+        ),
     )
 
 

@@ -1,0 +1,18 @@
+#loc1 = loc("x")
+module @jit_erf_inv attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<16xf32> loc("x")) -> (tensor<16xf32> {jax.result_info = "result"}) {
+    %0 = chlo.erf_inv %arg0 : tensor<16xf32> -> tensor<16xf32> loc(#loc11)
+    return %0 : tensor<16xf32> loc(#loc10)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("/work/wt27ops/tests/data/jax/generate.py":319:11 to :25)
+#loc3 = loc("/work/wt27ops/tests/data/jax/generate.py":399:18 to :37)
+#loc4 = loc("/work/wt27ops/tests/data/jax/generate.py":419:4 to :22)
+#loc5 = loc("erf_inv"(#loc2))
+#loc6 = loc("main"(#loc3))
+#loc7 = loc("<module>"(#loc4))
+#loc8 = loc(callsite(#loc6 at #loc7))
+#loc9 = loc(callsite(#loc5 at #loc8))
+#loc10 = loc("jit(erf_inv)"(#loc8))
+#loc11 = loc("jit(erf_inv)/erf_inv"(#loc9))

@@ -1,0 +1,27 @@
+#loc1 = loc("k")
+#loc2 = loc("v")
+#loc6 = loc("sort")
+#loc10 = loc("sort:"(#loc6))
+module @jit_sort_multi_operand attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<8xi32> loc("k"), %arg1: tensor<8xf32> loc("v")) -> (tensor<8xi32> {jax.result_info = "result[0]"}, tensor<8xf32> {jax.result_info = "result[1]"}) {
+    %0:2 = "stablehlo.sort"(%arg0, %arg1) <{dimension = 0 : i64, is_stable = true}> ({
+    ^bb0(%arg2: tensor<i32> loc("sort:"(#loc6)), %arg3: tensor<i32> loc("sort:"(#loc6)), %arg4: tensor<f32> loc("sort:"(#loc6)), %arg5: tensor<f32> loc("sort:"(#loc6))):
+      %1 = stablehlo.compare LT, %arg2, %arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1> loc(#loc16)
+      stablehlo.return %1 : tensor<i1> loc(#loc14)
+    }) : (tensor<8xi32>, tensor<8xf32>) -> (tensor<8xi32>, tensor<8xf32>) loc(#loc14)
+    return %0#0, %0#1 : tensor<8xi32>, tensor<8xf32> loc(#loc13)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc3 = loc("/work/wt27ops/tests/data/jax/generate.py":198:11 to :55)
+#loc4 = loc("/work/wt27ops/tests/data/jax/generate.py":402:19 to :51)
+#loc5 = loc("/work/wt27ops/tests/data/jax/generate.py":419:4 to :22)
+#loc7 = loc("sort_multi_operand"(#loc3))
+#loc8 = loc("main"(#loc4))
+#loc9 = loc("<module>"(#loc5))
+#loc11 = loc(callsite(#loc8 at #loc9))
+#loc12 = loc(callsite(#loc7 at #loc11))
+#loc13 = loc("jit(sort_multi_operand)"(#loc11))
+#loc14 = loc("jit(sort_multi_operand)/sort"(#loc12))
+#loc15 = loc(callsite(#loc7 at #loc12))
+#loc16 = loc("jit(sort_multi_operand)/lt_to"(#loc15))
