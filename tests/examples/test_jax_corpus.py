@@ -19,7 +19,6 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from xdsl.parser import ParseError
 
 import xquant
 
@@ -48,25 +47,6 @@ MAY_STAY = {
 
 # Known gaps, each with its reason (tracked in issue 27).
 STAY_GAPS = {}
-
-# Issue 27 item 5 (the numerics helper's part): bf16 dot_general accumulates in bf16;
-# float reductions are pairwise in the interpreter and sequential once lowered.
-NUMERIC_GAPS = {
-    "bf16_matmul": "dot_general accumulates bf16 in bf16 (XLA: in f32), issue 27 item 5",
-    "bf16_matmul_f32_acc": "dot_general accumulates bf16 in bf16 (XLA: in f32), issue 27 item 5",
-}
-LOWERED_GAPS = {
-    name: "float reduce: pairwise in the interpreter, sequential lowered, issue 27 item 5"
-    for name in (
-        "bf16_matmul_f32_acc",
-        "cnn_pool",
-        "cumsum",
-        "layernorm",
-        "log_softmax_logsumexp",
-        "softmax",
-        "transformer_layer",
-    )
-}
 
 ULP_16 = {np.dtype(np.float16): 2.0**-10, np.dtype(ml_dtypes.bfloat16): 2.0**-7}
 
@@ -118,8 +98,6 @@ def test_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_runs_equal_to_jax(name: str) -> None:
-    if name in NUMERIC_GAPS:
-        pytest.xfail(NUMERIC_GAPS[name])
     inputs, outputs = load(name)
     module = xquant.parse_module((CORPUS / f"{name}.mlir").read_text())
     results = xquant.run(module, "main", *inputs)
@@ -140,8 +118,6 @@ def test_lowers_and_runs_bit_identical(name: str) -> None:
     }
     unexpected = left - set(MAY_STAY) - STAY_GAPS.get(name, set())
     assert not unexpected, f"{name}: left after lowering: {sorted(unexpected)}"
-    if name in LOWERED_GAPS:
-        pytest.xfail(LOWERED_GAPS[name])
     before = xquant.run(xquant.parse_module(text), "main", *inputs)
     after = xquant.run(lowered, "main", *inputs)
     for index, (a, b) in enumerate(zip(before, after, strict=True)):
@@ -155,16 +131,14 @@ def test_lowers_and_runs_bit_identical(name: str) -> None:
 @pytest.mark.parametrize("kind", ["debug", "export"])
 @pytest.mark.parametrize("name", NAMES)
 def test_located_texts_parse(name: str, kind: str) -> None:
-    """JAX's texts with locations (`as_text(debug_info=True)`, `jax.export`)."""
+    """JAX's texts with locations (`as_text(debug_info=True)`, `jax.export`) parse
+    and run equal to JAX."""
     text = (CORPUS / f"{name}.{kind}.mlir").read_text()
-    try:
-        xquant.parse_module(text)
-    except ParseError as error:
-        if "loc(" in str(error):
-            pytest.xfail(
-                "needs MLIR's location grammar (#locN aliases, ranges): issue 27 item 1"
-            )
-        raise
+    module = xquant.parse_module(text)
+    inputs, outputs = load(name)
+    results = xquant.run(module, "main", *inputs)
+    for index, (got, want) in enumerate(zip(results, outputs, strict=True)):
+        assert_matches_jax(np.asarray(got), want, f"{name} {kind} result {index}")
 
 
 BAD_INPUTS = {
