@@ -100,7 +100,9 @@ def test_weights_are_resources_not_literals(generated: Path) -> None:
             text = (generated / generate.module_name(fmt, a)).read_text()
             assert "dense_resource<" in text
             assert "dialect_resources" in text
-            assert f"func.func @main(%arg0: tensor<4x64x{a}>) -> tensor<4x64x{a}>" in text
+            assert (
+                f"func.func @main(%arg0: tensor<4x64x{a}>) -> tensor<4x64x{a}>" in text
+            )
 
 
 @pytest.mark.parametrize("activations", ["f32", "bf16"])

@@ -23,14 +23,23 @@ Q2 = "!quant.uniform<i8:f32:2, {5.000000e-01:1,2.500000e-01:-2,2.000000e+00:3}>"
 CASES = {
     # (3) axis 0 -> (2x3) axis 1
     "vector_to_columns": (
-        f"tensor<3x{Q0}>", f"tensor<2x3x{Q1}>", "[1]", (3,), (2, 3), lambda v: np.broadcast_to(v, (2, 3))
+        f"tensor<3x{Q0}>",
+        f"tensor<2x3x{Q1}>",
+        "[1]",
+        (3,),
+        (2, 3),
+        lambda v: np.broadcast_to(v, (2, 3)),
     ),
     # (3x2) axis 0 -> (2x4x3) axis 2, with a transpose (dims = [2, 0])
     "transposed": (
-        f"tensor<3x2x{Q0}>", f"tensor<2x4x3x{Q2}>", "[2, 0]", (3, 2), (2, 4, 3),
+        f"tensor<3x2x{Q0}>",
+        f"tensor<2x4x3x{Q2}>",
+        "[2, 0]",
+        (3, 2),
+        (2, 4, 3),
         lambda v: np.broadcast_to(v.T[:, None, :], (2, 4, 3)),
     ),
-}  # fmt: skip
+}
 
 
 def _program(src: str, dst: str, dims: str) -> str:

@@ -236,13 +236,30 @@ def test_shift_capped_multiplier() -> None:
     [
         (Case(16, 8, (1 << 30,), (30,), 3, 0), "input_zp must be 0"),
         (Case(8, 32, (1 << 30,), (30,), 0, 3), "output_zp must be 0"),
-        (Case(8, 8, (1 << 14,), (14,), 0, 0, scale32=False, rounding_mode="DOUBLE_ROUND"), "DOUBLE_ROUND needs scale32"),
-        (Case(8, 8, (1 << 30,), (30,), 0, 0, input_unsigned=True, output_unsigned=True), "exclusive"),
+        (
+            Case(
+                8,
+                8,
+                (1 << 14,),
+                (14,),
+                0,
+                0,
+                scale32=False,
+                rounding_mode="DOUBLE_ROUND",
+            ),
+            "DOUBLE_ROUND needs scale32",
+        ),
+        (
+            Case(
+                8, 8, (1 << 30,), (30,), 0, 0, input_unsigned=True, output_unsigned=True
+            ),
+            "exclusive",
+        ),
         (Case(8, 32, (1 << 30,), (30,), 0, 0, input_unsigned=True), "i32 output"),
         (Case(48, 32, (1 << 30,), (30,), 0, 0), "scale32 is not allowed"),
         (Case(16, 16, (1 << 30,), (30,), 5, 0, input_unsigned=True), "0 or 32768"),
     ],
-)  # fmt: skip
+)
 def test_error_if_conditions_raise(case: Case, message: str) -> None:
     with pytest.raises(InterpretationError, match=message):
         interpret(case, np.array([1, 2]))
@@ -274,8 +291,11 @@ def cases(draw: st.DrawFn) -> tuple[Case, np.ndarray]:
     out_width = draw(st.sampled_from([8, 16, 32]))
     input_unsigned = in_width in (8, 16) and out_width != 32 and draw(st.booleans())
     output_unsigned = (
-        not input_unsigned and in_width in (8, 16) and out_width != 32 and draw(st.booleans())
-    )  # fmt: skip
+        not input_unsigned
+        and in_width in (8, 16)
+        and out_width != 32
+        and draw(st.booleans())
+    )
     rounding_mode = draw(
         st.sampled_from(
             ["SINGLE_ROUND", "INEXACT_ROUND", "DOUBLE_ROUND"]
@@ -312,9 +332,18 @@ def cases(draw: st.DrawFn) -> tuple[Case, np.ndarray]:
         draw(st.lists(st.integers(min_shift, 62), min_size=channels, max_size=channels))
     )
     case = Case(
-        in_width, out_width, multiplier, shift, input_zp, output_zp, scale32,
-        rounding_mode, per_channel, input_unsigned, output_unsigned,
-    )  # fmt: skip
+        in_width,
+        out_width,
+        multiplier,
+        shift,
+        input_zp,
+        output_zp,
+        scale32,
+        rounding_mode,
+        per_channel,
+        input_unsigned,
+        output_unsigned,
+    )
     size = int(np.prod(shape))
     low, high = -(1 << (in_width - 1)), (1 << (in_width - 1)) - 1
     if in_width == 32:  # the zero point is 0; keep `value` inside int32

@@ -169,10 +169,15 @@ def spec_dequantize(
 
 # (type, storage values, the spec's results, xquant's results before the change)
 SPEC_DEQUANTIZE = [
-    ("!quant.uniform<i32:f32, 1.0:3>", [33554433, 123456789], [33554430, 123456784], [33554428, 123456792]),
+    (
+        "!quant.uniform<i32:f32, 1.0:3>",
+        [33554433, 123456789],
+        [33554430, 123456784],
+        [33554428, 123456792],
+    ),
     ("!quant.uniform<i16:f16, 1.0:-3>", [-32762], [-32752], [-32768]),
     ("!quant.uniform<i16:bf16, 1.0:-3>", [-32706], [-32640], [-32768]),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "stored", "spec", "float_first"), SPEC_DEQUANTIZE)
@@ -204,8 +209,12 @@ def test_dequantize_i32_beyond_f32_significand() -> None:
 
 def test_dequantize_of_narrow_storage_is_unchanged() -> None:
     # Storage and zero points exact in the expressed type: the float subtraction rounded once too.
-    for text in ("!quant.uniform<i8:f32, 0.1:-128>", "!quant.uniform<u8:bf16, 0.1:255>",
-                 "!quant.uniform<i16:f32, 0.01:1000>", "!quant.uniform<u4:f16, 0.3:15>"):  # fmt: skip
+    for text in (
+        "!quant.uniform<i8:f32, 0.1:-128>",
+        "!quant.uniform<u8:bf16, 0.1:255>",
+        "!quant.uniform<i16:f32, 0.01:1000>",
+        "!quant.uniform<u4:f16, 0.3:15>",
+    ):
         t = qtype(text)
         dtype = uniform.expressed_dtype(t).type
         info = np.iinfo(uniform.storage_numpy_dtype(t))
@@ -233,13 +242,28 @@ def test_contraction_rescale_multiplier_per_channel() -> None:
     ("lhs", "rhs", "result", "rhs_axis_in_result"),
     [
         # per-axis lhs
-        ("!quant.uniform<i8:f32:0, {1.0,2.0}>", "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", None),
+        (
+            "!quant.uniform<i8:f32:0, {1.0,2.0}>",
+            "!quant.uniform<i8:f32, 1.0>",
+            "!quant.uniform<i8:f32, 1.0>",
+            None,
+        ),
         # 32-bit storage could overflow the int64 sum
-        ("!quant.uniform<i32:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", None),
+        (
+            "!quant.uniform<i32:f32, 1.0>",
+            "!quant.uniform<i8:f32, 1.0>",
+            "!quant.uniform<i8:f32, 1.0>",
+            None,
+        ),
         # per-axis result on another dimension than the rhs channels
-        ("!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32:1, {1.0,2.0}>", "!quant.uniform<i8:f32:0, {1.0,2.0}>", 1),
+        (
+            "!quant.uniform<i8:f32, 1.0>",
+            "!quant.uniform<i8:f32:1, {1.0,2.0}>",
+            "!quant.uniform<i8:f32:0, {1.0,2.0}>",
+            1,
+        ),
     ],
-)  # fmt: skip
+)
 def test_contraction_rescale_does_not_apply(
     lhs: str, rhs: str, result: str, rhs_axis_in_result: int | None
 ) -> None:

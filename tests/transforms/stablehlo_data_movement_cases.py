@@ -348,81 +348,109 @@ def _bf16_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 MAPS = {
     "add_f32": Map(
-        [3, 4], ["f32", "f32"], "f32",
+        [3, 4],
+        ["f32", "f32"],
+        "f32",
         "    %r = stablehlo.add %a, %b : tensor<f32>",
         np.add,
     ),
     "max_f64": Map(
-        [2, 2, 3], ["f64", "f64"], "f64",
+        [2, 2, 3],
+        ["f64", "f64"],
+        "f64",
         "    %r = stablehlo.maximum %a, %b : tensor<f64>",
         np.maximum,
     ),
     "add_bf16": Map(
-        [5], ["bf16", "bf16"], "bf16",
+        [5],
+        ["bf16", "bf16"],
+        "bf16",
         "    %r = stablehlo.add %a, %b : tensor<bf16>",
         _bf16_sum,
     ),
     "one_arg_i8_wraps": Map(
-        [5], ["i8"], "i8",
+        [5],
+        ["i8"],
+        "i8",
         "    %r = stablehlo.multiply %a, %a : tensor<i8>",
         _square,
     ),
     "compare_to_i1": Map(
-        [2, 3], ["i32", "i32"], "i1",
+        [2, 3],
+        ["i32", "i32"],
+        "i1",
         "    %r = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>",
         np.greater,
     ),
     "i1_not_equal": Map(
-        [4], ["i1", "i1"], "i1",
+        [4],
+        ["i1", "i1"],
+        "i1",
         "    %r = stablehlo.compare NE, %a, %b : (tensor<i1>, tensor<i1>) -> tensor<i1>",
         np.not_equal,
     ),
     "select_on_i1": Map(
-        [3, 2], ["i1", "f32", "f32"], "f32",
+        [3, 2],
+        ["i1", "f32", "f32"],
+        "f32",
         '    %r = "stablehlo.select"(%a, %b, %c) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>',
         np.where,
     ),
     "captured_constant_and_max": Map(
-        [4, 2], ["f32", "f32"], "f32",
+        [4, 2],
+        ["f32", "f32"],
+        "f32",
         "    %c = stablehlo.constant dense<2.5> : tensor<f32>\n"
         "    %m = stablehlo.maximum %a, %b : tensor<f32>\n"
         "    %r = stablehlo.multiply %m, %c : tensor<f32>",
         _scaled_maximum,
     ),
     "constant_result": Map(
-        [2, 3], ["i32"], "i32",
+        [2, 3],
+        ["i32"],
+        "i32",
         "    %r = stablehlo.constant dense<7> : tensor<i32>",
         _sevens,
     ),
     "three_inputs_unsigned": Map(
-        [6], ["ui8", "ui8", "ui8"], "ui8",
+        [6],
+        ["ui8", "ui8", "ui8"],
+        "ui8",
         "    %s = stablehlo.add %a, %b : tensor<ui8>\n"
         "    %r = stablehlo.minimum %s, %c : tensor<ui8>",
         _wrapped_sum_capped,
     ),
     "convert_i8_to_f32": Map(
-        [3, 2], ["i8"], "f32",
+        [3, 2],
+        ["i8"],
+        "f32",
         "    %r = stablehlo.convert %a : (tensor<i8>) -> tensor<f32>",
         _to_f32,
     ),
     "not_elementwise_reshape": Map(
-        [2, 3], ["f16", "f16"], "f16",
+        [2, 3],
+        ["f16", "f16"],
+        "f16",
         "    %v = stablehlo.reshape %a : (tensor<f16>) -> tensor<1xf16>\n"
         "    %w = stablehlo.reshape %v : (tensor<1xf16>) -> tensor<f16>\n"
         "    %r = stablehlo.add %w, %b : tensor<f16>",
         np.add,
     ),
     "empty": Map(
-        [0, 3], ["f32", "f32"], "f32",
+        [0, 3],
+        ["f32", "f32"],
+        "f32",
         "    %r = stablehlo.add %a, %b : tensor<f32>",
         np.add,
     ),
     "rank0": Map(
-        [], ["i64", "i64"], "i64",
+        [],
+        ["i64", "i64"],
+        "i64",
         "    %r = stablehlo.maximum %a, %b : tensor<i64>",
         np.maximum,
     ),
-}  # fmt: skip
+}
 
 
 # ------------------------------------------------------------------- dynamic dims

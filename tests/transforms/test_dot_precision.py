@@ -118,5 +118,7 @@ def test_unsupported_algorithm_is_a_located_error() -> None:
         "num_primitive_operations = 3, allow_imprecise_accumulation = false>"
     )
     a, b = (np.ones(s, np.float32) for s in ((M, K), (K, N)))
-    with pytest.raises(OpInterpretationError, match=r"<string>:3:\d+: .*unsupported dot algorithm"):
+    with pytest.raises(
+        OpInterpretationError, match=r"<string>:3:\d+: .*unsupported dot algorithm"
+    ):
         xquant.run(_text("f32", "f32", algorithm), "main", a, b)

@@ -364,10 +364,15 @@ func.func @main(%x: tensor<5xf32>) -> (tensor<5xi8>, tensor<5xi4>) {
 
 SPEC_CASES = [
     # (type, storage values, expressed dtype name, StableHLO spec / ONNX results)
-    ("!quant.uniform<i32:f32, 1.0:3>", [33554433, 123456789], "f32", [33554430, 123456784]),
+    (
+        "!quant.uniform<i32:f32, 1.0:3>",
+        [33554433, 123456789],
+        "f32",
+        [33554430, 123456784],
+    ),
     ("!quant.uniform<i16:f16, 1.0:-3>", [-32762], "f16", [-32752]),
     ("!quant.uniform<i16:bf16, 1.0:-3>", [-32706], "bf16", [-32640]),
-]  # fmt: skip
+]
 
 
 def _spec_golden(stored: list[int], zero_point: int, dtype: np.dtype) -> np.ndarray:

@@ -29,12 +29,24 @@ SHUFFLED = "{0.5,-1.0,0.25,1.0,-0.25,0.0,-0.5,0.75}"
 CASES = [
     ("!quant.uniform<f8E4M3FN:f32, 0.125:3>", ml_dtypes.float8_e4m3fn, None),
     ("!quant.uniform<f8E5M2<-1000:300>:f32, 2.0>", ml_dtypes.float8_e5m2, None),
-    ("!quant.uniform<f4E2M1FN:f32:0, {0.5,1.5:-1,4.0,0.25}>", ml_dtypes.float4_e2m1fn, None),
+    (
+        "!quant.uniform<f4E2M1FN:f32:0, {0.5,1.5:-1,4.0,0.25}>",
+        ml_dtypes.float4_e2m1fn,
+        None,
+    ),
     ("!quant.uniform<f4E2M1FN<-4:3>:f32, 0.25>", ml_dtypes.float4_e2m1fn, None),
     (f"!quant.uniform<!quant.quantile<ui4:f16, {NF4}>:f32, 0.5:1>", np.uint8, (0, 15)),
-    (f"!quant.uniform<!quant.quantile<ui4:f32, {NF4}><3:12>:f32:0, {{0.5,2.0,0.75,1.0}}>", np.uint8, (3, 12)),
-    (f"!quant.uniform<!quant.quantile<si3:f32, {SHUFFLED}>:f32:{{0:2, 1:3}}, {{{{0.5, 1.0}}, {{2.0, 0.25}}}}>", np.int8, (-4, 3)),
-]  # fmt: skip
+    (
+        f"!quant.uniform<!quant.quantile<ui4:f32, {NF4}><3:12>:f32:0, {{0.5,2.0,0.75,1.0}}>",
+        np.uint8,
+        (3, 12),
+    ),
+    (
+        f"!quant.uniform<!quant.quantile<si3:f32, {SHUFFLED}>:f32:{{0:2, 1:3}}, {{{{0.5, 1.0}}, {{2.0, 0.25}}}}>",
+        np.int8,
+        (-4, 3),
+    ),
+]
 
 
 def _functions(qtype: str, shape: str) -> str:

@@ -292,9 +292,14 @@ def _random_case(seed: int) -> Conv:
     rnd = random.Random(seed)
     n = rnd.choice([1, 2, 2, 3])
     types = rnd.choice(
-        [("i8", "i8", "i32"), ("i32", "i32", "i32"), ("i16", "i16", "i16"),
-         ("f32", "f32", "f32"), ("i8", "i8", "i8")]
-    )  # fmt: skip
+        [
+            ("i8", "i8", "i32"),
+            ("i32", "i32", "i32"),
+            ("i16", "i16", "i16"),
+            ("f32", "f32", "f32"),
+            ("i8", "i8", "i8"),
+        ]
+    )
     groups = batch_groups = 1
     if rnd.random() < 0.3:
         groups = rnd.choice([2, 3])
@@ -377,10 +382,21 @@ def test_spec_loop_golden(name: str) -> None:
 def test_small_golden_values() -> None:
     """Hand-checkable numbers: a 1-D i8 conv with padding, stride and lhs dilation into i32."""
     case = Conv(
-        1, 1, 1, [3], [2], "i8", "i8", "i32", strides=[1], padding=[(1, 1)],
-        lhs_dilation=[2], input_layout=["b", "f", 0], kernel_layout=["o", "i", 0],
+        1,
+        1,
+        1,
+        [3],
+        [2],
+        "i8",
+        "i8",
+        "i32",
+        strides=[1],
+        padding=[(1, 1)],
+        lhs_dilation=[2],
+        input_layout=["b", "f", 0],
+        kernel_layout=["o", "i", 0],
         output_layout=["b", "f", 0],
-    )  # fmt: skip
+    )
     lhs = np.array([[[100, -2, 3]]], np.int8)
     rhs = np.array([[[127, 10]]], np.int8)
     # dilated + padded input: [0, 100, 0, -2, 0, 3, 0]; window [127, 10]
@@ -394,8 +410,16 @@ def test_small_golden_values() -> None:
 def test_integer_overflow_wraps_like_the_interpreter() -> None:
     """i32 products that overflow: the lowered i32 accumulation wraps exactly as the
     interpreter's int64 sum converted to i32 does."""
-    case = Conv(1, 2, 1, [2], [2], input_layout=["b", "f", 0],
-                kernel_layout=["o", "i", 0], output_layout=["b", "f", 0])  # fmt: skip
+    case = Conv(
+        1,
+        2,
+        1,
+        [2],
+        [2],
+        input_layout=["b", "f", 0],
+        kernel_layout=["o", "i", 0],
+        output_layout=["b", "f", 0],
+    )
     lhs = np.full((1, 2, 2), 2**31 - 1, np.int32)
     rhs = np.full((1, 2, 2), 2**31 - 1, np.int32)
     golden = reference(case, lhs, rhs)

@@ -144,59 +144,129 @@ def reference(case: Gather, operand: np.ndarray, indices: np.ndarray) -> np.ndar
 NAMED: dict[str, Gather] = {
     # the embedding lookup: rows of a table, index_vector_dim implicit (= rank)
     "embedding_rows": Gather(
-        [6, 4], [5], [1, 4], 1, offset_dims=[1], collapsed_slice_dims=[0],
+        [6, 4],
+        [5],
+        [1, 4],
+        1,
+        offset_dims=[1],
+        collapsed_slice_dims=[0],
         start_index_map=[0],
     ),
     "embedding_rows_explicit_vector": Gather(
-        [6, 4], [5, 1], [1, 4], 1, offset_dims=[1], collapsed_slice_dims=[0],
-        start_index_map=[0], element="i8",
+        [6, 4],
+        [5, 1],
+        [1, 4],
+        1,
+        offset_dims=[1],
+        collapsed_slice_dims=[0],
+        start_index_map=[0],
+        element="i8",
     ),
     "index_vector_last_permuted_map": Gather(
-        [3, 4, 2], [2, 3, 2], [1, 2, 2], 2, offset_dims=[2, 3],
-        collapsed_slice_dims=[0], start_index_map=[1, 0], element="i8",
+        [3, 4, 2],
+        [2, 3, 2],
+        [1, 2, 2],
+        2,
+        offset_dims=[2, 3],
+        collapsed_slice_dims=[0],
+        start_index_map=[1, 0],
+        element="i8",
         sorted_indices=True,
     ),
     "index_vector_middle": Gather(
-        [4, 5], [3, 2, 2], [1, 1], 1, collapsed_slice_dims=[0, 1],
-        start_index_map=[0, 1], element="i32", index_element="i64",
+        [4, 5],
+        [3, 2, 2],
+        [1, 1],
+        1,
+        collapsed_slice_dims=[0, 1],
+        start_index_map=[0, 1],
+        element="i32",
+        index_element="i64",
     ),
     "index_vector_first": Gather(
-        [5, 6, 3], [2, 3, 2], [2, 1, 3], 0, offset_dims=[2, 3],
-        collapsed_slice_dims=[1], start_index_map=[1, 0], element="bf16",
+        [5, 6, 3],
+        [2, 3, 2],
+        [2, 1, 3],
+        0,
+        offset_dims=[2, 3],
+        collapsed_slice_dims=[1],
+        start_index_map=[1, 0],
+        element="bf16",
         index_element="i8",
     ),
     "offset_dims_between_batch_dims": Gather(
-        [10, 10, 10], [2, 2, 1], [10, 1, 10], 2, offset_dims=[0, 3],
-        collapsed_slice_dims=[1], start_index_map=[1], element="f16",
+        [10, 10, 10],
+        [2, 2, 1],
+        [10, 1, 10],
+        2,
+        offset_dims=[0, 3],
+        collapsed_slice_dims=[1],
+        start_index_map=[1],
+        element="f16",
     ),
     "slice_not_collapsed": Gather(
-        [7, 5], [3, 1], [3, 2], 1, offset_dims=[1, 2], start_index_map=[0],
-        element="f64", index_element="i16",
+        [7, 5],
+        [3, 1],
+        [3, 2],
+        1,
+        offset_dims=[1, 2],
+        start_index_map=[0],
+        element="f64",
+        index_element="i16",
     ),
     "whole_dim_start_ignored": Gather(
-        [1, 2], [1, 2], [1, 1], 1, collapsed_slice_dims=[0, 1],
-        start_index_map=[0, 1], element="i8",
+        [1, 2],
+        [1, 2],
+        [1, 1],
+        1,
+        collapsed_slice_dims=[0, 1],
+        start_index_map=[0, 1],
+        element="i8",
     ),
     "rank0_indices": Gather(
-        [5, 3], [], [1, 3], 0, offset_dims=[0], collapsed_slice_dims=[0],
+        [5, 3],
+        [],
+        [1, 3],
+        0,
+        offset_dims=[0],
+        collapsed_slice_dims=[0],
         start_index_map=[0],
     ),
     "batching_dims": Gather(
-        [2, 5, 3], [2, 4, 1], [1, 1, 3], 2, offset_dims=[2],
-        collapsed_slice_dims=[1], operand_batching_dims=[0],
-        start_indices_batching_dims=[0], start_index_map=[1],
+        [2, 5, 3],
+        [2, 4, 1],
+        [1, 1, 3],
+        2,
+        offset_dims=[2],
+        collapsed_slice_dims=[1],
+        operand_batching_dims=[0],
+        start_indices_batching_dims=[0],
+        start_index_map=[1],
     ),
     "batching_dims_after_vector": Gather(
-        [4, 3, 6], [2, 3, 4], [2, 1, 1], 0, offset_dims=[2],
-        collapsed_slice_dims=[2], operand_batching_dims=[1],
-        start_indices_batching_dims=[1], start_index_map=[2, 0], element="i1",
+        [4, 3, 6],
+        [2, 3, 4],
+        [2, 1, 1],
+        0,
+        offset_dims=[2],
+        collapsed_slice_dims=[2],
+        operand_batching_dims=[1],
+        start_indices_batching_dims=[1],
+        start_index_map=[2, 0],
+        element="i1",
         index_element="i64",
     ),
     "bool_elements": Gather(
-        [6, 4], [3], [2, 1], 1, offset_dims=[0], collapsed_slice_dims=[1],
-        start_index_map=[1], element="i1",
+        [6, 4],
+        [3],
+        [2, 1],
+        1,
+        offset_dims=[0],
+        collapsed_slice_dims=[1],
+        start_index_map=[1],
+        element="i1",
     ),
-}  # fmt: skip
+}
 
 
 def _subset(rnd: random.Random, items: list[int], low: int, high: int) -> list[int]:
@@ -239,12 +309,18 @@ def _random_attempt(rnd: random.Random) -> Gather:
     n_offset = rank - len(batching) - len(collapsed)
     offset_dims = sorted(rnd.sample(range(n_batch + n_offset), n_offset))
     return Gather(
-        operand, indices, slice_sizes, vector_dim, offset_dims=offset_dims,
-        collapsed_slice_dims=collapsed, operand_batching_dims=batching,
-        start_indices_batching_dims=start_batching, start_index_map=start_index_map,
+        operand,
+        indices,
+        slice_sizes,
+        vector_dim,
+        offset_dims=offset_dims,
+        collapsed_slice_dims=collapsed,
+        operand_batching_dims=batching,
+        start_indices_batching_dims=start_batching,
+        start_index_map=start_index_map,
         element=rnd.choice(["i8", "i32", "f32", "bf16", "i1", "f64"]),
         index_element=rnd.choice(["i8", "i32", "i64"]),
-    )  # fmt: skip
+    )
 
 
 CASES: dict[str, Gather] = {
@@ -292,9 +368,15 @@ def test_spec_loop_golden(name: str) -> None:
 def test_small_golden_values() -> None:
     """Hand-checkable numbers: rows of a 4x2 table, with starts below 0 and past the end clamped."""
     case = Gather(
-        [4, 2], [5], [1, 2], 1, offset_dims=[1], collapsed_slice_dims=[0],
-        start_index_map=[0], element="i32",
-    )  # fmt: skip
+        [4, 2],
+        [5],
+        [1, 2],
+        1,
+        offset_dims=[1],
+        collapsed_slice_dims=[0],
+        start_index_map=[0],
+        element="i32",
+    )
     table = np.array([[10, 11], [20, 21], [30, 31], [40, 41]], np.int32)
     ids = np.array([2, -7, 3, 9, 0], np.int32)
     golden = np.array([[30, 31], [10, 11], [40, 41], [40, 41], [10, 11]], np.int32)
@@ -307,8 +389,13 @@ def test_small_golden_values() -> None:
 def test_slice_start_clamped_to_fit() -> None:
     """A 2x2 window starting at (3, -1) of a 4x3 operand starts at (2, 0), the last fitting row."""
     case = Gather(
-        [4, 3], [1, 2], [2, 2], 1, offset_dims=[1, 2], start_index_map=[0, 1],
-    )  # fmt: skip
+        [4, 3],
+        [1, 2],
+        [2, 2],
+        1,
+        offset_dims=[1, 2],
+        start_index_map=[0, 1],
+    )
     operand = np.arange(12, dtype=np.float32).reshape(4, 3)
     starts = np.array([[3, -1]], np.int32)
     golden = np.array([[[6.0, 7.0], [9.0, 10.0]]], np.float32)
@@ -318,9 +405,15 @@ def test_slice_start_clamped_to_fit() -> None:
 
 
 RANK0 = Gather(
-    [5, 4, 4, 5], [2], [1, 1, 1, 1], 0, collapsed_slice_dims=[0, 1, 2, 3],
-    start_index_map=[3, 2], element="i1", index_element="i64",
-)  # fmt: skip
+    [5, 4, 4, 5],
+    [2],
+    [1, 1, 1, 1],
+    0,
+    collapsed_slice_dims=[0, 1, 2, 3],
+    start_index_map=[3, 2],
+    element="i1",
+    index_element="i64",
+)
 
 
 def test_rank0_result() -> None:
@@ -337,9 +430,14 @@ def test_large_gather_runs_vectorized() -> None:
     """The lowered generic (linalg.index + tensor.extract body) takes the interpreter's
     vectorized path, not the per-element loop; a 1024x1024-element gather stays fast."""
     case = Gather(
-        [2048, 1024], [1024], [1, 1024], 1, offset_dims=[1],
-        collapsed_slice_dims=[0], start_index_map=[0],
-    )  # fmt: skip
+        [2048, 1024],
+        [1024],
+        [1, 1024],
+        1,
+        offset_dims=[1],
+        collapsed_slice_dims=[0],
+        start_index_map=[0],
+    )
     lowered = _lowered(case)
     (generic,) = [op for op in lowered.walk() if isinstance(op, GenericOp)]
     spec = spec_for_generic(generic)

@@ -29,7 +29,15 @@ TO_LINALG = f"{QUANT_TO_MATH},stablehlo-legalize-to-linalg"
 STAGES = ("", QUANT_TO_MATH, TO_LINALG)
 
 
-def rescale(acc: np.ndarray, s_lhs: float, s_rhs: float, s_out: float, z_out: int, lo: int, hi: int) -> np.ndarray:  # fmt: skip
+def rescale(
+    acc: np.ndarray,
+    s_lhs: float,
+    s_rhs: float,
+    s_out: float,
+    z_out: int,
+    lo: int,
+    hi: int,
+) -> np.ndarray:
     """The golden rescale of an exact int64 accumulator, in float64."""
     value = acc.astype(np.float64) * (s_lhs * s_rhs / s_out) + z_out
     return np.rint(np.clip(value, lo, hi)).astype(np.int64)
@@ -68,7 +76,9 @@ def stages(
     return out
 
 
-def assert_matches(out: dict[str, tuple[ModuleOp, list[np.ndarray]]], golden: np.ndarray) -> None:  # fmt: skip
+def assert_matches(
+    out: dict[str, tuple[ModuleOp, list[np.ndarray]]], golden: np.ndarray
+) -> None:
     for pipeline, (_, results) in out.items():
         (result,) = results
         assert result.shape == golden.shape, pipeline
@@ -159,19 +169,36 @@ def test_short_dot_general_keeps_i32() -> None:
     ("k", "lhs_q", "rhs_q", "expected"),
     [
         # (128 + 0) * (128 + 0) per product: i32 up to K = 2^17 - 1.
-        (2**17 - 1, "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", "i32"),
+        (
+            2**17 - 1,
+            "!quant.uniform<i8:f32, 1.0>",
+            "!quant.uniform<i8:f32, 1.0>",
+            "i32",
+        ),
         (2**17, "!quant.uniform<i8:f32, 1.0>", "!quant.uniform<i8:f32, 1.0>", "i64"),
         # the zero-point corrections count: (128 + 128) * (128 + 0) per product.
-        (2**16 - 1, "!quant.uniform<i8:f32, 1.0:-128>", "!quant.uniform<i8:f32, 1.0>", "i32"),
-        (2**16, "!quant.uniform<i8:f32, 1.0:-128>", "!quant.uniform<i8:f32, 1.0>", "i64"),
+        (
+            2**16 - 1,
+            "!quant.uniform<i8:f32, 1.0:-128>",
+            "!quant.uniform<i8:f32, 1.0>",
+            "i32",
+        ),
+        (
+            2**16,
+            "!quant.uniform<i8:f32, 1.0:-128>",
+            "!quant.uniform<i8:f32, 1.0>",
+            "i64",
+        ),
         # unsigned storage: 255 * 255.
         (33025, "!quant.uniform<u8:f32, 1.0>", "!quant.uniform<u8:f32, 1.0>", "i32"),
         (33026, "!quant.uniform<u8:f32, 1.0>", "!quant.uniform<u8:f32, 1.0>", "i64"),
         # wider storage keeps i64 regardless.
         (4, "!quant.uniform<i16:f32, 1.0>", "!quant.uniform<i16:f32, 1.0>", "i64"),
     ],
-)  # fmt: skip
-def test_dot_general_accumulator_bound(k: int, lhs_q: str, rhs_q: str, expected: str) -> None:  # fmt: skip
+)
+def test_dot_general_accumulator_bound(
+    k: int, lhs_q: str, rhs_q: str, expected: str
+) -> None:
     module = xquant.parse_module(dot_text(k, lhs_q, rhs_q, OUT_Q))
     xquant.apply_passes(module, QUANT_TO_MATH)
     types = accumulator_types(module, "dot_general")
@@ -199,7 +226,9 @@ def test_dot_general_at_i32_edge_is_exact() -> None:
 CONV_WINDOW, CONV_FEATURES = 280, 250  # 70000 products per full window
 
 
-def conv_text(window: int, features: int, lhs_q: str, rhs_q: str, out_q: str, pad: int) -> str:  # fmt: skip
+def conv_text(
+    window: int, features: int, lhs_q: str, rhs_q: str, out_q: str, pad: int
+) -> str:
     out_len = window + 2 * pad - window + 1
     lhs_t = f"tensor<1x{window}x{features}x{lhs_q}>"
     rhs_t = f"tensor<{window}x{features}x1x{rhs_q}>"

@@ -23,7 +23,9 @@ from xquant.transforms.utils.stablehlo_emitters import merged_requantize
 PASS = "stablehlo-legalize-quant-to-math{exact=true}"
 
 
-def before_and_after(text: str, *args: np.ndarray) -> tuple[str, list[np.ndarray], list[np.ndarray]]:  # fmt: skip
+def before_and_after(
+    text: str, *args: np.ndarray
+) -> tuple[str, list[np.ndarray], list[np.ndarray]]:
     """(lowered text, results before the pass, results after it)."""
     module = xquant.parse_module(text)
     before = [np.asarray(r) for r in xquant.run(module, "main", *args)]

@@ -252,17 +252,31 @@ def test_untouched_ops() -> None:
     rescales that would break a REQUIRE stay as they are."""
     cases_text = [
         ("divide", _qtype(0.1, 3), _qtype(0.2, -1), _qtype(0.3, 0)),
-        ("add", "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>", "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>",
-         "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>"),
-        ("add", "!quant.uniform<i8<-127:127>:f32, 0.1>", _qtype(0.1, 0), _qtype(0.1, 0)),
+        (
+            "add",
+            "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>",
+            "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>",
+            "!quant.uniform<i8:f32:0, {0.1:1, 0.2:2}>",
+        ),
+        (
+            "add",
+            "!quant.uniform<i8<-127:127>:f32, 0.1>",
+            _qtype(0.1, 0),
+            _qtype(0.1, 0),
+        ),
         ("add", _qtype(0.1, 5, 16), _qtype(0.1, 0, 16), _qtype(0.1, 0, 16)),
-        ("add", "!quant.uniform<u8:f32, 0.1:128>", "!quant.uniform<u8:f32, 0.1:128>", "!quant.uniform<u8:f32, 0.1:128>"),
+        (
+            "add",
+            "!quant.uniform<u8:f32, 0.1:128>",
+            "!quant.uniform<u8:f32, 0.1:128>",
+            "!quant.uniform<u8:f32, 0.1:128>",
+        ),
         # i16 max/min: the larger-scale operand is rescaled by 2^15 (shift 15: only |q| < 2^14 allowed)
         ("maximum", _qtype(0.1, 0, 16), _qtype(0.3, 0, 16), _qtype(0.2, 0, 16)),
         ("minimum", _qtype(0.1, 0, 16), _qtype(0.1, 0, 16), _qtype(0.2, 0, 16)),
         # i16 multiply with s_lhs * s_rhs / s_result >= 0.5: products up to 2^30 break shift 30's range
         ("multiply", _qtype(0.5, 0, 16), _qtype(0.5, 0, 16), _qtype(0.25, 0, 16)),
-    ]  # fmt: skip
+    ]
     for op, ql, qr, qo in cases_text:
         text = f"""
         func.func @main(%a: tensor<2x{ql}>, %b: tensor<2x{qr}>) -> tensor<2x{qo}> {{
@@ -317,8 +331,16 @@ def test_lowered_rescale_quantized_in_and_out() -> None:
         data,
     )[0]
     assert same(interpreted, lowered)
-    case = Case(8, 8, (1431655765, 1073741824, 2147483647, 1 << 20), (33, 40, 31, 10), -3, 4,
-                rounding_mode="DOUBLE_ROUND", per_channel=True)  # fmt: skip
+    case = Case(
+        8,
+        8,
+        (1431655765, 1073741824, 2147483647, 1 << 20),
+        (33, 40, 31, 10),
+        -3,
+        4,
+        rounding_mode="DOUBLE_ROUND",
+        per_channel=True,
+    )
     np.testing.assert_array_equal(interpreted.astype(np.int64), case.reference(data))
 
 

@@ -29,10 +29,22 @@ from tests.upstream.test_differential import Outcome, run_ours
 
 FLOATS = {"f8E4M3FN": 448, "f8E5M2": 57344, "f4E2M1FN": 6}
 REJECTED_STORAGE = [
-    "f16", "bf16", "f32", "f64", "tf32", "f8E4M3", "f8E4M3FNUZ", "f8E5M2FNUZ",
-    "f8E8M0FNU", "f6E2M3FN", "f8E4M3B11FNUZ", "index", "tensor<2xi8>",
-    "!quant.uniform<i8:f32, 1.0>", "vector<2xf8E4M3FN>",
-]  # fmt: skip
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "tf32",
+    "f8E4M3",
+    "f8E4M3FNUZ",
+    "f8E5M2FNUZ",
+    "f8E8M0FNU",
+    "f6E2M3FN",
+    "f8E4M3B11FNUZ",
+    "index",
+    "tensor<2xi8>",
+    "!quant.uniform<i8:f32, 1.0>",
+    "vector<2xf8E4M3FN>",
+]
 NF4 = (
     "-1.0,-0.6961928009986877,-0.5250730514526367,-0.39491748809814453,"
     "-0.28444138169288635,-0.18477343022823334,-0.09105003625154495,0.0,"

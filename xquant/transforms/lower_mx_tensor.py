@@ -530,9 +530,10 @@ def _check_lowered(module: ModuleOp) -> None:
             continue
         if any(isinstance(v.type, MxTensorType) for v in (*op.operands, *op.results)):
             raise OpDiagnostic(
-                op, f"'{op.name}' op cannot be lowered by lower-mx-tensor: it uses an !mx_tensor.tensor value "
-                "that is not produced and consumed by mx_tensor ops, linalg named ops or function boundaries"
-            )  # fmt: skip
+                op,
+                f"'{op.name}' op cannot be lowered by lower-mx-tensor: it uses an !mx_tensor.tensor value "
+                "that is not produced and consumed by mx_tensor ops, linalg named ops or function boundaries",
+            )
 
 
 @dataclass(frozen=True)

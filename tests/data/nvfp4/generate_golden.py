@@ -59,8 +59,27 @@ def _rows() -> dict[str, np.ndarray]:
         row = np.linspace(-1, 1, 16).astype(f) * f(6 * s)
         special[2, 16 * block : 16 * block + 16] = row
     # E2M1 ties at scale 1 (amax 6): 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5
-    ties = np.array([6, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5, -0.25, -0.75, -1.25,
-                     -1.75, -2.5, -3.5, -5, -6], f)  # fmt: skip
+    ties = np.array(
+        [
+            6,
+            0.25,
+            0.75,
+            1.25,
+            1.75,
+            2.5,
+            3.5,
+            5,
+            -0.25,
+            -0.75,
+            -1.25,
+            -1.75,
+            -2.5,
+            -3.5,
+            -5,
+            -6,
+        ],
+        f,
+    )
     special[3, :16] = ties
     special[3, 16:32] = ties * f(1.25)
     special[3, 32:48] = ties * f(0.375)

@@ -36,10 +36,19 @@ def test_token_and_channel_handle() -> None:
 def test_every_new_op_is_registered() -> None:
     names = {op.name for op in StableHLO.operations}
     for name in (
-        "stablehlo.dot", "stablehlo.pad", "stablehlo.while", "stablehlo.sort", "stablehlo.scatter",
-        "stablehlo.all_gather", "stablehlo.get_dimension_size", "stablehlo.dynamic_slice",
-        "stablehlo.remainder", "stablehlo.is_finite", "stablehlo.composite", "stablehlo.tuple",
-    ):  # fmt: skip
+        "stablehlo.dot",
+        "stablehlo.pad",
+        "stablehlo.while",
+        "stablehlo.sort",
+        "stablehlo.scatter",
+        "stablehlo.all_gather",
+        "stablehlo.get_dimension_size",
+        "stablehlo.dynamic_slice",
+        "stablehlo.remainder",
+        "stablehlo.is_finite",
+        "stablehlo.composite",
+        "stablehlo.tuple",
+    ):
         assert name in names
 
 

@@ -71,6 +71,7 @@ __all__ = [
     "split_types",
 ]
 
+
 def _is_float_value_type(attr: Attribute) -> bool:
     """f16, bf16 or f32: the float types quantize reads and dequantize writes."""
     return isinstance(attr, Float16Type | BFloat16Type | Float32Type)
@@ -107,9 +108,10 @@ def _check_float_values(
         raise _error(op, f"{what} element type must be f16, bf16 or f32, got {element}")
     if values.get_shape() != mx_type.get_shape():
         raise _error(
-            op, f"{what} shape {list(values.get_shape())} does not match the data shape "
-            f"{list(mx_type.get_shape())}{whose}"
-        )  # fmt: skip
+            op,
+            f"{what} shape {list(values.get_shape())} does not match the data shape "
+            f"{list(mx_type.get_shape())}{whose}",
+        )
 
 
 def split_types(
@@ -204,9 +206,10 @@ class ConstructOp(IRDLOperation):
         expected = [mx_type.scale, *mx_type.data.data]
         if len(self.parts) != len(expected):
             raise _error(
-                self, f"expected {len(expected)} operands (the scale and {len(expected) - 1} data tensor(s)), "
-                f"got {len(self.parts)}"
-            )  # fmt: skip
+                self,
+                f"expected {len(expected)} operands (the scale and {len(expected) - 1} data tensor(s)), "
+                f"got {len(self.parts)}",
+            )
         for index, (part, want) in enumerate(zip(self.parts, expected, strict=True)):
             if part.type != want:
                 what = "the scale" if index == 0 else f"data tensor #{index - 1}"
@@ -382,7 +385,7 @@ class QuantizeOp(IRDLOperation):
         if isinstance(name := attributes.get("algorithm"), StringAttr):
             if name.data not in {a.value for a in Algorithm}:
                 parser.raise_error(
-                    f"'{cls.name}' op algorithm must be \"floor\", \"rceil\" or "
+                    f'\'{cls.name}\' op algorithm must be "floor", "rceil" or '
                     f'"nvfp4", got "{name.data}"',
                     attributes_start,
                     parser.pos,
@@ -473,9 +476,10 @@ class QuantizeOp(IRDLOperation):
             raise _error(self, 'a tensor_scale operand needs algorithm = "nvfp4"')
         elif not is_e8m0_scale_type(mx_type.scale_type):
             raise _error(
-                self, f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
-                f"integer, got {mx_type.scale_type}"
-            )  # fmt: skip
+                self,
+                f"quantize computes power-of-two scales; the scale type must be f8E8M0FNU or an 8-bit "
+                f"integer, got {mx_type.scale_type}",
+            )
         _check_tensor_scale(self, self.tensor_scale)
         self._check_restated(mx_type)
 
@@ -520,8 +524,9 @@ class QuantizeOp(IRDLOperation):
             )
         if self.compute_type is not None and self.compute_type != mx_type.compute_type:
             raise _error(
-                self, f"compute_type {self.compute_type} does not match the result's compute type {mx_type.compute_type}"
-            )  # fmt: skip
+                self,
+                f"compute_type {self.compute_type} does not match the result's compute type {mx_type.compute_type}",
+            )
         storage = (
             tuple(self.storage_types.data)
             if self.storage_types is not None
@@ -578,9 +583,10 @@ class DequantizeOp(IRDLOperation):
         _check_tensor_scale(self, self.tensor_scale)
         if not isinstance(mx_type.scale_type, Float8E4M3FNType):
             raise _error(
-                self, f"tensor_scale is the NVFP4 per-tensor scale; the block scales must be f8E4M3FN, "
-                f"got {mx_type.scale_type}"
-            )  # fmt: skip
+                self,
+                f"tensor_scale is the NVFP4 per-tensor scale; the block scales must be f8E4M3FN, "
+                f"got {mx_type.scale_type}",
+            )
 
 
 class _SliceOp(IRDLOperation):

@@ -345,9 +345,20 @@ class UniformQuantizedType(StorageQuantizedType):
         storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         return UniformQuantizedType._make(
-            width, signed, expressed_type, UniformQuantizedType.PER_LAYER, [], [], (), [scale], [zero_point],
-            storage_min, storage_max, builtin_signedness, storage,
-        )  # fmt: skip
+            width,
+            signed,
+            expressed_type,
+            UniformQuantizedType.PER_LAYER,
+            [],
+            [],
+            (),
+            [scale],
+            [zero_point],
+            storage_min,
+            storage_max,
+            builtin_signedness,
+            storage,
+        )
 
     @staticmethod
     def per_axis(
@@ -369,9 +380,20 @@ class UniformQuantizedType(StorageQuantizedType):
                 f"illegal number of scales and zeroPoints: {len(scales)}, {len(zps)}"
             )
         return UniformQuantizedType._make(
-            width, signed, expressed_type, UniformQuantizedType.PER_AXIS, [axis], [], (len(scales),),
-            list(scales), zps, storage_min, storage_max, builtin_signedness, storage,
-        )  # fmt: skip
+            width,
+            signed,
+            expressed_type,
+            UniformQuantizedType.PER_AXIS,
+            [axis],
+            [],
+            (len(scales),),
+            list(scales),
+            zps,
+            storage_min,
+            storage_max,
+            builtin_signedness,
+            storage,
+        )
 
     @staticmethod
     def sub_channel(
@@ -402,11 +424,20 @@ class UniformQuantizedType(StorageQuantizedType):
             round_to_float_type(float(s), expressed_type) for s in scale_array.flat
         ]
         return UniformQuantizedType._make(
-            width, signed, expressed_type, UniformQuantizedType.SUB_CHANNEL,
-            [axis for axis, _ in block_info], [block for _, block in block_info], scale_array.shape,
-            rounded, [int(z) for z in zp_array.flat], storage_min, storage_max,
-            builtin_signedness, storage,
-        )  # fmt: skip
+            width,
+            signed,
+            expressed_type,
+            UniformQuantizedType.SUB_CHANNEL,
+            [axis for axis, _ in block_info],
+            [block for _, block in block_info],
+            scale_array.shape,
+            rounded,
+            [int(z) for z in zp_array.flat],
+            storage_min,
+            storage_max,
+            builtin_signedness,
+            storage,
+        )
 
     @staticmethod
     def _make(

@@ -408,10 +408,16 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
     ) -> ConvDimensionNumbersAttr:
         """Each layout is (batch or input-feature, feature or output-feature, spatial dims)."""
         return ConvDimensionNumbersAttr(
-            IntAttr(input_layout[0]), IntAttr(input_layout[1]), int_array(input_layout[2]),
-            IntAttr(kernel_layout[0]), IntAttr(kernel_layout[1]), int_array(kernel_layout[2]),
-            IntAttr(output_layout[0]), IntAttr(output_layout[1]), int_array(output_layout[2]),
-        )  # fmt: skip
+            IntAttr(input_layout[0]),
+            IntAttr(input_layout[1]),
+            int_array(input_layout[2]),
+            IntAttr(kernel_layout[0]),
+            IntAttr(kernel_layout[1]),
+            int_array(kernel_layout[2]),
+            IntAttr(output_layout[0]),
+            IntAttr(output_layout[1]),
+            int_array(output_layout[2]),
+        )
 
     @property
     def input_spatial(self) -> tuple[int, ...]:
@@ -530,9 +536,13 @@ def parse_conv_dimension_numbers(parser: AttrParser) -> ConvDimensionNumbersAttr
 
 def _parse_raw_conv(parser: AttrParser) -> ConvDimensionNumbersAttr:
     scalar_fields = (
-        "input_batch_dimension", "input_feature_dimension", "kernel_input_feature_dimension",
-        "kernel_output_feature_dimension", "output_batch_dimension", "output_feature_dimension",
-    )  # fmt: skip
+        "input_batch_dimension",
+        "input_feature_dimension",
+        "kernel_input_feature_dimension",
+        "kernel_output_feature_dimension",
+        "output_batch_dimension",
+        "output_feature_dimension",
+    )
     list_fields = (
         "input_spatial_dimensions",
         "kernel_spatial_dimensions",

@@ -109,5 +109,13 @@ class ClzOp(_IntegerOnly, UnaryElementwiseOp):
 
 
 BITWISE_OPS = [
-    AndOp, OrOp, XorOp, ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp, NotOp, PopulationCountOp, ClzOp,
-]  # fmt: skip
+    AndOp,
+    OrOp,
+    XorOp,
+    ShiftLeftOp,
+    ShiftRightArithmeticOp,
+    ShiftRightLogicalOp,
+    NotOp,
+    PopulationCountOp,
+    ClzOp,
+]

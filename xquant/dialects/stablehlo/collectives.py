@@ -345,6 +345,16 @@ class PartitionIdOp(IRDLOperation):
 
 
 COLLECTIVE_OPS: list[type[IRDLOperation]] = [
-    AllGatherOp, AllToAllOp, AllReduceOp, ReduceScatterOp, CollectivePermuteOp, SendOp, RecvOp, OutfeedOp,
-    InfeedOp, AfterAllOp, ReplicaIdOp, PartitionIdOp,
-]  # fmt: skip
+    AllGatherOp,
+    AllToAllOp,
+    AllReduceOp,
+    ReduceScatterOp,
+    CollectivePermuteOp,
+    SendOp,
+    RecvOp,
+    OutfeedOp,
+    InfeedOp,
+    AfterAllOp,
+    ReplicaIdOp,
+    PartitionIdOp,
+]

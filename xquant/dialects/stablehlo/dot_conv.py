@@ -158,7 +158,10 @@ class DotDimensionNumbers(CustomDirective):
         numbers = self.dot_dimension_numbers.get(op)
         assert isinstance(numbers, DotDimensionNumbersAttr)
         if numbers.lhs_batching or numbers.rhs_batching:
-            lhs, rhs = format_dims(numbers.lhs_batching), format_dims(numbers.rhs_batching)
+            lhs, rhs = (
+                format_dims(numbers.lhs_batching),
+                format_dims(numbers.rhs_batching),
+            )
             printer.print_string(f", batching_dims = {lhs} x {rhs}")
         lhs = format_dims(numbers.lhs_contracting)
         rhs = format_dims(numbers.rhs_contracting)

@@ -562,9 +562,25 @@ class BitcastConvertOp(UnaryElementwiseOp):
 
 
 UNARY_OPS: list[type[UnaryElementwiseOp]] = [
-    NegateOp, AbsOp, SignOp, CeilOp, FloorOp, RoundNearestAfzOp, RoundNearestEvenOp, SqrtOp, RsqrtOp, CbrtOp,
-    ExpOp, Expm1Op, LogOp, Log1pOp, LogisticOp, TanhOp, SineOp, CosineOp,
-]  # fmt: skip
+    NegateOp,
+    AbsOp,
+    SignOp,
+    CeilOp,
+    FloorOp,
+    RoundNearestAfzOp,
+    RoundNearestEvenOp,
+    SqrtOp,
+    RsqrtOp,
+    CbrtOp,
+    ExpOp,
+    Expm1Op,
+    LogOp,
+    Log1pOp,
+    LogisticOp,
+    TanhOp,
+    SineOp,
+    CosineOp,
+]
 BINARY_OPS: list[type[BinaryElementwiseOp]] = [
     AddOp,
     SubtractOp,
@@ -576,8 +592,14 @@ BINARY_OPS: list[type[BinaryElementwiseOp]] = [
 ]
 
 ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
-    *UNARY_OPS, *BINARY_OPS, ClampOp, CompareOp, SelectOp, ConvertOp, BitcastConvertOp,
-]  # fmt: skip
+    *UNARY_OPS,
+    *BINARY_OPS,
+    ClampOp,
+    CompareOp,
+    SelectOp,
+    ConvertOp,
+    BitcastConvertOp,
+]
 
 __all__ = [
     "BINARY_OPS",

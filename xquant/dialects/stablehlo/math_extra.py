@@ -291,5 +291,12 @@ class ReducePrecisionOp(IRDLOperation):
 
 
 MATH_EXTRA_OPS: list[type[IRDLOperation]] = [
-    RemainderOp, Atan2Op, TanOp, IsFiniteOp, RealOp, ImagOp, ComplexOp, ReducePrecisionOp,
-]  # fmt: skip
+    RemainderOp,
+    Atan2Op,
+    TanOp,
+    IsFiniteOp,
+    RealOp,
+    ImagOp,
+    ComplexOp,
+    ReducePrecisionOp,
+]

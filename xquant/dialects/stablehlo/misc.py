@@ -634,6 +634,16 @@ class BatchNormTrainingOp(_BatchNormOp):
 
 
 MISC_OPS: list[type[IRDLOperation]] = [
-    DotOp, PadOp, ReverseOp, EinsumOp, CholeskyOp, OptimizationBarrierOp, TupleOp, GetTupleElementOp,
-    CompositeOp, BatchNormGradOp, BatchNormInferenceOp, BatchNormTrainingOp,
-]  # fmt: skip
+    DotOp,
+    PadOp,
+    ReverseOp,
+    EinsumOp,
+    CholeskyOp,
+    OptimizationBarrierOp,
+    TupleOp,
+    GetTupleElementOp,
+    CompositeOp,
+    BatchNormGradOp,
+    BatchNormInferenceOp,
+    BatchNormTrainingOp,
+]

@@ -569,5 +569,11 @@ def gather_result_shape(
 
 
 STRUCTURAL_OPS: list[type[IRDLOperation]] = [
-    ReshapeOp, TransposeOp, BroadcastInDimOp, ConcatenateOp, SliceOp, IotaOp, GatherOp,
-]  # fmt: skip
+    ReshapeOp,
+    TransposeOp,
+    BroadcastInDimOp,
+    ConcatenateOp,
+    SliceOp,
+    IotaOp,
+    GatherOp,
+]

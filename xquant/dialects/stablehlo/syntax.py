@@ -390,7 +390,10 @@ class SameOperandsAndResultType(CustomDirective):
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
-        operand_types, result_types = self.operand_types.get(op), self.result_types.get(op)
+        operand_types, result_types = (
+            self.operand_types.get(op),
+            self.result_types.get(op),
+        )
         if len(result_types) == 1 and all(t == result_types[0] for t in operand_types):
             printer.print_attribute(result_types[0])
             return

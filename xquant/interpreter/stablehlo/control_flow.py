@@ -118,9 +118,11 @@ def _pairwise_permutation(
 
 
 def _scatter_indices(
-    op: cf.ScatterOp, operand_shape: tuple[int, ...], indices: np.ndarray,
+    op: cf.ScatterOp,
+    operand_shape: tuple[int, ...],
+    indices: np.ndarray,
     update_shape: tuple[int, ...],
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+) -> tuple[np.ndarray, np.ndarray]:
     """Per update element (row-major): the flat result index, and whether it is in bounds."""
     dims = op.scatter_dimension_numbers.lists()
     window_dims = list(dims["update_window_dims"])

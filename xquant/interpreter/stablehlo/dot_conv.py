@@ -137,9 +137,14 @@ class DotConvFunctions(InterpreterFunctions):
         else:
             accumulator = lhs.dtype  # dequantized operands: the expressed type
         product = kernels.dot_general(
-            lhs, rhs, numbers.lhs_batching, numbers.rhs_batching, numbers.lhs_contracting,
-            numbers.rhs_contracting, accumulator,
-        )  # fmt: skip
+            lhs,
+            rhs,
+            numbers.lhs_batching,
+            numbers.rhs_batching,
+            numbers.lhs_contracting,
+            numbers.rhs_contracting,
+            accumulator,
+        )
         return (_finish_contraction(product, lhs.dtype, op.result.type, rescale),)
 
     @impl(shlo.ConvolutionOp)

@@ -132,9 +132,14 @@ def _rescale(
 
 
 def _operand_sums(
-    b: HloBuilder, stored: SSAValue, wide: IntegerType, batching: Sequence[int], contracting: Sequence[int],
-    result_shape: Sequence[int], result_dims: Sequence[int],
-) -> SSAValue:  # fmt: skip
+    b: HloBuilder,
+    stored: SSAValue,
+    wide: IntegerType,
+    batching: Sequence[int],
+    contracting: Sequence[int],
+    result_shape: Sequence[int],
+    result_dims: Sequence[int],
+) -> SSAValue:
     """Sum of an operand over its contracting dims, laid out over the result shape."""
     summed = b.reduce_sum(b.convert(stored, wide), contracting)
     rank = len(shape_of(stored.type))
@@ -177,9 +182,12 @@ def _integer_dot_general(b: HloBuilder, op: shlo.DotGeneralOp) -> SSAValue | Non
     # - z_lhs * sum_K(rhs) - z_rhs * sum_K(lhs) + K * z_lhs * z_rhs; every partial
     # sum of these terms is within K * (max|q_lhs| + |z_lhs|) * (max|q_rhs| + |z_rhs|).
     wide = _accumulator_type(
-        lhs_q, rhs_q, contraction, _storage_bound(lhs_q) + _max_zero_point(lhs_q),
+        lhs_q,
+        rhs_q,
+        contraction,
+        _storage_bound(lhs_q) + _max_zero_point(lhs_q),
         _storage_bound(rhs_q) + _max_zero_point(rhs_q),
-    )  # fmt: skip
+    )
     lhs, rhs = to_storage(b, op.lhs), to_storage(b, op.rhs)
     if not lhs_q.is_signed or not rhs_q.is_signed:
         lhs, rhs = b.convert(lhs, wide), b.convert(rhs, wide)
@@ -189,9 +197,14 @@ def _integer_dot_general(b: HloBuilder, op: shlo.DotGeneralOp) -> SSAValue | Non
     z_lhs, z_rhs = lhs_q.zero_point, int(Channels.of(rhs_q).zero_points[0])
     if z_lhs != 0:
         sums = _operand_sums(
-            b, to_storage(b, op.rhs), wide, numbers.rhs_batching, numbers.rhs_contracting, result_shape,
+            b,
+            to_storage(b, op.rhs),
+            wide,
+            numbers.rhs_batching,
+            numbers.rhs_contracting,
+            result_shape,
             [*range(nb), *range(nb + lhs_free, len(result_shape))],
-        )  # fmt: skip
+        )
         acc = b.binary(
             ew.SubtractOp,
             acc,
@@ -199,9 +212,14 @@ def _integer_dot_general(b: HloBuilder, op: shlo.DotGeneralOp) -> SSAValue | Non
         )
     if rhs_q.is_per_layer and z_rhs != 0:
         sums = _operand_sums(
-            b, to_storage(b, op.lhs), wide, numbers.lhs_batching, numbers.lhs_contracting, result_shape,
+            b,
+            to_storage(b, op.lhs),
+            wide,
+            numbers.lhs_batching,
+            numbers.lhs_contracting,
+            result_shape,
             list(range(nb + lhs_free)),
-        )  # fmt: skip
+        )
         acc = b.binary(
             ew.SubtractOp,
             acc,

@@ -76,23 +76,35 @@ class DotLikeDims:
 def dot_general_dims(op: shlo.DotGeneralOp) -> DotLikeDims:
     n = op.dot_dimension_numbers
     return DotLikeDims(
-        tuple(n.lhs_batching), (), tuple(n.lhs_contracting),
-        tuple(n.rhs_batching), (), tuple(n.rhs_contracting),
-    )  # fmt: skip
+        tuple(n.lhs_batching),
+        (),
+        tuple(n.lhs_contracting),
+        tuple(n.rhs_batching),
+        (),
+        tuple(n.rhs_contracting),
+    )
 
 
 # (input b, f, spatial), (kernel i, o, spatial), (output b, f, spatial) -> dims
 _CONV_LAYOUTS: dict[tuple[tuple[int, ...], ...], DotLikeDims] = {
     # NHWC: lhs(b, 0, 1, f) x rhs(0, 1, i, o) -> res(b, 0, 1, f)
-    ((0, 3, 1, 2), (2, 3, 0, 1), (0, 3, 1, 2)): DotLikeDims((0,), (1, 2), (3,), (), (0, 1), (2,)),
+    ((0, 3, 1, 2), (2, 3, 0, 1), (0, 3, 1, 2)): DotLikeDims(
+        (0,), (1, 2), (3,), (), (0, 1), (2,)
+    ),
     # NCHW: lhs(b, f, 0, 1) x rhs(o, i, 0, 1) -> res(b, f, 0, 1)
-    ((0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 2, 3)): DotLikeDims((0,), (2, 3), (1,), (), (2, 3), (1,)),
+    ((0, 1, 2, 3), (1, 0, 2, 3), (0, 1, 2, 3)): DotLikeDims(
+        (0,), (2, 3), (1,), (), (2, 3), (1,)
+    ),
     # NDHWC
-    ((0, 4, 1, 2, 3), (3, 4, 0, 1, 2), (0, 4, 1, 2, 3)): DotLikeDims((0,), (1, 2, 3), (4,), (), (0, 1, 2), (3,)),
+    ((0, 4, 1, 2, 3), (3, 4, 0, 1, 2), (0, 4, 1, 2, 3)): DotLikeDims(
+        (0,), (1, 2, 3), (4,), (), (0, 1, 2), (3,)
+    ),
     # NCDHW as upstream's isConvNCDHW checks it: kernel (i, o, 0, 1, 2), so the
     # usual [o, i, 0, 1, 2] kernel is not taken (it falls back to floats there too)
-    ((0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4)): DotLikeDims((0,), (2, 3, 4), (1,), (), (2, 3, 4), (1,)),
-}  # fmt: skip
+    ((0, 1, 2, 3, 4), (0, 1, 2, 3, 4), (0, 1, 2, 3, 4)): DotLikeDims(
+        (0,), (2, 3, 4), (1,), (), (2, 3, 4), (1,)
+    ),
+}
 
 
 def convolution_dims(op: shlo.ConvolutionOp) -> DotLikeDims | None:
@@ -116,11 +128,22 @@ def convolution_dims(op: shlo.ConvolutionOp) -> DotLikeDims | None:
         return None
     n = op.dimension_numbers
     key = (
-        (n.input_batch_dimension.data, n.input_feature_dimension.data, *(d.data for d in n.input_spatial_dimensions)),
-        (n.kernel_input_feature_dimension.data, n.kernel_output_feature_dimension.data,
-         *(d.data for d in n.kernel_spatial_dimensions)),
-        (n.output_batch_dimension.data, n.output_feature_dimension.data, *(d.data for d in n.output_spatial_dimensions)),
-    )  # fmt: skip
+        (
+            n.input_batch_dimension.data,
+            n.input_feature_dimension.data,
+            *(d.data for d in n.input_spatial_dimensions),
+        ),
+        (
+            n.kernel_input_feature_dimension.data,
+            n.kernel_output_feature_dimension.data,
+            *(d.data for d in n.kernel_spatial_dimensions),
+        ),
+        (
+            n.output_batch_dimension.data,
+            n.output_feature_dimension.data,
+            *(d.data for d in n.output_spatial_dimensions),
+        ),
+    )
     return _CONV_LAYOUTS.get(key)
 
 
@@ -183,9 +206,14 @@ class _OutputDims:
 
 
 def _broadcast_contribution(
-    b: HloBuilder, contribution: SSAValue, reduction: Sequence[int], batching: Sequence[int],
-    non_batching_start: int, output_type: TensorType, dims: _OutputDims,
-) -> SSAValue:  # fmt: skip
+    b: HloBuilder,
+    contribution: SSAValue,
+    reduction: Sequence[int],
+    batching: Sequence[int],
+    non_batching_start: int,
+    output_type: TensorType,
+    dims: _OutputDims,
+) -> SSAValue:
     """`broadcastZpContribution`: the reduced tensor laid out over the result."""
     rank = len(shape_of(contribution.type))
     broadcast: list[int] = []
@@ -212,9 +240,15 @@ def _broadcast_contribution(
 
 
 def _zero_point_offset(
-    b: HloBuilder, lhs: SSAValue, rhs: SSAValue, output: SSAValue, z_lhs: int, z_rhs: int,
-    output_type: TensorType, dims: DotLikeDims,
-) -> SSAValue | None:  # fmt: skip
+    b: HloBuilder,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    output: SSAValue,
+    z_lhs: int,
+    z_rhs: int,
+    output_type: TensorType,
+    dims: DotLikeDims,
+) -> SSAValue | None:
     """`calculateZeroPointOffset`: `z_rhs * sum(lhs) + z_lhs * sum(rhs) - z_lhs * z_rhs * K`."""
     result: SSAValue | None = None
     output_dims = _OutputDims(output)
@@ -224,9 +258,14 @@ def _zero_point_offset(
         zp = b.scalar(z_rhs, i32)
         contribution = b.add(chlo.BroadcastMultiplyOp(summed, zp, None, summed.type))
         result = _broadcast_contribution(
-            b, contribution, reduction, dims.lhs_batching, len(dims.lhs_batching),
-            output_type, output_dims,
-        )  # fmt: skip
+            b,
+            contribution,
+            reduction,
+            dims.lhs_batching,
+            len(dims.lhs_batching),
+            output_type,
+            output_dims,
+        )
     if z_lhs != 0:
         reduction = [*dims.rhs_spatial, *dims.rhs_contracting]
         summed = _reduce_sum_i32(b, rhs, reduction)
@@ -236,9 +275,14 @@ def _zero_point_offset(
         if dims.lhs_spatial and dims.rhs_spatial:
             start = dims.lhs_contracting[0]
         contribution = _broadcast_contribution(
-            b, contribution, reduction, dims.rhs_batching, start, output_type,
+            b,
+            contribution,
+            reduction,
+            dims.rhs_batching,
+            start,
+            output_type,
             output_dims,
-        )  # fmt: skip
+        )
         result = (
             contribution if result is None else b.add(ew.AddOp(result, contribution))
         )

@@ -246,10 +246,16 @@ class LowerElementwise(RewritePattern):
 QDQ_OPS: frozenset[str] = frozenset(
     f"stablehlo.{name}"
     for name in (
-        "atan2", "batch_norm_grad", "batch_norm_inference", "batch_norm_training", "cholesky",
-        "reduce_precision", "remainder", "triangular_solve",
+        "atan2",
+        "batch_norm_grad",
+        "batch_norm_inference",
+        "batch_norm_training",
+        "cholesky",
+        "reduce_precision",
+        "remainder",
+        "triangular_solve",
     )
-)  # fmt: skip
+)
 """Upstream's dequantize -> op -> quantize fallback list, less what `LowerElementwise` covers."""
 
 

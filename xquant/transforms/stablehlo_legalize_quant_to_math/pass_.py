@@ -143,15 +143,23 @@ class StablehloLegalizeQuantToMathPass(ModulePass):
                 [
                     pattern(self.exact)
                     for pattern in (
-                        LowerUniformQuantize, LowerUniformDequantize, LowerElementwise, LowerDot,
-                        LowerDotGeneral, LowerConvolution, LowerDataMovement,
-                        LowerOtherDequantizeOpQuantize, LowerConstant, LowerCustomCall, LowerCheckOps,
+                        LowerUniformQuantize,
+                        LowerUniformDequantize,
+                        LowerElementwise,
+                        LowerDot,
+                        LowerDotGeneral,
+                        LowerConvolution,
+                        LowerDataMovement,
+                        LowerOtherDequantizeOpQuantize,
+                        LowerConstant,
+                        LowerCustomCall,
+                        LowerCheckOps,
                         LowerReductions,
                     )
                 ],
                 dce_enabled=False,  # as upstream's conversion: unused ops (and parameters) stay
             )
-        ).rewrite_module(op)  # fmt: skip
+        ).rewrite_module(op)
         PatternRewriteWalker(FoldBridges()).rewrite_module(op)
         if (illegal := _first_quantized(op)) is not None:
             raise OpDiagnostic(

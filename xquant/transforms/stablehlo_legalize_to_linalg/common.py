@@ -69,10 +69,13 @@ def build_generic(
     yielded = body_fn(block.args, body)
     block.add_ops([*body.ops, linalg.YieldOp(*yielded)])
     generic = linalg.GenericOp(
-        list(inputs), list(outputs), Region(block),
-        [AffineMapAttr(m) for m in (*input_maps, *output_maps)], list(iterators),
+        list(inputs),
+        list(outputs),
+        Region(block),
+        [AffineMapAttr(m) for m in (*input_maps, *output_maps)],
+        list(iterators),
         [v.type for v in outputs],
-    )  # fmt: skip
+    )
     ops.ops.append(generic)
     return list(generic.results)
 

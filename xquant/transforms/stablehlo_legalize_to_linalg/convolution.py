@@ -59,10 +59,13 @@ def expand_dim(ops: Ops, value: SSAValue, dim: int, groups: int) -> SSAValue:
     groups_list[dim] = [dim, dim + 1]
     return ops.add(
         tensor.ExpandShapeOp(
-            value, [], reassociation(groups_list), expanded,
+            value,
+            [],
+            reassociation(groups_list),
+            expanded,
             TensorType(source.get_element_type(), expanded),
         )
-    )  # fmt: skip
+    )
 
 
 class LowerConvolution(RewritePattern):
@@ -92,9 +95,14 @@ class LowerConvolution(RewritePattern):
             and op.feature_group_count.value.data == 1
             and op.batch_group_count.value.data == 1
             and (n.input_batch_dimension.data, n.input_feature_dimension.data) == (0, 1)
-            and (n.kernel_input_feature_dimension.data, n.kernel_output_feature_dimension.data) == (0, 1)
-            and (n.output_batch_dimension.data, n.output_feature_dimension.data) == (0, 1)
-        )  # fmt: skip
+            and (
+                n.kernel_input_feature_dimension.data,
+                n.kernel_output_feature_dimension.data,
+            )
+            == (0, 1)
+            and (n.output_batch_dimension.data, n.output_feature_dimension.data)
+            == (0, 1)
+        )
 
     @staticmethod
     def _lower_matmul(op: shlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
@@ -259,10 +267,11 @@ class LowerConvolution(RewritePattern):
             groups_list[out_feature] = [out_feature, out_feature + 1]
             acc = ops.add(
                 tensor.CollapseShapeOp.create(
-                    operands=[acc], result_types=[TensorType(accumulator, result_shape)],
+                    operands=[acc],
+                    result_types=[TensorType(accumulator, result_shape)],
                     properties={"reassociation": reassociation(groups_list)},
                 )
-            )  # fmt: skip
+            )
         if accumulator != element:
             acc = convert_tensor(ops, acc, result_type)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [acc])
@@ -303,9 +312,14 @@ class LowerConvolution(RewritePattern):
             if flip:
                 exprs[d] = AffineExpr.dimension(d) * -1 + (shape[d] - 1)
         (result,) = build_generic(
-            ops, [value], [AffineMap(rank, 0, tuple(exprs))], [empty(ops, source)],
-            [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
-        )  # fmt: skip
+            ops,
+            [value],
+            [AffineMap(rank, 0, tuple(exprs))],
+            [empty(ops, source)],
+            [AffineMap.identity(rank)],
+            parallel(rank),
+            lambda args, _: [args[0]],
+        )
         return result
 
     @staticmethod
@@ -342,10 +356,15 @@ class LowerConvolution(RewritePattern):
                 block.add_op(tensor.YieldOp(zero))
                 value = ops.add(
                     tensor.PadOp(
-                        value, [], [], Region(block), positive_low, positive_high,
+                        value,
+                        [],
+                        [],
+                        Region(block),
+                        positive_low,
+                        positive_high,
                         TensorType(element, padded_shape),
                     )
-                )  # fmt: skip
+                )
         else:
             padded_type = TensorType(element, padded_shape)
             zero = zeros[element] = scalar_constant(hoist, 0, element)

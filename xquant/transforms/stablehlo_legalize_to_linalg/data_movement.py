@@ -92,9 +92,14 @@ class LowerBroadcastInDim(RewritePattern):
         )
         out = empty(ops, result_type)
         (result,) = build_generic(
-            ops, [source], [AffineMap(rank, 0, exprs)], [out], [AffineMap.identity(rank)], parallel(rank),
+            ops,
+            [source],
+            [AffineMap(rank, 0, exprs)],
+            [out],
+            [AffineMap.identity(rank)],
+            parallel(rank),
             lambda args, _: [args[0]],
-        )  # fmt: skip
+        )
         result = restore_type(ops, result, original)
         rewriter.replace(op, ops.ops, [result])
 
@@ -200,9 +205,14 @@ class LowerTranspose(RewritePattern):
             for i, d in enumerate(permutation):
                 exprs[d] = AffineExpr.dimension(i)
             build_generic(
-                ops, [op.operand], [AffineMap(rank, 0, tuple(exprs))], [out],
-                [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
-            )  # fmt: skip
+                ops,
+                [op.operand],
+                [AffineMap(rank, 0, tuple(exprs))],
+                [out],
+                [AffineMap.identity(rank)],
+                parallel(rank),
+                lambda args, _: [args[0]],
+            )
         ops.ops[-1].attributes.update(discardable_attributes(op))
         rewriter.replace(op, ops.ops)
 

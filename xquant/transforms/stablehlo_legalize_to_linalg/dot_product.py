@@ -185,13 +185,15 @@ class LowerDotGeneral(RewritePattern):
         (dot_general's shape function, as upstream's reified and folded `tensor.empty`)."""
         lhs_rank, rhs_rank = len(shape_of(lhs.type)), len(shape_of(rhs.type))
         lhs_free = [
-            d for d in range(lhs_rank)
+            d
+            for d in range(lhs_rank)
             if d not in (*numbers.lhs_batching, *numbers.lhs_contracting)
-        ]  # fmt: skip
+        ]
         rhs_free = [
-            d for d in range(rhs_rank)
+            d
+            for d in range(rhs_rank)
             if d not in (*numbers.rhs_batching, *numbers.rhs_contracting)
-        ]  # fmt: skip
+        ]
         sources = [
             *((lhs, d) for d in numbers.lhs_batching),
             *((lhs, d) for d in lhs_free),
@@ -349,9 +351,14 @@ class LowerEinsum(RewritePattern):
             return [body_ops.add(add(args[2], product))]
 
         (result,) = build_generic(
-            ops, [op.lhs, op.rhs], [label_map(lhs), label_map(rhs)], [out],
-            [label_map(output)], iterators, body,
-        )  # fmt: skip
+            ops,
+            [op.lhs, op.rhs],
+            [label_map(lhs), label_map(rhs)],
+            [out],
+            [label_map(output)],
+            iterators,
+            body,
+        )
         ops.ops[-1].attributes.update(discardable_attributes(op))
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 

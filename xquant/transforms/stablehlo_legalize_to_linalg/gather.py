@@ -181,8 +181,14 @@ class LowerGather(RewritePattern):
             )
         out = ops.add(tensor.EmptyOp(sizes_of_result, result_type))
         (result,) = build_generic(
-            ops, [], [], [out], [AffineMap.identity(result_rank)], parallel(result_rank), body,
-        )  # fmt: skip
+            ops,
+            [],
+            [],
+            [out],
+            [AffineMap.identity(result_rank)],
+            parallel(result_rank),
+            body,
+        )
         ops.ops[-1].attributes.update(discardable_attributes(op))
         result = restore_type(ops, result, op.result.type)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

@@ -186,9 +186,14 @@ class LowerReverse(RewritePattern):
         operand = signless_value(ops, op.operand)
         out = empty_like(ops, signless_type(original), [operand])
         (result,) = build_generic(
-            ops, [operand], [AffineMap(rank, 0, tuple(exprs))], [out],
-            [AffineMap.identity(rank)], parallel(rank), lambda args, _: [args[0]],
-        )  # fmt: skip
+            ops,
+            [operand],
+            [AffineMap(rank, 0, tuple(exprs))],
+            [out],
+            [AffineMap.identity(rank)],
+            parallel(rank),
+            lambda args, _: [args[0]],
+        )
         ops.ops[-1].attributes.update(discardable_attributes(op))
         result = restore_type(ops, result, original)
         rewriter.replace(op, ops.ops, [result])
@@ -220,8 +225,10 @@ def _padded(
     assert isa(source, TensorType[Attribute])
     shape = [
         lo + hi + n + max(n - 1, 0) * inner
-        for n, lo, hi, inner in zip(source.get_shape(), low, high, interior, strict=True)
-    ]  # fmt: skip
+        for n, lo, hi, inner in zip(
+            source.get_shape(), low, high, interior, strict=True
+        )
+    ]
     padded_type = TensorType(source.element_type, shape)
     if any(interior):
         filled = ops.add(
@@ -261,9 +268,13 @@ class LowerPad(RewritePattern):
         padding = signless_value(ops, op.padding_value)
         scalar = _pad_value(ops, hoist, padding)
         padded = _padded(
-            ops, operand, scalar, [max(lo, 0) for lo in low], [abs(hi) for hi in high],
+            ops,
+            operand,
+            scalar,
+            [max(lo, 0) for lo in low],
+            [abs(hi) for hi in high],
             interior,
-        )  # fmt: skip
+        )
         if any(v < 0 for v in (*low, *high)):
             padded = ops.add(
                 tensor.ExtractSliceOp.from_static_parameters(
@@ -414,9 +425,14 @@ class LowerMap(RewritePattern):
                 out = empty_like(ops, result_type, inputs)
                 identity = AffineMap.identity(rank)
                 (result,) = build_generic(
-                    ops, inputs, [identity] * len(inputs), [out], [identity],
-                    parallel(rank), body,
-                )  # fmt: skip
+                    ops,
+                    inputs,
+                    [identity] * len(inputs),
+                    [out],
+                    [identity],
+                    parallel(rank),
+                    body,
+                )
                 ops.ops[-1].attributes.update(attributes)
         except Unsupported:
             ops.discard()

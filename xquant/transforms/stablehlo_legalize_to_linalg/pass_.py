@@ -84,12 +84,29 @@ class StablehloLegalizeToLinalgPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    LowerBitcastConvertResize(), LowerElementwise(self.capture_scalar_inputs, self.enable_primitive_ops), LowerConstant(),
-                    LowerBroadcastInDim(self.enable_primitive_ops), LowerTranspose(self.enable_primitive_ops), LowerReshape(),
-                    LowerConcatenate(), LowerSlice(), LowerGather(), WidenDotGeneral(), LowerDotGeneral(), LowerEinsum(), LowerConvolution(),
-                    LowerReduce(self.enable_primitive_ops), LowerReduceWindow(),
-                    LowerIota(), LowerReverse(), LowerPad(), LowerDynamicSlice(),
-                    LowerDynamicUpdateSlice(), LowerMap(self.enable_primitive_ops),
+                    LowerBitcastConvertResize(),
+                    LowerElementwise(
+                        self.capture_scalar_inputs, self.enable_primitive_ops
+                    ),
+                    LowerConstant(),
+                    LowerBroadcastInDim(self.enable_primitive_ops),
+                    LowerTranspose(self.enable_primitive_ops),
+                    LowerReshape(),
+                    LowerConcatenate(),
+                    LowerSlice(),
+                    LowerGather(),
+                    WidenDotGeneral(),
+                    LowerDotGeneral(),
+                    LowerEinsum(),
+                    LowerConvolution(),
+                    LowerReduce(self.enable_primitive_ops),
+                    LowerReduceWindow(),
+                    LowerIota(),
+                    LowerReverse(),
+                    LowerPad(),
+                    LowerDynamicSlice(),
+                    LowerDynamicUpdateSlice(),
+                    LowerMap(self.enable_primitive_ops),
                 ]
             ),
-        ).rewrite_module(op)  # fmt: skip
+        ).rewrite_module(op)

@@ -165,9 +165,14 @@ def lower_elementwise(
         (result,) = build_map(staged, mapped, out, body)
     else:
         (result,) = build_generic(
-            staged, inputs, [operand_map(v.type, rank) for v in inputs], [out],
-            [AffineMap.identity(rank)], parallel(rank), body,
-        )  # fmt: skip
+            staged,
+            inputs,
+            [operand_map(v.type, rank) for v in inputs],
+            [out],
+            [AffineMap.identity(rank)],
+            parallel(rank),
+            body,
+        )
     staged.ops[-1].attributes.update(discardable_attributes(op))
     if result.type != result_type:
         result = staged.add(tensor.CastOp(result, result_type))

@@ -232,9 +232,14 @@ class LowerReduce(RewritePattern):
         ]
         count = len(op.inputs)
         return build_generic(
-            ops, list(op.inputs), [input_map] * count, outs, [out_map] * count, iterators,
+            ops,
+            list(op.inputs),
+            [input_map] * count,
+            outs,
+            [out_map] * count,
+            iterators,
             reducer(op.body, count, hoist),
-        )  # fmt: skip
+        )
 
 
 _POOLING_KINDS = {
@@ -412,9 +417,14 @@ class LowerReduceWindow(RewritePattern):
         ]
         try:
             results = build_generic(
-                ops, [*padded_inputs, window_tensor], [*[input_map] * count, window_map], outs, [out_map] * count,
-                iterators, reducer(op.body, count, hoist),
-            )  # fmt: skip
+                ops,
+                [*padded_inputs, window_tensor],
+                [*[input_map] * count, window_map],
+                outs,
+                [out_map] * count,
+                iterators,
+                reducer(op.body, count, hoist),
+            )
             ops.ops[-1].attributes.update(discardable_attributes(op))
         except Unsupported:
             ops.discard()
@@ -464,10 +474,15 @@ class LowerReduceWindow(RewritePattern):
         block.add_op(tensor.YieldOp(scalar))
         return ops.add(
             tensor.PadOp(
-                value, [], [], Region(block), [lo for lo, _ in padding], [hi for _, hi in padding],
+                value,
+                [],
+                [],
+                Region(block),
+                [lo for lo, _ in padding],
+                [hi for _, hi in padding],
                 padded_type,
             )
-        )  # fmt: skip
+        )
 
 
 def broadcast_scalar(
@@ -490,6 +505,12 @@ def broadcast_scalar(
         return [emit_convert(body_ops, hoist, args[0], source, target)]
 
     (result,) = build_generic(
-        ops, [scalar], [AffineMap(rank, 0, ())], [out], [AffineMap.identity(rank)], parallel(rank), body,
-    )  # fmt: skip
+        ops,
+        [scalar],
+        [AffineMap(rank, 0, ())],
+        [out],
+        [AffineMap.identity(rank)],
+        parallel(rank),
+        body,
+    )
     return result

@@ -62,26 +62,48 @@ def _toward_zero_bound(value: int, element: Attribute) -> float:
 
 
 FLOAT_BINARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.add": arith.AddfOp, "stablehlo.subtract": arith.SubfOp, "stablehlo.multiply": arith.MulfOp,
-    "stablehlo.divide": arith.DivfOp, "stablehlo.maximum": arith.MaximumfOp, "stablehlo.minimum": arith.MinimumfOp,
-    "stablehlo.power": math.PowFOp, "stablehlo.remainder": RemFOp, "stablehlo.atan2": math.Atan2Op,
-}  # fmt: skip
+    "stablehlo.add": arith.AddfOp,
+    "stablehlo.subtract": arith.SubfOp,
+    "stablehlo.multiply": arith.MulfOp,
+    "stablehlo.divide": arith.DivfOp,
+    "stablehlo.maximum": arith.MaximumfOp,
+    "stablehlo.minimum": arith.MinimumfOp,
+    "stablehlo.power": math.PowFOp,
+    "stablehlo.remainder": RemFOp,
+    "stablehlo.atan2": math.Atan2Op,
+}
 INT_BINARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
-    "stablehlo.maximum": arith.MaxSIOp, "stablehlo.minimum": arith.MinSIOp,
-}  # fmt: skip
+    "stablehlo.add": arith.AddiOp,
+    "stablehlo.subtract": arith.SubiOp,
+    "stablehlo.multiply": arith.MuliOp,
+    "stablehlo.maximum": arith.MaxSIOp,
+    "stablehlo.minimum": arith.MinSIOp,
+}
 BOOL_BINARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.add": arith.OrIOp, "stablehlo.multiply": arith.AndIOp,
-    "stablehlo.maximum": arith.MaxUIOp, "stablehlo.minimum": arith.MinUIOp,
-}  # fmt: skip
+    "stablehlo.add": arith.OrIOp,
+    "stablehlo.multiply": arith.AndIOp,
+    "stablehlo.maximum": arith.MaxUIOp,
+    "stablehlo.minimum": arith.MinUIOp,
+}
 FLOAT_UNARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.negate": arith.NegfOp, "stablehlo.abs": math.AbsFOp, "stablehlo.ceil": math.CeilOp,
-    "stablehlo.floor": math.FloorOp, "stablehlo.round_nearest_even": math.RoundEvenOp,
-    "stablehlo.round_nearest_afz": math.RoundOp, "stablehlo.sqrt": math.SqrtOp, "stablehlo.rsqrt": math.RsqrtOp,
-    "stablehlo.cbrt": math.CbrtOp, "stablehlo.exponential": math.ExpOp, "stablehlo.exponential_minus_one": math.ExpM1Op,
-    "stablehlo.log": math.LogOp, "stablehlo.log_plus_one": math.Log1pOp, "stablehlo.tanh": math.TanhOp,
-    "stablehlo.sine": math.SinOp, "stablehlo.cosine": math.CosOp, "stablehlo.tan": math.TanOp,
-}  # fmt: skip
+    "stablehlo.negate": arith.NegfOp,
+    "stablehlo.abs": math.AbsFOp,
+    "stablehlo.ceil": math.CeilOp,
+    "stablehlo.floor": math.FloorOp,
+    "stablehlo.round_nearest_even": math.RoundEvenOp,
+    "stablehlo.round_nearest_afz": math.RoundOp,
+    "stablehlo.sqrt": math.SqrtOp,
+    "stablehlo.rsqrt": math.RsqrtOp,
+    "stablehlo.cbrt": math.CbrtOp,
+    "stablehlo.exponential": math.ExpOp,
+    "stablehlo.exponential_minus_one": math.ExpM1Op,
+    "stablehlo.log": math.LogOp,
+    "stablehlo.log_plus_one": math.Log1pOp,
+    "stablehlo.tanh": math.TanhOp,
+    "stablehlo.sine": math.SinOp,
+    "stablehlo.cosine": math.CosOp,
+    "stablehlo.tan": math.TanOp,
+}
 FLOAT_PREDICATES = {
     "EQ": "oeq",
     "NE": "une",
@@ -183,8 +205,10 @@ def _sign(body: Ops, hoist: Ops, x: SSAValue, element: Attribute) -> SSAValue:
 
 
 INT_BITWISE: dict[str, Callable[..., Operation]] = {
-    "stablehlo.and": arith.AndIOp, "stablehlo.or": arith.OrIOp, "stablehlo.xor": arith.XOrIOp,
-}  # fmt: skip
+    "stablehlo.and": arith.AndIOp,
+    "stablehlo.or": arith.OrIOp,
+    "stablehlo.xor": arith.XOrIOp,
+}
 SHIFTS = (
     "stablehlo.shift_left",
     "stablehlo.shift_right_arithmetic",
@@ -322,17 +346,30 @@ def _shift(
 
 
 COMPLEX_BINARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.add": complex.AddOp, "stablehlo.subtract": complex.SubOp, "stablehlo.multiply": complex.MulOp,
-    "stablehlo.divide": complex.DivOp, "stablehlo.atan2": complex.Atan2Op, "stablehlo.power": complex.PowOp,
-}  # fmt: skip
+    "stablehlo.add": complex.AddOp,
+    "stablehlo.subtract": complex.SubOp,
+    "stablehlo.multiply": complex.MulOp,
+    "stablehlo.divide": complex.DivOp,
+    "stablehlo.atan2": complex.Atan2Op,
+    "stablehlo.power": complex.PowOp,
+}
 COMPLEX_UNARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.sqrt": complex.SqrtOp, "stablehlo.rsqrt": complex.RsqrtOp, "stablehlo.exponential": complex.ExpOp,
-    "stablehlo.exponential_minus_one": complex.Expm1Op, "stablehlo.log": complex.LogOp,
-    "stablehlo.log_plus_one": complex.Log1pOp, "stablehlo.negate": complex.NegOp, "stablehlo.sign": complex.SignOp,
-    "stablehlo.tanh": complex.TanhOp, "stablehlo.tan": complex.TanOp, "stablehlo.cosine": complex.CosOp,
-    "stablehlo.sine": complex.SinOp, "stablehlo.abs": complex.AbsOp, "stablehlo.real": complex.ReOp,
+    "stablehlo.sqrt": complex.SqrtOp,
+    "stablehlo.rsqrt": complex.RsqrtOp,
+    "stablehlo.exponential": complex.ExpOp,
+    "stablehlo.exponential_minus_one": complex.Expm1Op,
+    "stablehlo.log": complex.LogOp,
+    "stablehlo.log_plus_one": complex.Log1pOp,
+    "stablehlo.negate": complex.NegOp,
+    "stablehlo.sign": complex.SignOp,
+    "stablehlo.tanh": complex.TanhOp,
+    "stablehlo.tan": complex.TanOp,
+    "stablehlo.cosine": complex.CosOp,
+    "stablehlo.sine": complex.SinOp,
+    "stablehlo.abs": complex.AbsOp,
+    "stablehlo.real": complex.ReOp,
     "stablehlo.imag": complex.ImOp,
-}  # fmt: skip
+}
 
 
 def complex_constant(
@@ -391,10 +428,15 @@ def _emit_complex(
 
 
 UNSIGNED_BINARY: dict[str, Callable[..., Operation]] = {
-    "stablehlo.add": arith.AddiOp, "stablehlo.subtract": arith.SubiOp, "stablehlo.multiply": arith.MuliOp,
-    "stablehlo.maximum": arith.MaxUIOp, "stablehlo.minimum": arith.MinUIOp,
-    "stablehlo.and": arith.AndIOp, "stablehlo.or": arith.OrIOp, "stablehlo.xor": arith.XOrIOp,
-}  # fmt: skip
+    "stablehlo.add": arith.AddiOp,
+    "stablehlo.subtract": arith.SubiOp,
+    "stablehlo.multiply": arith.MuliOp,
+    "stablehlo.maximum": arith.MaxUIOp,
+    "stablehlo.minimum": arith.MinUIOp,
+    "stablehlo.and": arith.AndIOp,
+    "stablehlo.or": arith.OrIOp,
+    "stablehlo.xor": arith.XOrIOp,
+}
 
 
 def _emit_unsigned(
@@ -585,8 +627,13 @@ def convert_tensor(
     staged = Ops([])
     out = empty(staged, result_type)
     (result,) = build_generic(
-        staged, [value], [AffineMap.identity(rank)], [out], [AffineMap.identity(rank)], parallel(rank),
+        staged,
+        [value],
+        [AffineMap.identity(rank)],
+        [out],
+        [AffineMap.identity(rank)],
+        parallel(rank),
         lambda args, body: [emit_convert(body, hoist, args[0], source, target)],
-    )  # fmt: skip
+    )
     ops.ops.extend([*hoist.ops, *staged.ops])
     return result

@@ -166,9 +166,13 @@ def make_bounds(ops: OpList, qtype: UniformQuantizedType) -> Bounds:
 
 
 def emit_quantize(
-    ops: OpList, x: SSAValue, params: Params, bounds: Bounds, qtype: UniformQuantizedType,
+    ops: OpList,
+    x: SSAValue,
+    params: Params,
+    bounds: Bounds,
+    qtype: UniformQuantizedType,
     result_type: Attribute,
-) -> SSAValue:  # fmt: skip
+) -> SSAValue:
     """Float `x` to storage integers of type `result_type` (iN, or a tensor of iN)."""
     assert (
         bounds.low is not None and bounds.high is not None and bounds.zero is not None

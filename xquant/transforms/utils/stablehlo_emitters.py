@@ -224,10 +224,13 @@ class HloBuilder(OpList):
         kept = [n for d, n in enumerate(shape) if d not in dims]
         return self.add(
             shlo.ReduceOp(
-                [value], [self.scalar(0, element)], list(dims), Region(block),
+                [value],
+                [self.scalar(0, element)],
+                list(dims),
+                Region(block),
                 [TensorType(element, kept)],
             )
-        )  # fmt: skip
+        )
 
 
 # ----- the numeric contract
