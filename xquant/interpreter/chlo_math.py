@@ -26,6 +26,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import chlo
+from xquant.interpreter.functions import shared_functions
 from xquant.interpreter.stablehlo.values import as_result
 from xquant.transforms.utils.chlo_decompositions import expand_unary
 
@@ -97,42 +98,25 @@ class ChloMathFunctions(InterpreterFunctions):
         )
 
 
-def _unary_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
-    @impl(op_class)
-    def run(
-        self: InterpreterFunctions,
-        interpreter: Interpreter,
-        op: Operation,
-        args: PythonValues,
-    ) -> PythonValues:
-        assert isinstance(op, chlo.ChloUnaryOp)
-        region = expansion_region(op)
-        if region is not None:
-            return interpreter.run_ssacfg_region(region, args, op.name)
-        function = NUMPY_FUNCTIONS.get(op.name)
-        if function is None:
-            raise InterpretationError(
-                f"{op.name} on {op.operand.type} is not supported"
-            )
-        x: Any = np.asarray(args[0])
-        with np.errstate(all="ignore"):
-            result = np.asarray(function(x)).astype(x.dtype)
-        return (as_result(result, op.result.type),)
-
-    return run
+def _run(interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    assert isinstance(op, chlo.ChloUnaryOp)
+    region = expansion_region(op)
+    if region is not None:
+        return interpreter.run_ssacfg_region(region, args, op.name)
+    function = NUMPY_FUNCTIONS.get(op.name)
+    if function is None:
+        raise InterpretationError(f"{op.name} on {op.operand.type} is not supported")
+    x: Any = np.asarray(args[0])
+    with np.errstate(all="ignore"):
+        result = np.asarray(function(x)).astype(x.dtype)
+    return (as_result(result, op.result.type),)
 
 
-ChloUnaryFunctions = register_impls(
-    type(
-        "ChloUnaryFunctions",
-        (InterpreterFunctions,),
-        {
-            "__doc__": "chlo's element-wise math.",
-            **{
-                f"run_{c.name.split('.', 1)[1]}": _unary_impl(c) for c in chlo.UNARY_OPS
-            },
-        },
-    )
+ChloUnaryFunctions = shared_functions(
+    "ChloUnaryFunctions",
+    "chlo's element-wise math.",
+    chlo.UNARY_OPS,
+    _run,
 )
 
 FUNCTIONS: list[InterpreterFunctions] = [ChloMathFunctions(), ChloUnaryFunctions()]

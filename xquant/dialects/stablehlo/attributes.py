@@ -14,15 +14,18 @@ Each prints exactly as `stablehlo-opt` prints it:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
+
+from xquant.numerics.values import dtype_of
 
 _T = TypeVar("_T")
 
@@ -154,6 +157,27 @@ class DotAlgorithmAttr(ParametrizedAttribute):
         "rhs_component_count",
         "num_primitive_operations",
     )
+
+    def single_float_dtypes(self) -> tuple[np.dtype[Any], ...] | None:
+        """The lhs, rhs and accumulation dtypes when the algorithm is one primitive
+        operation on builtin float types that numpy holds, else None (the only kind
+        the interpreter runs and `stablehlo-legalize-to-linalg` lowers)."""
+        counts = (
+            self.lhs_component_count.data,
+            self.rhs_component_count.data,
+            self.num_primitive_operations.data,
+        )
+        types = (
+            self.lhs_precision_type,
+            self.rhs_precision_type,
+            self.accumulation_type,
+        )
+        if counts != (1, 1, 1) or not all(isinstance(t, AnyFloat) for t in types):
+            return None
+        try:
+            return tuple(dtype_of(t) for t in types)
+        except (KeyError, ValueError, TypeError):
+            return None
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:

@@ -22,6 +22,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 
 from xquant.dialects.stablehlo import bitwise, math_extra
+from xquant.interpreter.functions import shared_functions
 from xquant.interpreter.stablehlo.values import as_result
 from xquant.numerics.values import dtype_of, element_type, int_info, wrap
 
@@ -74,38 +75,22 @@ def _run_bitwise(op: Operation, args: PythonValues) -> NDArray[Any]:
     return wrap(count_leading_zeros(arrays[0], info.width), info)
 
 
-def _bitwise_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
-    @impl(op_class)
-    def run(
-        self: InterpreterFunctions,
-        interpreter: Interpreter,
-        op: Operation,
-        args: PythonValues,
-    ) -> PythonValues:
-        return (as_result(_run_bitwise(op, args), op.result_types[0]),)
-
-    return run
+def _run(interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    return (as_result(_run_bitwise(op, args), op.result_types[0]),)
 
 
-BitwiseFunctions = register_impls(
-    type(
-        "BitwiseFunctions",
-        (InterpreterFunctions,),
-        {
-            "__doc__": "and, or, xor, not, popcnt, count_leading_zeros.",
-            **{
-                f"run_{c.name.split('.', 1)[1]}": _bitwise_impl(c)
-                for c in (
-                    bitwise.AndOp,
-                    bitwise.OrOp,
-                    bitwise.XorOp,
-                    bitwise.NotOp,
-                    bitwise.PopulationCountOp,
-                    bitwise.ClzOp,
-                )
-            },
-        },
-    )
+BitwiseFunctions = shared_functions(
+    "BitwiseFunctions",
+    "and, or, xor, not, popcnt, count_leading_zeros.",
+    (
+        bitwise.AndOp,
+        bitwise.OrOp,
+        bitwise.XorOp,
+        bitwise.NotOp,
+        bitwise.PopulationCountOp,
+        bitwise.ClzOp,
+    ),
+    _run,
 )
 
 

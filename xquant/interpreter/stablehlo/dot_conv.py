@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -89,24 +88,14 @@ def _float_dot_operands(
     algorithm = op.algorithm
     if algorithm is None:
         return lhs, rhs, float_accumulator(dtype_of(op.result.type))
-    if not isinstance(algorithm, DotAlgorithmAttr):
-        raise op_error(op, f"unsupported dot algorithm {algorithm}")
-    counts = (
-        algorithm.lhs_component_count.data,
-        algorithm.rhs_component_count.data,
-        algorithm.num_primitive_operations.data,
+    dtypes = (
+        algorithm.single_float_dtypes()
+        if isinstance(algorithm, DotAlgorithmAttr)
+        else None
     )
-    types = (
-        algorithm.lhs_precision_type,
-        algorithm.rhs_precision_type,
-        algorithm.accumulation_type,
-    )
-    if counts != (1, 1, 1) or not all(isinstance(t, AnyFloat) for t in types):
+    if dtypes is None:
         raise op_error(op, f"unsupported dot algorithm {algorithm}")
-    try:
-        lhs_dtype, rhs_dtype, acc_dtype = (dtype_of(t) for t in types)
-    except (KeyError, ValueError, TypeError):
-        raise op_error(op, f"unsupported dot algorithm {algorithm}") from None
+    lhs_dtype, rhs_dtype, acc_dtype = dtypes
     return lhs.astype(lhs_dtype), rhs.astype(rhs_dtype), acc_dtype
 
 

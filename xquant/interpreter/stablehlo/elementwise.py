@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 from xdsl.interpreter import (
     Interpreter,
@@ -17,6 +15,7 @@ from xdsl.ir import Operation
 from xquant.dialects.stablehlo import bitwise, math_extra
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.type_utils import shape_of
+from xquant.interpreter.functions import shared_functions
 from xquant.interpreter.stablehlo.elementwise_kernels import COMPARISONS, elementwise
 from xquant.interpreter.stablehlo.values import (
     as_array,
@@ -36,17 +35,8 @@ def _total_order(x: np.ndarray) -> np.ndarray:
     return np.where(raw < 0, -(raw + top) - 1, raw)
 
 
-def _elementwise_impl(op_class: type[Operation]) -> Callable[..., PythonValues]:
-    @impl(op_class)
-    def run(
-        self: InterpreterFunctions,
-        interpreter: Interpreter,
-        op: Operation,
-        args: PythonValues,
-    ) -> PythonValues:
-        return (as_result(elementwise(op, args), op.result_types[0]),)
-
-    return run
+def _run(interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    return (as_result(elementwise(op, args), op.result_types[0]),)
 
 
 @register_impls
@@ -111,25 +101,18 @@ class ElementwiseOpFunctions(InterpreterFunctions):
         return (np.ascontiguousarray(value).view(dtype).reshape(shape_of(result_type)),)
 
 
-ElementwiseFunctions = register_impls(
-    type(
-        "ElementwiseFunctions",
-        (InterpreterFunctions,),
-        {
-            "__doc__": "The arithmetic element-wise ops (one implementation, `elementwise`, for all).",
-            **{
-                f"run_{c.name.split('.', 1)[1]}": _elementwise_impl(c)
-                for c in (
-                    *ew.UNARY_OPS,
-                    *ew.BINARY_OPS,
-                    bitwise.ShiftLeftOp,
-                    bitwise.ShiftRightArithmeticOp,
-                    bitwise.ShiftRightLogicalOp,
-                    math_extra.RemainderOp,
-                )
-            },
-        },
-    )
+ElementwiseFunctions = shared_functions(
+    "ElementwiseFunctions",
+    "The arithmetic element-wise ops (one implementation, `elementwise`, for all).",
+    (
+        *ew.UNARY_OPS,
+        *ew.BINARY_OPS,
+        bitwise.ShiftLeftOp,
+        bitwise.ShiftRightArithmeticOp,
+        bitwise.ShiftRightLogicalOp,
+        math_extra.RemainderOp,
+    ),
+    _run,
 )
 
 

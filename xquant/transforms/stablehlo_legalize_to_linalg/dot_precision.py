@@ -32,28 +32,6 @@ def _float_width(t: Attribute) -> int | None:
     return element.bitwidth if isinstance(element, AnyFloat) else None
 
 
-def _supported(algorithm: DotAlgorithmAttr) -> bool:
-    """One primitive operation on builtin float types with a numpy dtype."""
-    counts = (
-        algorithm.lhs_component_count.data,
-        algorithm.rhs_component_count.data,
-        algorithm.num_primitive_operations.data,
-    )
-    types = (
-        algorithm.lhs_precision_type,
-        algorithm.rhs_precision_type,
-        algorithm.accumulation_type,
-    )
-    if counts != (1, 1, 1) or not all(isinstance(t, AnyFloat) for t in types):
-        return False
-    try:
-        for t in types:
-            dtype_of(t)
-    except ValueError:
-        return False
-    return True
-
-
 class WidenDotGeneral(RewritePattern):
     """A float dot_general narrower than f32, or with a supported `algorithm`:
     converts around a plain dot_general in the accumulation type."""
@@ -76,7 +54,9 @@ class WidenDotGeneral(RewritePattern):
                 return
             assert float_accumulator(dtype_of(result_type)).itemsize == 4
             lhs_element = rhs_element = accumulation = f32
-        elif isinstance(algorithm, DotAlgorithmAttr) and _supported(algorithm):
+        elif isinstance(algorithm, DotAlgorithmAttr) and (
+            algorithm.single_float_dtypes() is not None
+        ):
             lhs_element = algorithm.lhs_precision_type
             rhs_element = algorithm.rhs_precision_type
             accumulation = algorithm.accumulation_type
