@@ -20,7 +20,6 @@ from typing import Any, Generic, Protocol, TypeVar, cast, overload
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    ContainerType,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
@@ -31,7 +30,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.utils.hints import isa
-from xdsl.utils.type import get_element_type_or_self
 
 from xquant.numerics.dtypes import ML_FLOAT_DTYPES as _ML_FLOAT_KINDS
 from xquant.numerics.dtypes import cast_float, numpy_dtype
@@ -78,11 +76,12 @@ class ElementTyped(Protocol):
 
 def element_type(t: Attribute) -> Attribute:
     """The element type of a shaped type, or the type itself: MLIR's
-    `getElementTypeOrSelf`. xDSL's `get_element_type_or_self`, plus shaped types
-    that are not xDSL containers (`!mx_tensor.tensor`)."""
-    if isinstance(t, ShapedType) and not isinstance(t, ContainerType):
+    `getElementTypeOrSelf`. Not xDSL's `get_element_type_or_self`, which also
+    unwraps `complex<f32>` to `f32` (a `ContainerType`; MLIR keeps it) and misses
+    shaped types that are not xDSL containers (`!mx_tensor.tensor`)."""
+    if isinstance(t, ShapedType | UnrankedTensorType):
         return cast(ElementTyped, t).get_element_type()
-    return get_element_type_or_self(t)
+    return t
 
 
 @overload

@@ -132,6 +132,8 @@ def _isolated_entry_block(op: Operation) -> Block | None:
 
 @dataclass(frozen=True)
 class LinalgConvertToDPSPass(ModulePass):
+    """Element-wise `arith` ops on static tensors become `tensor.empty` + `linalg.generic` (MLIR's destination-passing style)."""
+
     name = "linalg-convert-to-dps"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -91,6 +91,8 @@ def _has_flags(op: Operation) -> bool:
 
 @dataclass(frozen=True)
 class LinalgSpecializeGenericOpsPass(ModulePass):
+    """Binary element-wise `linalg.generic`s become `linalg.add`/`sub`/`mul`/`div` (the part of MLIR's pass that `lower-quant-ops` output needs)."""
+
     name = "linalg-specialize-generic-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
