@@ -71,12 +71,12 @@ def _check_rows(rows: dict[tuple[str, str], report.Row], sizes: dict[str, int]) 
         assert 0.01 < row.rel_rms < 0.5, fmt  # quantized, but still the same model
 
 
-@pytest.mark.parametrize("activations", ["f32", "bf16"])
-@pytest.mark.parametrize("fmt", ["int4", "mxfp4", "nvfp4"])
-def test_reassociated_run_is_numpy_bit_for_bit(fmt: str, activations: str) -> None:
+def _assert_reassociated_run_is_numpy(
+    fmt: str, activations: str, sizes: dict[str, int]
+) -> None:
     """With BLAS sums allowed, the interpreter computes exactly numpy's dequantize +
     `a @ w` (+ silu, bf16 roundings), as written and lowered."""
-    model = generate.make_model(**SIZES)
+    model = generate.make_model(**sizes)
     q = generate.build(fmt, model, activations)
     expected = generate.numpy_forward(model, q)
     x = q.inputs(model)
@@ -89,6 +89,12 @@ def test_reassociated_run_is_numpy_bit_for_bit(fmt: str, activations: str) -> No
         (y,) = xquant.run(module, "main", x, reassociate_fp_reductions=True)
         assert y.dtype == expected.dtype
         np.testing.assert_array_equal(y.view(np.uint8), expected.view(np.uint8))
+
+
+@pytest.mark.parametrize("activations", ["f32", "bf16"])
+@pytest.mark.parametrize("fmt", ["int4", "mxfp4", "nvfp4"])
+def test_reassociated_run_is_numpy_bit_for_bit(fmt: str, activations: str) -> None:
+    _assert_reassociated_run_is_numpy(fmt, activations, SIZES)
 
 
 def test_weights_are_resources_not_literals(generated: Path) -> None:
@@ -128,17 +134,5 @@ def test_checked_in_small_example_runs_both_ways(
 def test_k_quant_reassociated_run_is_numpy_bit_for_bit(
     fmt: str, activations: str
 ) -> None:
-    """Q4_K / Q6_K weights (N x K blocks, dequantized and transposed in the IR):
-    with BLAS sums the interpreter computes numpy's arithmetic exactly."""
-    model = generate.make_model(**K_SIZES)
-    q = generate.build(fmt, model, activations)
-    expected = generate.numpy_forward(model, q)
-    x = q.inputs(model)
-    written = xquant.bind_weights(xquant.parse_module(q.text), q.blobs)
-    lowered = xquant.bind_weights(
-        xquant.apply_passes(xquant.parse_module(q.text), generate.PIPELINES[fmt]),
-        q.blobs,
-    )
-    for module in (written, lowered):
-        (y,) = xquant.run(module, "main", x, reassociate_fp_reductions=True)
-        np.testing.assert_array_equal(y.view(np.uint8), expected.view(np.uint8))
+    """Q4_K / Q6_K weights (N x K blocks, dequantized and transposed in the IR)."""
+    _assert_reassociated_run_is_numpy(fmt, activations, K_SIZES)
