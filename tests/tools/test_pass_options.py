@@ -6,9 +6,15 @@ import subprocess
 import sys
 
 import pytest
+from xdsl.utils.exceptions import DiagnosticException
 
-from xquant.tools.pass_options import check_option_values, description, option_choices
+import xquant
 from xquant.transforms.lower_quant_ops import LowerQuantOpsPass
+from xquant.transforms.utils.pass_options import (
+    check_option_values,
+    description,
+    option_choices,
+)
 from xquant.universe import PASSES
 
 TOOL = [
@@ -73,3 +79,11 @@ def test_help_has_a_description_per_pass() -> None:
         text = description(PASSES[name]())
         assert text and lines[at + 1] == f"      {text}", name
     assert "one of toward-zero, nearest-even" in result.stdout
+
+
+def test_the_api_reports_a_bad_value_as_a_pipeline_error() -> None:
+    """`xquant.apply_passes` says what `xquant-opt` says: a `PipelineSpecError`
+    (a `DiagnosticException`) naming the option and the allowed values."""
+    module = xquant.parse_module("func.func @f() {\n  func.return\n}\n")
+    with pytest.raises(DiagnosticException, match="allowed: toward-zero, nearest-even"):
+        xquant.apply_passes(module, "lower-quant-ops{rounding=nearst-even}")

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from xquant.tools.pass_options import description, options_summary
+from xquant.transforms.utils.pass_options import description, options_summary
 
 __all__ = [
     "CommandLineError",

@@ -52,7 +52,7 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
-from xquant.tools.pass_options import check_option_values
+from xquant.transforms.utils.pass_options import check_option_values
 from xquant.transforms.utils.pipeline import (
     DominanceError,
     pass_table,

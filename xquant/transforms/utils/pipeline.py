@@ -15,6 +15,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline as parse_arg_specs
 from xdsl.utils.exceptions import (
     DiagnosticException,
     PassFailedException,
@@ -23,6 +24,7 @@ from xdsl.utils.exceptions import (
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.transforms.canonicalize import CanonicalizePass
+from xquant.transforms.utils.pass_options import check_option_values
 
 
 class DominanceError(VerifyException, OpDiagnostic):
@@ -71,9 +73,19 @@ def pass_table() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
-    """The passes of `spec` (xdsl-opt `-p` syntax) from every registered universe."""
+    """The passes of `spec` (xdsl-opt `-p` syntax) from every registered universe;
+    an unknown pass or option, or an option value the pass does not accept, is a
+    `PipelineSpecError` saying so (as `xquant-opt` reports it)."""
     try:
-        return PassPipeline.parse_spec(pass_table(), spec).passes
+        table = pass_table()
+        specs = tuple(parse_arg_specs(spec))
+        for arg_spec in specs:
+            if arg_spec.name not in table:
+                continue  # xDSL's own error below names every unknown pass
+            bad = check_option_values(table[arg_spec.name](), arg_spec.parameters)
+            if bad is not None:
+                raise PipelineSpecError(f"bad pass pipeline '{spec}': {bad}")
+        return PassPipeline.parse_spec(table, spec).passes
     except DiagnosticException:
         raise
     except Exception as err:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, fields
 from enum import Enum
 from typing import Any
@@ -46,7 +46,7 @@ def _shown(values: Sequence[Any]) -> str:
 
 
 def check_option_values(
-    pass_class: type[ModulePass], parameters: dict[str, Sequence[Any]]
+    pass_class: type[ModulePass], parameters: Mapping[str, Sequence[Any]]
 ) -> str | None:
     """mlir-opt's kind of message for the first bad option value, or None.
 
