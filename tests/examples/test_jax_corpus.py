@@ -197,18 +197,10 @@ def test_bad_control_flow_is_a_located_error(
     assert "Traceback" not in captured.err
 
 
-# What the IREE backend cannot compile: sort and scatter stay StableHLO (see MAY_STAY);
-# unsigned tensors at a function's boundary (`tensor<8xui8>` arguments) reach IREE as
+# What the IREE backend cannot compile (sort and scatter go to IREE's own StableHLO
+# input conversion, xquant/backends/iree_input.py): unsigned tensors at a function's boundary (`tensor<8xui8>` arguments) reach IREE as
 # `unrealized_conversion_cast`s, which it refuses.
 IREE_UNSUPPORTED = {
-    "argsort": "'stablehlo.sort' op is not lowered",
-    "sort": "'stablehlo.sort' op is not lowered",
-    "sort_multi_operand": "'stablehlo.sort' op is not lowered",
-    "top_k": "'stablehlo.sort' op is not lowered",
-    "scatter_add": "'stablehlo.scatter' op is not lowered",
-    "scatter_max_int": "'stablehlo.scatter' op is not lowered",
-    "scatter_set_2d": "'stablehlo.scatter' op is not lowered",
-    "segment_sum": "'stablehlo.scatter' op is not lowered",
     "bit_counting": "unrealized_conversion_cast",
 }
 

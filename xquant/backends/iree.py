@@ -6,8 +6,10 @@ The steps (`run` does all of them):
    project's passes (`LOWERINGS`: the interpreter's numbers, so
    `lower-quant-ops{rounding=nearest-even}`), then `widen-boundary-types`
    (only byte-sized element types cross function boundaries). What is left
-   must be builtin, func, arith, math, tensor, linalg, scf (and complex):
-   any other op is an `IreeUnsupportedOpError` on that op.
+   must be builtin, func, arith, math, tensor, linalg, scf (and complex),
+   or `stablehlo.sort`/`scatter` with their bodies, which IREE's StableHLO
+   input converts (`iree_input`: sorts are made stable first): any other op
+   is an `IreeUnsupportedOpError` on that op.
 2. `print_for_iree`: the module as mlir-opt prints it (generic form for
    the ops whose custom form IREE's parser does not read the same way).
 3. `compile_for_iree`: `iree.compiler.compile_str` for `llvm-cpu`,
@@ -44,6 +46,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLocation
+from xquant.backends.iree_input import handed_to_iree, stabilize_sorts
 from xquant.compat.printer import XQuantPrinter
 from xquant.context import make_context
 from xquant.dialects.quant.types import StorageQuantizedType
@@ -207,6 +210,8 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     module.properties.pop("sym_name", None)
     if pipeline := pipeline or lowering_for(module):
         apply_passes(module, pipeline)
+    if stabilize_sorts(module):
+        apply_passes(module, "stablehlo-legalize-to-linalg")  # the index iotas
     _forward_optimization_barriers(module)
     if any(op.name == "scf.parallel" for op in module.walk()):
         # IREE fails on (or crashes compiling) an scf.parallel carrying a tensor
@@ -215,7 +220,7 @@ def lower_for_iree(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     _generalize_elementwise(module)
     apply_passes(module, "widen-boundary-types")
     for op in module.walk():
-        if _dialect(op) not in IREE_DIALECTS:
+        if _dialect(op) not in IREE_DIALECTS and not handed_to_iree(op):
             raise IreeUnsupportedOpError(
                 op,
                 f"'{op.name}' op is not lowered to linalg/arith/tensor: the IREE backend cannot compile it",
