@@ -3,8 +3,9 @@
 An op that `chlo-legalize-to-stablehlo` expands (`chlo.erf`, `chlo.square`,
 ...) runs that expansion, upstream's StableHLO ops in upstream's order, so the
 interpreter and the lowered IR compute the same bits; the expansions are
-built once per (op, type). The others (`chlo.lgamma`, f64 `erf`/`erfc`, complex
-inputs) compute with numpy (or Python's `math`) in the operand type.
+built once per (op, type); `chlo.lgamma`/`chlo.digamma` (f16, bf16, f32, f64) only
+run that way. The others (f64 `erf`/`erfc`, complex inputs) compute with numpy
+(or Python's `math`) in the operand type.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from xquant.interpreter.functions import shared_functions
 from xquant.interpreter.stablehlo.values import as_result
 from xquant.transforms.utils.chlo_decompositions import expand_unary
 
-_lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
@@ -45,7 +45,6 @@ NUMPY_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "chlo.asinh": np.arcsinh,
     "chlo.acosh": np.arccosh,
     "chlo.atanh": np.arctanh,
-    "chlo.lgamma": _lgamma,
     "chlo.erf": _erf,
     "chlo.erfc": _erfc,
 }

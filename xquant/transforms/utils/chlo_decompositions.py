@@ -5,20 +5,26 @@ From `stablehlo/transforms/ChloLegalizeToStablehlo.cpp` and
 coefficients (Cephes/Eigen), 16-bit floats upcast to f32 and back
 (`materializeWithUpcast`). `EXPANSIONS` maps an op name to its builder;
 the real-input forms of `ChloDecompositionPatternsMath.td` (asin, acos, asinh,
-acosh, as generated there) are reproduced too. Ops without an entry (`chlo.lgamma`,
-`chlo.digamma`, f64 `erf`/`erfc`/`erf_inv`, complex inputs) stay chlo: their upstream
-expansions are not reproduced here, and a different formula would be a different result.
+acosh, as generated there) are reproduced too, and `materializeLgamma` /
+`materializeDigamma` (Lanczos' approximation, g = 7, n = 9; f32 and f64 as they
+are, f16/bf16 through f32). Ops without an entry (f64 `erf`/`erfc`/`erf_inv`,
+complex inputs) stay chlo: their upstream expansions are not reproduced here, and
+a different formula would be a different result.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     Float32Type,
+    Float64Type,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -39,10 +45,11 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonType,
     ComparisonTypeAttr,
 )
+from xquant.dialects.stablehlo.bitwise import AndOp
 from xquant.dialects.stablehlo.control_flow import SortOp
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import IotaOp, SliceOp
-from xquant.numerics.values import dtype_of, element_type
+from xquant.numerics.values import dtype_of, element_type, with_element
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, shape_of
 
 ERF_T = (
@@ -225,7 +232,9 @@ def atanh(m: _Math, x: SSAValue) -> SSAValue:
 
 
 def _max_finite(x: SSAValue) -> float:
-    return float(np.finfo(dtype_of(x.type)).max)
+    # numpy's finfo lacks bf16; ml_dtypes.finfo is untyped
+    info = cast("np.finfo[np.floating[Any]]", ml_dtypes.finfo(dtype_of(x.type)))
+    return float(info.max)
 
 
 def asin(m: _Math, x: SSAValue) -> SSAValue:
@@ -330,6 +339,135 @@ def erf_inv_f32(m: _Math, x: SSAValue) -> SSAValue:
     return m.select(is_one, m.mul(x, m.const(float("inf"), x)), result)
 
 
+LANCZOS_GAMMA = 7.0
+"""`kLanczosGamma` (g): with `LANCZOS_COEFFICIENTS`, the [7, 9] Lanczos approximation."""
+LANCZOS_BASE = 0.99999999999980993227684700473478
+LANCZOS_COEFFICIENTS = (
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554707,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
+)
+
+
+def _lanczos_z(m: _Math, x: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue, SSAValue]:
+    """`z = -x` if `x < 1/2` (reflect) else `x - 1`: (half, need_to_reflect, one, z)."""
+    half = m.const(0.5, x)
+    need_to_reflect = m.lt(x, half)
+    neg_x = m.b.unary(ew.NegateOp, x)
+    one = m.const(1.0, x)
+    x_sub_one = m.sub(x, one)
+    return half, need_to_reflect, one, m.select(need_to_reflect, neg_x, x_sub_one)
+
+
+def _lanczos_log_t(m: _Math, z: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """`t = g + 1/2 + z` and `log(t) = log(g + 1/2) + log1p(z / (g + 1/2))`."""
+    lanczos_plus_half = m.const(LANCZOS_GAMMA + 0.5, z)
+    t = m.add(lanczos_plus_half, z)
+    log_term = m.const(math.log(LANCZOS_GAMMA + 0.5), z)
+    log1p_term = m.b.unary(ew.Log1pOp, m.div(z, lanczos_plus_half))
+    return t, m.add(log_term, log1p_term)
+
+
+def _is_inf(m: _Math, x: SSAValue) -> SSAValue:
+    """`chlo.is_inf` as upstream expands it: `is_pos_inf(abs(x))`, `x == +inf`."""
+    return m.b.compare(
+        ComparisonDirection.EQ, m.b.unary(ew.AbsOp, x), m.const(math.inf, x)
+    )
+
+
+def lgamma(m: _Math, x: SSAValue) -> SSAValue:
+    """`materializeLgamma`: Lanczos' approximation, Euler's reflection below 1/2,
+    `+inf` at `+-inf`."""
+    half, need_to_reflect, one, z = _lanczos_z(m, x)
+    a = m.const(LANCZOS_BASE, x)
+    for i, c in enumerate(LANCZOS_COEFFICIENTS):
+        coefficient = m.const(c, x)
+        one_based_index = m.const(float(i + 1), x)
+        a = m.add(a, m.div(coefficient, m.add(z, one_based_index)))
+    t, log_t = _lanczos_log_t(m, z)
+    # r = (z + 1/2 - t / log(t)) * log(t), not (z + 1/2) * log(t) - t (overflow).
+    t_div_log_t = m.div(t, log_t)
+    r = m.mul(m.sub(m.add(z, half), t_div_log_t), log_t)
+    log_a = m.b.unary(ew.LogOp, a)
+    result = m.add(m.add(m.const((math.log(2) + math.log(math.pi)) / 2, x), r), log_a)
+    # Reflection: lgamma(x) = log(pi) - lgamma(1 - x) - log(abs(sin(pi * x))),
+    # with abs(frac(x)) folded into [0, 1/2] for the sine.
+    abs_x = m.b.unary(ew.AbsOp, x)
+    abs_frac = m.sub(abs_x, m.b.unary(ew.FloorOp, abs_x))
+    reduce_abs_frac = m.lt(half, abs_frac)
+    abs_frac = m.select(reduce_abs_frac, m.sub(one, abs_frac), abs_frac)
+    reflection_denom = m.b.unary(
+        ew.LogOp, m.b.unary(ew.SineOp, m.mul(m.const(math.pi, x), abs_frac))
+    )
+    reflection = m.sub(m.sub(m.const(math.log(math.pi), x), reflection_denom), result)
+    # Where log(sin) is infinite it wins (not -inf - inf = nan).
+    finite_denom = m.b.add(
+        math_extra.IsFiniteOp.create(
+            operands=[reflection_denom],
+            result_types=[with_element(reflection_denom.type, i1)],
+        )
+    )
+    neg_denom = m.b.unary(ew.NegateOp, reflection_denom)
+    reflection = m.select(finite_denom, reflection, neg_denom)
+    result = m.select(need_to_reflect, reflection, result)
+    x_is_inf = _is_inf(m, x)
+    return m.select(x_is_inf, m.const(math.inf, x), result)
+
+
+def digamma(m: _Math, x: SSAValue) -> SSAValue:
+    """`materializeDigamma`: the derivative of Lanczos' approximation, the reflection
+    `digamma(1 - x) - pi * cot(pi * x)` below 1/2, NaN at the poles (0, -1, ...)."""
+    _, need_to_reflect, _, z = _lanczos_z(m, x)
+    zero = m.const(0.0, x)
+    a = m.const(LANCZOS_BASE, x)
+    a_prime = zero
+    for i, c in enumerate(LANCZOS_COEFFICIENTS):
+        coefficient = m.const(c, x)
+        one_based_index = m.const(float(i + 1), x)
+        z_term = m.add(z, one_based_index)
+        a_prime = m.sub(a_prime, m.div(coefficient, m.mul(z_term, z_term)))
+        a = m.add(a, m.div(coefficient, z_term))
+    t, log_t = _lanczos_log_t(m, z)
+    a_prime_div_a = m.div(a_prime, a)
+    lanczos_gamma_div_t = m.div(m.const(LANCZOS_GAMMA, x), t)
+    result = m.sub(m.add(log_t, a_prime_div_a), lanczos_gamma_div_t)
+    # cot(pi * x) on x moved into [-1/2, 1/2]: x + abs(floor(x + 1/2)).
+    reduced_x = m.add(
+        x,
+        m.b.unary(ew.AbsOp, m.b.unary(ew.FloorOp, m.add(x, m.const(0.5, x)))),
+    )
+    pi = m.const(math.pi, x)
+    pi_mul_reduced_x = m.mul(pi, reduced_x)
+    cos = m.b.unary(ew.CosineOp, pi_mul_reduced_x)
+    sin = m.b.unary(ew.SineOp, pi_mul_reduced_x)
+    reflection = m.sub(result, m.div(m.mul(pi, cos), sin))
+    result = m.select(need_to_reflect, reflection, result)
+    is_le_zero = m.b.compare(ComparisonDirection.LE, x, zero)
+    is_int = m.b.compare(ComparisonDirection.EQ, x, m.b.unary(ew.FloorOp, x))
+    is_pole = m.b.binary(AndOp, is_le_zero, is_int)
+    return m.select(is_pole, m.const(math.nan, x), result)
+
+
+def _upcast_below_f32(
+    body: Callable[[_Math, SSAValue], SSAValue],
+) -> Callable[[_Math, SSAValue], SSAValue | None]:
+    """`materializeWithUpcast` to f32 for a body that takes any float: f32 and f64
+    as they are, f16/bf16 through f32, others unexpanded."""
+
+    def expand(m: _Math, x: SSAValue) -> SSAValue | None:
+        element = element_type(x.type)
+        if isinstance(element, Float32Type | Float64Type):
+            return body(m, x)
+        return _upcast(body)(m, x)
+
+    return expand
+
+
 def _upcast(
     body: Callable[[_Math, SSAValue], SSAValue],
 ) -> Callable[[_Math, SSAValue], SSAValue | None]:
@@ -380,6 +518,8 @@ EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
     "chlo.acos": _float_only(acos),
     "chlo.acosh": _float_only(acosh),
     "chlo.asinh": _float_only(asinh),
+    "chlo.lgamma": _upcast_below_f32(lgamma),
+    "chlo.digamma": _upcast_below_f32(digamma),
 }
 
 
