@@ -149,3 +149,31 @@ def test_scatter_rows_under_iree(body: str) -> None:
     (got,) = xquant.run(text, "main", x, indices, updates, backend="iree")
     np.testing.assert_array_equal(interpreted, want)
     np.testing.assert_array_equal(got, want)
+
+
+JAX_PROGRAMS = [
+    "argsort",
+    "sort",
+    "sort_multi_operand",
+    "top_k",
+    "scatter_add",
+    "scatter_max_int",
+    "scatter_set_2d",
+    "segment_sum",
+]
+
+
+@needs_iree
+@pytest.mark.parametrize("name", JAX_PROGRAMS)
+def test_jax_sort_scatter_bit_identical(name: str) -> None:
+    """The JAX corpus's sort/scatter programs (tests/data/jax): IREE gives the
+    interpreter's bits (test_jax_corpus checks both against JAX's outputs)."""
+    from tests.examples.test_jax_corpus import CORPUS, load
+
+    inputs, _ = load(name)
+    text = (CORPUS / f"{name}.mlir").read_text()
+    interpreted = xquant.run(text, "main", *inputs)
+    native = xquant.run(text, "main", *inputs, backend="iree")
+    for index, (a, b) in enumerate(zip(interpreted, native, strict=True)):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"{name} #{index}"
