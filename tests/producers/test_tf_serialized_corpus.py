@@ -15,10 +15,16 @@ output `y` (`serialized/<name>.npz`; the same `y` the quantized module of
   equal to TF bit for bit. Weight-only modules compute in f32 with
   dequantized weights: 1e-5 relative, 1e-6 absolute (XLA may sum in another
   order).
-- Printed with `debuginfo`, each module is the file's text (upstream MLIR's
-  custom form); its generic form is what mlir-opt 22.1.8 prints for it under
-  `--allow-unregistered-dialect --mlir-print-debuginfo` (mlir-opt has no
-  StableHLO dialect, so it reads only the generic form).
+- Printed with `debuginfo` (and by `xquant-opt --mlir-print-debuginfo`), each
+  module is the file's text (upstream MLIR's custom form); its generic form is
+  what mlir-opt 22.1.8 prints for it under `--allow-unregistered-dialect
+  --mlir-print-debuginfo` (mlir-opt has no StableHLO dialect, so it reads only
+  the generic form).
+- Under `backend="iree"` (when installed) the static-range modules give TF's
+  bits, except where f32 arithmetic follows the last dequantize (IREE contracts
+  a multiply and an add into one fused multiply-add, XLA and the interpreter do
+  not): those and the weight-only modules are compared with the weight-only
+  tolerance.
 """
 
 from __future__ import annotations
@@ -37,6 +43,11 @@ LOWER = "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-lina
 LEFT_AS_IS = {"stablehlo.optimization_barrier"}
 """Kept by the lowering, as in `test_tf_quantizer_corpus.py`: TF puts it around
 dequantized weights; upstream's linalg lowering has no pattern for it."""
+
+
+IREE_FMA = {"residual__static_int8"}
+"""Static-range modules that add the f32 input to the dequantized result
+(`x * scale + residual`, one FMA under IREE)."""
 
 
 def _load(stem: str) -> tuple[str, list[np.ndarray], np.ndarray]:
@@ -99,3 +110,29 @@ def test_generic_form_as_mlir_opt(stem: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == generic + "\n"
+
+
+@pytest.mark.parametrize("stem", CASES)
+def test_xquant_opt_prints_back_with_locations(
+    stem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xquant.tools.xquant_opt import main as xquant_opt
+
+    assert xquant_opt([str(DATA / f"{stem}.mlir"), "--mlir-print-debuginfo"]) == 0
+    assert capsys.readouterr().out == (DATA / f"{stem}.mlir").read_text()
+
+
+@pytest.mark.parametrize("stem", CASES)
+def test_iree_runs_with_tf_numbers(stem: str) -> None:
+    from xquant.backends import iree
+
+    reason = iree.available()
+    if reason is not None:
+        pytest.skip(reason)
+    text, args, want = _load(stem)
+    (got,) = xquant.run(xquant.parse_module(text), "main", *args, backend="iree")
+    got = np.asarray(got)
+    if stem.endswith("weight_only_int8") or stem in IREE_FMA:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
