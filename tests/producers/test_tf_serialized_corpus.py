@@ -9,7 +9,10 @@ types left: int8 storage, i32 accumulation, f32 rescaling).
 one deserialized and printed with its locations by upstream MLIR's printer
 (`serialized/<name>.mlir`), its arguments (the platform index, `x`) and TF's
 output `y` (`serialized/<name>.npz`; the same `y` the quantized module of
-`test_tf_quantizer_corpus.py` is checked against).
+`test_tf_quantizer_corpus.py` is checked against). `serialized/<name>.savedmodel.mlir`
+is the same program as TF's converter (`savedmodel_to_stablehlo`) writes the
+whole SavedModel: the call inlined, `x` its only argument. Each text below is
+one of the two.
 
 - Static-range modules end in an int8 value dequantized with one f32 multiply:
   equal to TF bit for bit. Weight-only modules compute in f32 with
@@ -38,7 +41,8 @@ import xquant
 from tests.upstream.mlir_opt import require_mlir_opt, run_mlir_opt
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tf_quantizer" / "serialized"
-CASES = sorted(p.stem for p in DATA.glob("*.mlir"))
+PROGRAMS = sorted(p.stem for p in DATA.glob("*.npz"))
+CASES = sorted(p.name[: -len(".mlir")] for p in DATA.glob("*.mlir"))
 LOWER = "stablehlo-legalize-quant-to-math{exact=true},stablehlo-legalize-to-linalg"
 LEFT_AS_IS = {"stablehlo.optimization_barrier"}
 """Kept by the lowering, as in `test_tf_quantizer_corpus.py`: TF puts it around
@@ -51,13 +55,18 @@ IREE_FMA = {"residual__static_int8"}
 
 
 def _load(stem: str) -> tuple[str, list[np.ndarray], np.ndarray]:
-    data = np.load(DATA / f"{stem}.npz")
-    args = [data[k] for k in ("platform", "x") if k in data.files]
+    """The text, its arguments and TF's output (the platform index is an argument
+    of the serialized module only)."""
+    program, _, form = stem.partition(".")
+    data = np.load(DATA / f"{program}.npz")
+    names = ("x",) if form == "savedmodel" else ("platform", "x")
+    args = [data[k] for k in names if k in data.files]
     return (DATA / f"{stem}.mlir").read_text(), args, data["y"]
 
 
 def test_the_corpus_is_there() -> None:
-    assert len(CASES) >= 12, CASES
+    assert len(PROGRAMS) >= 12, PROGRAMS
+    assert CASES == sorted([*PROGRAMS, *(f"{p}.savedmodel" for p in PROGRAMS)])
     for stem in CASES:
         text = (DATA / f"{stem}.mlir").read_text()
         assert "quant.uniform" not in text, stem
@@ -71,7 +80,7 @@ def test_runs_with_tf_numbers_and_lowers_bit_identically(stem: str) -> None:
     (got,) = xquant.run(module, "main", *args)
     got = np.asarray(got)
     assert got.dtype == want.dtype and got.shape == want.shape
-    if stem.endswith("weight_only_int8"):
+    if stem.partition(".")[0].endswith("weight_only_int8"):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     else:
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
@@ -122,8 +131,9 @@ def test_xquant_opt_prints_back_with_locations(
     assert capsys.readouterr().out == (DATA / f"{stem}.mlir").read_text()
 
 
-@pytest.mark.parametrize("stem", CASES)
+@pytest.mark.parametrize("stem", PROGRAMS)
 def test_iree_runs_with_tf_numbers(stem: str) -> None:
+    """The serialized modules (the converter's texts hold the same ops)."""
     from xquant.backends import iree
 
     reason = iree.available()
@@ -132,7 +142,8 @@ def test_iree_runs_with_tf_numbers(stem: str) -> None:
     text, args, want = _load(stem)
     (got,) = xquant.run(xquant.parse_module(text), "main", *args, backend="iree")
     got = np.asarray(got)
-    if stem.endswith("weight_only_int8") or stem in IREE_FMA:
+    program = stem.partition(".")[0]
+    if program.endswith("weight_only_int8") or program in IREE_FMA:
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     else:
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

@@ -26,7 +26,10 @@ prints the same text) as `serialized/<name>.mlir`, exactly as printed;
 the op's `platforms`, which the module's first argument selects; `x`) and `y`,
 the same output as above. A module equal to one already written for the same
 model is not written again (static_int8_per_channel is static_int8: 12
-distinct modules).
+distinct modules). `serialized/<name>.savedmodel.mlir` is the same program as
+TF's converter writes the whole SavedModel (`pywrap_tensorflow_to_stablehlo.
+savedmodel_to_stablehlo`: StableHLO bytecode, the `XlaCallModule` inlined, no
+platform argument), printed the same way.
 """
 
 from __future__ import annotations
@@ -176,17 +179,35 @@ def xla_call_module(saved_model: Path):
     return call
 
 
+def print_bytecode(bytecode: bytes, work: Path, *flags: str) -> str:
+    """StableHLO bytecode as text, printed by `iree-opt` with `flags`."""
+    path = work / "module.mlirbc"
+    path.write_bytes(bytecode)
+    iree_opt = os.environ.get("IREE_OPT") or shutil.which("iree-opt") or "iree-opt"
+    return subprocess.run(
+        [iree_opt, *flags, str(path)], check=True, capture_output=True, text=True
+    ).stdout
+
+
 def print_artifact(artifact: bytes, work: Path, *flags: str) -> str:
     """A VHLO portable artifact as StableHLO text (TF deserializes it to
     bytecode, `iree-opt` prints it with `flags`)."""
     from tensorflow.compiler.mlir.stablehlo import stablehlo
 
-    bytecode = work / "module.mlirbc"
-    bytecode.write_bytes(stablehlo.deserialize_portable_artifact_str(artifact))
-    iree_opt = os.environ.get("IREE_OPT") or shutil.which("iree-opt") or "iree-opt"
-    return subprocess.run(
-        [iree_opt, *flags, str(bytecode)], check=True, capture_output=True, text=True
-    ).stdout
+    bytecode = stablehlo.deserialize_portable_artifact_str(artifact)
+    return print_bytecode(bytecode, work, *flags)
+
+
+def converted_module(saved_model: Path, work: Path) -> str:
+    """The SavedModel as one StableHLO module, by TF's own converter
+    (`savedmodel_to_stablehlo`: StableHLO bytecode, the `XlaCallModule` inlined),
+    printed with its locations."""
+    from tensorflow.compiler.mlir.tensorflow_to_stablehlo.python import (
+        pywrap_tensorflow_to_stablehlo as tf_to_stablehlo,
+    )
+
+    bytecode = tf_to_stablehlo.savedmodel_to_stablehlo(str(saved_model))
+    return print_bytecode(bytecode, work, "--mlir-print-debuginfo")
 
 
 def integer_module(saved_model: Path, work: Path) -> str:
@@ -284,6 +305,7 @@ def one(name: str, method: str, dump: Path) -> str:
         platform = platforms.index("CPU")
         args = {"platform": np.int32(platform)} if len(platforms) > 1 else {}
         np.savez(out / f"{stem}.npz", **args, x=x, y=y)
+        (out / f"{stem}.savedmodel.mlir").write_text(converted_module(dst, work))
     shutil.rmtree(work, ignore_errors=True)
     return "ok"
 
