@@ -13,6 +13,23 @@ stripped; `<name>.npz` holds the input `x` and the output `y` that the
 quantized SavedModel computes in TF (the producer's numbers). A model the
 quantizer leaves unquantized, or a method it refuses, is listed in
 `SKIPPED.txt` with TF's reason.
+
+The quantized SavedModel itself runs one `XlaCallModule` op whose `module`
+attribute is a serialized VHLO portable artifact: the integer-only module
+TF's own `stablehlo-legalize-quant-to-math` made of the quantized one. It is
+deserialized (`tensorflow.compiler.mlir.stablehlo.stablehlo.
+deserialize_portable_artifact_str`, VHLO to StableHLO bytecode) and printed with
+its locations (`iree-opt --mlir-print-debuginfo`, or `$IREE_OPT`; jaxlib's
+`stablehlo.deserialize_portable_artifact` + `get_asm(enable_debug_info=True)`
+prints the same text) as `serialized/<name>.mlir`, exactly as printed;
+`serialized/<name>.npz` holds its arguments (`platform`, the index of "CPU" in
+the op's `platforms`, which the module's first argument selects; `x`) and `y`,
+the same output as above. A module equal to one already written for the same
+model is not written again (static_int8_per_channel is static_int8: 12
+distinct modules). `serialized/<name>.savedmodel.mlir` is the same program as
+TF's converter writes the whole SavedModel (`pywrap_tensorflow_to_stablehlo.
+savedmodel_to_stablehlo`: StableHLO bytecode, the `XlaCallModule` inlined, no
+platform argument), printed the same way.
 """
 
 from __future__ import annotations
@@ -150,10 +167,8 @@ def strip_locations(text: str) -> str:
 ELIDED = re.compile(r"dense_resource<__elided__> : (tensor<[0-9x]*i8>)")
 
 
-def integer_module(saved_model: Path, work: Path) -> str:
-    """The text of the serialized (integer-only) StableHLO module TF saved in the
-    `XlaCallModule` op, read back from its VHLO bytecode with `iree-opt`."""
-    from tensorflow.compiler.mlir.stablehlo import stablehlo
+def xla_call_module(saved_model: Path):
+    """The one `XlaCallModule` node of the SavedModel's graph (or its functions)."""
     from tensorflow.core.protobuf import saved_model_pb2
 
     proto = saved_model_pb2.SavedModel()
@@ -161,14 +176,44 @@ def integer_module(saved_model: Path, work: Path) -> str:
     graph = proto.meta_graphs[0].graph_def
     nodes = [*graph.node, *(n for f in graph.library.function for n in f.node_def)]
     (call,) = [n for n in nodes if n.op == "XlaCallModule"]
-    bytecode = work / "module.mlirbc"
-    bytecode.write_bytes(
-        stablehlo.deserialize_portable_artifact_str(call.attr["module"].s)
-    )
+    return call
+
+
+def print_bytecode(bytecode: bytes, work: Path, *flags: str) -> str:
+    """StableHLO bytecode as text, printed by `iree-opt` with `flags`."""
+    path = work / "module.mlirbc"
+    path.write_bytes(bytecode)
     iree_opt = os.environ.get("IREE_OPT") or shutil.which("iree-opt") or "iree-opt"
     return subprocess.run(
-        [iree_opt, str(bytecode)], check=True, capture_output=True, text=True
+        [iree_opt, *flags, str(path)], check=True, capture_output=True, text=True
     ).stdout
+
+
+def print_artifact(artifact: bytes, work: Path, *flags: str) -> str:
+    """A VHLO portable artifact as StableHLO text (TF deserializes it to
+    bytecode, `iree-opt` prints it with `flags`)."""
+    from tensorflow.compiler.mlir.stablehlo import stablehlo
+
+    bytecode = stablehlo.deserialize_portable_artifact_str(artifact)
+    return print_bytecode(bytecode, work, *flags)
+
+
+def converted_module(saved_model: Path, work: Path) -> str:
+    """The SavedModel as one StableHLO module, by TF's own converter
+    (`savedmodel_to_stablehlo`: StableHLO bytecode, the `XlaCallModule` inlined),
+    printed with its locations."""
+    from tensorflow.compiler.mlir.tensorflow_to_stablehlo.python import (
+        pywrap_tensorflow_to_stablehlo as tf_to_stablehlo,
+    )
+
+    bytecode = tf_to_stablehlo.savedmodel_to_stablehlo(str(saved_model))
+    return print_bytecode(bytecode, work, "--mlir-print-debuginfo")
+
+
+def integer_module(saved_model: Path, work: Path) -> str:
+    """The text of the serialized (integer-only) StableHLO module TF saved in the
+    `XlaCallModule` op, read back from its VHLO bytecode with `iree-opt`."""
+    return print_artifact(xla_call_module(saved_model).attr["module"].s, work)
 
 
 def restore_elided(text: str, integer_text: str) -> str:
@@ -244,6 +289,23 @@ def one(name: str, method: str, dump: Path) -> str:
     stem = f"{name}__{method}"
     (HERE / f"{stem}.mlir").write_text(text)
     np.savez(HERE / f"{stem}.npz", x=x, y=y)
+    call = xla_call_module(dst)
+    platforms = [p.decode() for p in call.attr["platforms"].list.s]
+    serialized = print_artifact(call.attr["module"].s, work, "--mlir-print-debuginfo")
+    out = HERE / "serialized"
+    out.mkdir(exist_ok=True)
+    for old in out.glob(f"{stem}.*"):
+        old.unlink()
+    # One file per distinct module: with op_set=STABLEHLO, TF quantizes weights
+    # per channel whatever `enable_per_channel_quantization` says, so
+    # static_int8_per_channel is static_int8 byte for byte.
+    if not any(p.read_text() == serialized for p in out.glob(f"{name}__*.mlir")):
+        (out / f"{stem}.mlir").write_text(serialized)
+        # With several platforms the module's first argument is the platform index.
+        platform = platforms.index("CPU")
+        args = {"platform": np.int32(platform)} if len(platforms) > 1 else {}
+        np.savez(out / f"{stem}.npz", **args, x=x, y=y)
+        (out / f"{stem}.savedmodel.mlir").write_text(converted_module(dst, work))
     shutil.rmtree(work, ignore_errors=True)
     return "ok"
 
