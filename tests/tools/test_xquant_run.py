@@ -106,7 +106,7 @@ def test_parse_and_verify_errors_are_located(tmp_path: Path, capsys) -> None:
 
 def test_missing_file(capsys) -> None:
     assert main(["/nonexistent/x.mlir"]) == 1
-    assert "cannot read" in capsys.readouterr().err
+    assert "cannot open input file" in capsys.readouterr().err
 
 
 def test_split_input_file_and_pipeline(tmp_path: Path, capsys) -> None:

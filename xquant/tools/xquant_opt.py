@@ -52,6 +52,7 @@ from xquant.tools.command_line import (
     parse_command_line,
     parse_mlir_pipeline,
 )
+from xquant.tools.source_file import SourceError, read_source
 from xquant.transforms.utils.pass_options import check_option_values
 from xquant.transforms.utils.pipeline import (
     DominanceError,
@@ -161,11 +162,9 @@ class OptDriver:
         if options.dump_pass_pipeline:
             self._dump_pipeline(passes)
         try:
-            text = self._read_input()
-        except OSError as err:
-            self.stderr.write(
-                f"cannot open input file '{options.input}': {err.strerror}\n"
-            )
+            text = read_source(options.input, strict=False)
+        except SourceError as err:
+            self.stderr.write(f"{err}\n")
             return 1
         verifier = None
         if options.verify_diagnostics is not None:
@@ -218,12 +217,6 @@ class OptDriver:
         return verifier.process(diagnostic)
 
     # Input and output.
-
-    def _read_input(self) -> str:
-        if self.options.input == "-":
-            return sys.stdin.read()
-        with open(self.options.input, encoding="utf-8", errors="replace") as file:
-            return file.read()
 
     def _write_output(self, text: str) -> None:
         if self.options.output == "-":

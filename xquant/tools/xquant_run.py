@@ -65,6 +65,7 @@ from xquant.interpreter.runner import (
     run_with_checks,
 )
 from xquant.numerics.values import reassociating_fp_reductions
+from xquant.tools.source_file import SourceError, read_source
 
 __all__ = ["main"]
 
@@ -428,17 +429,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if exit_.code in (0, None) else 1
     name = ns.file
     try:
-        if name == "-":
-            text = sys.stdin.read()
-            name = "<stdin>"
-        else:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as err:
-        sys.stderr.write(
-            f"error: cannot read {name}: {err.strerror if isinstance(err, OSError) else err}\n"
-        )
+        text = read_source(name)
+    except SourceError as err:
+        sys.stderr.write(f"{err}\n")
         return 1
+    if name == "-":
+        name = "<stdin>"
     status = 0
     try:
         args = [v for a in ns.arg for v in _load_args(a)]
