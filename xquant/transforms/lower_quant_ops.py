@@ -78,6 +78,7 @@ from xquant.dialects.quant.ops import (
     QuantizeCastOp,
     StorageCastOp,
 )
+from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type, with_element
@@ -99,6 +100,7 @@ from xquant.transforms.utils.quant_storage_emitters import (
     emit_storage_quantize,
     stored_element,
 )
+from xquant.transforms.utils.nf4_emitters import lower_double_quantized_cast
 from xquant.transforms.utils.superblock_emitters import lower_superblock_cast
 
 BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
@@ -685,6 +687,12 @@ class LowerQuantCast(RewritePattern):
         if superblock_of(op.input.type, op.result.type) is not None:
             # !quant.superblock: exact in every rounding mode, never folded
             ops = lower_superblock_cast(op)
+            rewriter.insert(ops.ops, InsertPoint.before(op))
+            rewriter.replace(op, [], [ops.ops[-1].results[0]])
+            return
+        if double_quantized_of(op.input.type, op.result.type) is not None:
+            # !quant.double_quantized: torchao's arithmetic, never folded
+            ops = lower_double_quantized_cast(op)
             rewriter.insert(ops.ops, InsertPoint.before(op))
             rewriter.replace(op, [], [ops.ops[-1].results[0]])
             return
