@@ -73,15 +73,16 @@ from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import shape
+from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.ops import (
     DequantizeCastOp,
     QuantizeCastOp,
     StorageCastOp,
 )
-from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type, with_element
+from xquant.transforms.utils.nf4_emitters import lower_double_quantized_cast
 from xquant.transforms.utils.op_list import OpList, index_constant
 from xquant.transforms.utils.quant_emitters import (
     Bounds,
@@ -100,7 +101,6 @@ from xquant.transforms.utils.quant_storage_emitters import (
     emit_storage_quantize,
     stored_element,
 )
-from xquant.transforms.utils.nf4_emitters import lower_double_quantized_cast
 from xquant.transforms.utils.superblock_emitters import lower_superblock_cast
 
 BodyFn = Callable[[OpList, SSAValue, Params], SSAValue]
