@@ -330,5 +330,6 @@ def verify_cast(op_name: str, input_type: Attribute, result_type: Attribute) -> 
         raise VerifyException(
             f"storage of {_shape_text(shape)} elements must be tensor<{want}xi8>: "
             f"{codes} code bytes, {scales} i8 block scales, {groups} "
-            f"{qtype.factor_type} factors ({factors} bytes) and a {mean}-byte mean"
+            f"{qtype.factor_type} factor{'s' if groups > 1 else ''} ({factors} bytes) "
+            f"and a {mean}-byte mean"
         )
