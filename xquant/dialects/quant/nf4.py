@@ -57,11 +57,7 @@ LAYOUTS = ("torchao.nf4",)
 
 
 def _is_ui4(attr: Attribute) -> bool:
-    return (
-        isinstance(attr, IntegerType)
-        and attr.width.data == 4
-        and attr.signedness.data == Signedness.UNSIGNED
-    )
+    return attr == IntegerType(4, Signedness.UNSIGNED)
 
 
 @irdl_attr_definition
