@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 
 import xquant
-from tests.transforms.test_lower_double_quantized import _module, _random_bytes
+from tests.transforms.test_lower_double_quantized import (
+    GOLDEN_CASES,
+    _module,
+    _random_bytes,
+    golden_module,
+)
 from xquant.backends import iree
 from xquant.dialects.quant.nf4 import DoubleQuantizedType
 from xquant.numerics import nf4_double
@@ -23,13 +28,11 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 GOLDEN = np.load(Path(__file__).parents[1] / "data" / "nf4_double" / "nf4_double.npz")
 
 
-@pytest.mark.parametrize("name", ["bf16", "f32"])
-def test_torchao_weight_on_iree(name: str) -> None:
-    parts = ("codes", "scalers", "factor", "mean")
-    blob = b"".join(GOLDEN[f"{name}_{p}"].tobytes() for p in parts)
-    text = _module(name, GOLDEN[f"{name}_input"].shape, blob, 256)
+@pytest.mark.parametrize("case", list(GOLDEN_CASES))
+def test_torchao_weight_on_iree(case: str) -> None:
+    text = golden_module(case)
     (got,) = xquant.run(xquant.parse_module(text), "main", backend="iree")
-    assert got.tobytes() == GOLDEN[f"{name}_dequantized"].tobytes()
+    assert got.tobytes() == GOLDEN[f"{case}_dequantized"].tobytes()
 
 
 @pytest.mark.parametrize("name", ["bf16", "f32"])

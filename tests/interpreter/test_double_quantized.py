@@ -18,6 +18,11 @@ GOLDEN = np.load(Path(__file__).parents[1] / "data" / "nf4_double" / "nf4_double
 DTYPES = {"bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32)}
 BITS = {"bf16": np.uint16, "f32": np.uint32}
 TYPES = {"bf16": BFloat16Type(), "f32": Float32Type()}
+CASES = {  # golden case: (weight type, block, scaler block)
+    "bf16": ("bf16", 64, 256),
+    "f32": ("f32", 64, 256),
+    "bf16_b32s4": ("bf16", 32, 4),
+}
 
 
 def torchao_bytes(name: str) -> bytes:
@@ -29,8 +34,9 @@ def torchao_bytes(name: str) -> bytes:
 
 def module(name: str, shape: tuple[int, ...], blob: bytes) -> str:
     """`@dequantize` of the bytes in `blob`; `@quantize` of an argument back to bytes."""
-    t = name
-    q = f"tensor<{'x'.join(map(str, shape))}x{DoubleQuantizedType.nf4(len(shape) - 1, TYPES[name])}>"
+    t, block, scaler_block = CASES[name]
+    qtype = DoubleQuantizedType.nf4(len(shape) - 1, TYPES[t], block, scaler_block)
+    q = f"tensor<{'x'.join(map(str, shape))}x{qtype}>"
     f = f"tensor<{'x'.join(map(str, shape))}x{t}>"
     b = f"tensor<{len(blob)}xi8>"
     return f"""func.func @dequantize() -> {f} {{
@@ -50,25 +56,27 @@ func.func @quantize(%x: {f}) -> {b} {{
 """
 
 
-@pytest.mark.parametrize("name", ["bf16", "f32"])
+@pytest.mark.parametrize("name", list(CASES))
 def test_dcast_is_torchaos_get_original_weight(name: str) -> None:
+    t = CASES[name][0]
     shape = GOLDEN[f"{name}_input"].shape
     text = module(name, shape, torchao_bytes(name))
     (got,) = xquant.run(xquant.parse_module(text), "dequantize")
-    assert got.dtype == DTYPES[name] and got.shape == shape
-    assert np.array_equal(got.view(BITS[name]), GOLDEN[f"{name}_dequantized"])
+    assert got.dtype == DTYPES[t] and got.shape == shape
+    assert np.array_equal(got.view(BITS[t]), GOLDEN[f"{name}_dequantized"])
 
 
-@pytest.mark.parametrize("name", ["bf16", "f32"])
+@pytest.mark.parametrize("name", list(CASES))
 def test_qcast_is_torchaos_to_nf4(name: str) -> None:
-    x = GOLDEN[f"{name}_input"].view(DTYPES[name])
+    t, block, _ = CASES[name]
+    x = GOLDEN[f"{name}_input"].view(DTYPES[t])
     text = module(name, x.shape, torchao_bytes(name))
     (got,) = xquant.run(xquant.parse_module(text), "quantize", x)
     assert got.dtype == np.int8
     raw = got.view(np.uint8)
-    n, itemsize = x.size, DTYPES[name].itemsize
-    codes, scalers = raw[: n // 2], raw[n // 2 : n // 2 + n // 64].view(np.int8)
-    rest = raw[n // 2 + n // 64 :]
+    n, itemsize = x.size, DTYPES[t].itemsize
+    codes, scalers = raw[: n // 2], raw[n // 2 : n // 2 + n // block].view(np.int8)
+    rest = raw[n // 2 + n // block :]
     assert np.array_equal(codes, GOLDEN[f"{name}_codes"])
     assert np.array_equal(scalers, GOLDEN[f"{name}_scalers"])
     assert rest[:-itemsize].tobytes() == GOLDEN[f"{name}_factor"].tobytes()

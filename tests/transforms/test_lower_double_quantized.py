@@ -24,10 +24,10 @@ TYPES = {"bf16": BFloat16Type(), "f32": Float32Type()}
 ITEMSIZE = {"bf16": 2, "f32": 4}
 
 
-def _module(name: str, shape: tuple[int, ...], blob: bytes, scaler_block: int) -> str:
-    qtype = DoubleQuantizedType.nf4(
-        len(shape) - 1, TYPES[name], scaler_block=scaler_block
-    )
+def _module(
+    name: str, shape: tuple[int, ...], blob: bytes, scaler_block: int, block: int = 64
+) -> str:
+    qtype = DoubleQuantizedType.nf4(len(shape) - 1, TYPES[name], block, scaler_block)
     dims = "x".join(map(str, shape))
     q, f, b = (
         f"tensor<{dims}x{qtype}>",
@@ -78,14 +78,28 @@ def _lowered(text: str, rounding: str = "nearest-even") -> np.ndarray:
     return got
 
 
-@pytest.mark.parametrize("name", ["bf16", "f32"])
-@pytest.mark.parametrize("rounding", ["toward-zero", "nearest-even"])
-def test_lowered_dcast_is_torchaos_weight(name: str, rounding: str) -> None:
+GOLDEN_CASES = {  # golden case: (weight type, block, scaler block)
+    "bf16": ("bf16", 64, 256),
+    "f32": ("f32", 64, 256),
+    "bf16_b32s4": ("bf16", 32, 4),
+}
+
+
+def golden_module(case: str) -> str:
+    """`@main` dequantizing the torchao golden `case`."""
+    name, block, scaler_block = GOLDEN_CASES[case]
     parts = ("codes", "scalers", "factor", "mean")
-    blob = b"".join(GOLDEN[f"{name}_{p}"].tobytes() for p in parts)
-    shape = GOLDEN[f"{name}_input"].shape
-    got = _lowered(_module(name, shape, blob, 256), rounding)
-    want = GOLDEN[f"{name}_dequantized"]
+    blob = b"".join(GOLDEN[f"{case}_{p}"].tobytes() for p in parts)
+    shape = GOLDEN[f"{case}_input"].shape
+    return _module(name, shape, blob, scaler_block, block)
+
+
+@pytest.mark.parametrize("case", list(GOLDEN_CASES))
+@pytest.mark.parametrize("rounding", ["toward-zero", "nearest-even"])
+def test_lowered_dcast_is_torchaos_weight(case: str, rounding: str) -> None:
+    shape = GOLDEN[f"{case}_input"].shape
+    got = _lowered(golden_module(case), rounding)
+    want = GOLDEN[f"{case}_dequantized"]
     assert got.shape == shape and got.tobytes() == want.tobytes()
 
 
