@@ -144,6 +144,12 @@ EXAMPLES: dict[str, tuple[str, list[Any]]] = {
         ],
     ),
     "mx_tiling": ("main", []),
+    # Powers of two: every partial sum of the bf16 weights is exact in f32, so
+    # IREE's matmul order gives the same bits.
+    "nf4_matmul": (
+        "main",
+        [np.tile(np.float32([1.0, -0.5]), (2, 32)) * np.float32([[1.0], [4.0]])],
+    ),
     "nvfp4_matmul": (
         "main",
         [

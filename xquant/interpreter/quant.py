@@ -7,9 +7,10 @@ A tensor of `!quant.uniform` holds its storage integers; `scast` is a view.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -19,6 +20,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 
+from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.ops import (
     DequantizeCastOp,
     QuantizeCastOp,
@@ -26,7 +28,7 @@ from xquant.dialects.quant.ops import (
 )
 from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import StorageQuantizedType, UniformQuantizedType
-from xquant.interpreter import superblock
+from xquant.interpreter import nf4, superblock
 from xquant.interpreter.errors import op_error
 from xquant.numerics import uniform
 from xquant.numerics.dtypes import storage_dtype
@@ -56,6 +58,8 @@ class QuantFunctions(InterpreterFunctions):
     ) -> PythonValues:
         if (block := superblock_of(op.result.type)) is not None:
             return (superblock.qcast(op, block, args[0]),)
+        if (dq := double_quantized_of(op.result.type)) is not None:
+            return (nf4.qcast(op, dq, args[0]),)
         qtype = _uniform(op, element_type(op.result.type))
         try:
             result = uniform.quantize(np.asarray(args[0]), qtype)
@@ -69,6 +73,8 @@ class QuantFunctions(InterpreterFunctions):
     ) -> PythonValues:
         if (block := superblock_of(op.input.type)) is not None:
             return (superblock.dcast(op, block, args[0]),)
+        if (dq := double_quantized_of(op.input.type)) is not None:
+            return (nf4.dcast(op, dq, args[0]),)
         qtype = _uniform(op, element_type(op.input.type))
         try:
             result = uniform.dequantize(np.asarray(args[0]), qtype)
@@ -87,6 +93,11 @@ class QuantFunctions(InterpreterFunctions):
             return (superblock.to_quantized(op, block, args[0]),)
         if superblock_of(in_elem) is not None:
             return (superblock.to_storage(op, args[0]),)
+        if (dq := double_quantized_of(out_elem)) is not None:
+            shape = tuple(cast(TensorType[Attribute], op.result.type).get_shape())
+            return (nf4.to_quantized(op, dq, shape, args[0]),)
+        if double_quantized_of(in_elem) is not None:
+            return (nf4.to_storage(op, args[0]),)
         quantized = in_elem if isinstance(in_elem, StorageQuantizedType) else out_elem
         assert isinstance(quantized, StorageQuantizedType)
         width = quantized.storage_width

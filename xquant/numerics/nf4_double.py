@@ -123,3 +123,45 @@ def quantize(x: np.ndarray, block: int = 64, scaler_block: int = 256) -> NF4Doub
         block,
         scaler_block,
     )
+
+
+def storage_size(
+    n: int, itemsize: int, block: int = 64, scaler_block: int = 256
+) -> tuple[int, int, int, int]:
+    """Bytes of the four parts of an `n`-element tensor in the planar layout:
+    (codes, scalers, factors, mean), `itemsize` bytes per factor and mean."""
+    blocks = n // block
+    return n // 2, blocks, blocks // scaler_block * itemsize, itemsize
+
+
+def to_bytes(t: NF4Double) -> np.ndarray:
+    """The planar layout ("torchao.nf4"): codes, scalers, factors, mean, in
+    that order, each as torchao holds it (factors and mean little endian)."""
+    parts = (t.codes, t.scalers, t.factor, np.asarray(t.mean).reshape(1))
+    return np.concatenate(
+        [np.ascontiguousarray(p).reshape(-1).view(np.uint8) for p in parts]
+    )
+
+
+def from_bytes(
+    data: np.ndarray,
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    block: int = 64,
+    scaler_block: int = 256,
+) -> NF4Double:
+    """The parts of the planar layout (views of `data`, uint8)."""
+    n = int(np.prod(shape))
+    sizes = storage_size(n, dtype.itemsize, block, scaler_block)
+    if data.size != sum(sizes):
+        raise ValueError(
+            f"{data.size} bytes do not hold {n} NF4 elements: "
+            f"{' + '.join(map(str, sizes))} = {sum(sizes)} bytes expected"
+        )
+    raw = data.reshape(-1).view(np.uint8)
+    ends = np.cumsum(sizes)
+    codes = raw[: ends[0]]
+    scalers = raw[ends[0] : ends[1]].view(np.int8)
+    factor = raw[ends[1] : ends[2]].copy().view(dtype)
+    mean = raw[ends[2] : ends[3]].copy().view(dtype).reshape(())
+    return NF4Double(codes, scalers, factor, mean, shape, block, scaler_block)

@@ -73,6 +73,7 @@ from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import shape
+from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.ops import (
     DequantizeCastOp,
     QuantizeCastOp,
@@ -81,6 +82,7 @@ from xquant.dialects.quant.ops import (
 from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import UniformQuantizedType
 from xquant.numerics.values import element_type, with_element
+from xquant.transforms.utils.nf4_emitters import lower_double_quantized_cast
 from xquant.transforms.utils.op_list import OpList, index_constant
 from xquant.transforms.utils.quant_emitters import (
     Bounds,
@@ -685,6 +687,12 @@ class LowerQuantCast(RewritePattern):
         if superblock_of(op.input.type, op.result.type) is not None:
             # !quant.superblock: exact in every rounding mode, never folded
             ops = lower_superblock_cast(op)
+            rewriter.insert(ops.ops, InsertPoint.before(op))
+            rewriter.replace(op, [], [ops.ops[-1].results[0]])
+            return
+        if double_quantized_of(op.input.type, op.result.type) is not None:
+            # !quant.double_quantized: torchao's arithmetic, never folded
+            ops = lower_double_quantized_cast(op)
             rewriter.insert(ops.ops, InsertPoint.before(op))
             rewriter.replace(op, [], [ops.ops[-1].results[0]])
             return

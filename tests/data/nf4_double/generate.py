@@ -7,7 +7,7 @@ Run ONCE, in a scratch Python 3.11 venv (not xquant's):
     /tmp/tao29/bin/python tests/data/nf4_double/generate.py
 
 For bf16 and f32 weights it stores torchao's `to_nf4` (block 64, scaler
-block 256) outputs: the packed 4-bit codes, the int8 block scales, the
+block 256; and one bf16 case with block 32, scaler block 4) outputs: the packed 4-bit codes, the int8 block scales, the
 per-256 quantization factors, the scaler mean, the NF4 table in the dtype,
 and `get_original_weight()` (the dequantized tensor), all as raw bits.
 """
@@ -22,7 +22,12 @@ import torchao
 from torchao.quantization.quantize_.workflows import to_nf4
 
 OUT = Path(__file__).with_name("nf4_double.npz")
-CASES = {"bf16": (torch.bfloat16, (256, 128)), "f32": (torch.float32, (128, 128))}
+CASES = {
+    "bf16": (torch.bfloat16, (256, 128), 64, 256),
+    "f32": (torch.float32, (128, 128), 64, 256),
+    # not the defaults: blocks of 32, one factor per 4 blocks
+    "bf16_b32s4": (torch.bfloat16, (16, 64), 32, 4),
+}
 
 
 def bits(t: torch.Tensor) -> np.ndarray:
@@ -36,12 +41,13 @@ def bits(t: torch.Tensor) -> np.ndarray:
 def main() -> None:
     gen = torch.Generator().manual_seed(29)
     out: dict[str, np.ndarray] = {}
-    for name, (dtype, shape) in CASES.items():
+    for name, (dtype, shape, block, scaler_block) in CASES.items():
         w = torch.randn(shape, generator=gen, dtype=torch.float32) * 0.02
         w[3, :7] *= 40.0  # outliers: blocks with a large absmax
-        w[100, 64:] *= 0.01  # a block of tiny values
+        if shape[0] > 100:
+            w[100, 64:] *= 0.01  # a block of tiny values
         w = w.to(dtype)
-        nf4 = to_nf4(w, 64, 256)
+        nf4 = to_nf4(w, block, scaler_block)
         out[f"{name}_input"] = bits(w)
         out[f"{name}_codes"] = nf4.quantized_data.numpy()
         out[f"{name}_scalers"] = nf4.quantized_scalers.numpy()

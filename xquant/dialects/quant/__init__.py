@@ -2,6 +2,7 @@
 
 from xdsl.ir import Dialect
 
+from xquant.dialects.quant.nf4 import DoubleQuantizedType
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.quantile import QuantileQuantizedType
 from xquant.dialects.quant.superblock import SuperblockQuantizedType
@@ -22,6 +23,7 @@ Quant = Dialect(
         CalibratedQuantizedType,
         QuantileQuantizedType,
         SuperblockQuantizedType,
+        DoubleQuantizedType,
     ],
 )
 
@@ -29,6 +31,7 @@ __all__ = [
     "AnyQuantizedType",
     "CalibratedQuantizedType",
     "DequantizeCastOp",
+    "DoubleQuantizedType",
     "Quant",
     "QuantileQuantizedType",
     "QuantizeCastOp",

@@ -28,6 +28,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from xquant.dialects.quant import nf4
 from xquant.dialects.quant.float_semantics import is_float_type
 from xquant.dialects.quant.superblock import superblock_of, verify_cast
 from xquant.dialects.quant.types import (
@@ -89,6 +90,9 @@ class _QuantCastOp(IRDLOperation):
     def _check_shapes(self) -> None:
         if superblock_of(self.input.type, self.result.type) is not None:
             verify_cast(self.name, self.input.type, self.result.type)
+            return
+        if nf4.double_quantized_of(self.input.type, self.result.type) is not None:
+            nf4.verify_cast(self.name, self.input.type, self.result.type)
             return
         if not _same_scalar_or_tensor_shape(self.input.type, self.result.type):
             raise self._error(
@@ -266,7 +270,7 @@ class StorageCastOp(_QuantCastOp, HasFolderInterface):
         int_type: Attribute = (
             out_elem if isinstance(in_elem, QuantizedType) else in_elem
         )
-        if superblock_of(qtype) is not None:
+        if superblock_of(qtype) is not None or nf4.double_quantized_of(qtype):
             return  # raw bytes: `verify_cast` checked them
         if (
             not isinstance(qtype, StorageQuantizedType)
