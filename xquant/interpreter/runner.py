@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     UnrankedTensorType,
+    i8,
 )
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
@@ -31,12 +32,21 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xquant.asm.diagnostics import remember_spans
 from xquant.asm.located_parser import parse_located
 from xquant.context import make_context
+from xquant.dialects.quant.nf4 import double_quantized_of
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.interpreter import make_interpreter
 from xquant.interpreter.arith import attribute_value
 from xquant.interpreter.check import recording_checks
-from xquant.numerics.dtypes import integer_facts, integer_range, storage_dtype
+from xquant.numerics import nf4_double
+from xquant.numerics.dtypes import (
+    integer_facts,
+    integer_range,
+    numpy_dtype,
+    storage_dtype,
+)
 from xquant.numerics.float_format import format_float
+from xquant.numerics.gguf.layouts import PackedBlocks
 from xquant.numerics.values import (
     as_value,
     dtype_of,
@@ -154,11 +164,46 @@ def _is_raw_ml_float(value: NDArray[Any], dt: np.dtype[Any]) -> bool:
     )
 
 
+def _block_argument(value: Any, typ: Attribute, where: str) -> Any:
+    """A block-packed quantized argument is given as its `i8` storage bytes (what
+    `quant.scast` takes, and what results of these types print as)."""
+    if isinstance(value, PackedBlocks | nf4_double.NF4Double):
+        return value  # already checked and converted
+    expected = f"the i8 storage bytes of {_type_str(typ)}"
+    data: NDArray[Any] = np.asarray(value)
+    if data.dtype != np.int8 or not isa(typ, TensorType[Attribute]):
+        raise RunSetupError(f"{where}: expected {expected}, got {data.dtype}")
+    shape = typ.get_shape()
+    if (block := superblock_of(typ)) is not None:
+        layout = block.block_layout
+        want = (*shape[:-1], shape[-1] // layout.block_size * layout.type_size)
+        if data.shape != want:
+            raise RunSetupError(
+                f"{where}: expected {expected}: tensor<{'x'.join(map(str, want))}xi8>"
+                f", got shape {list(data.shape)}"
+            )
+        return PackedBlocks(data.view(np.uint8), tuple(shape), layout)
+    qtype = double_quantized_of(typ)
+    assert qtype is not None
+    try:
+        return nf4_double.from_bytes(
+            data.view(np.uint8),
+            tuple(shape),
+            numpy_dtype(qtype.expressed_type),
+            qtype.block,
+            qtype.scaler_block,
+        )
+    except ValueError as err:
+        raise RunSetupError(f"{where}: expected {expected}: {err}") from None
+
+
 def check_argument(value: Any, typ: Attribute, position: int) -> Any:
     """`value` converted to the interpreter's representation of `typ`, or a
     `RunSetupError` that names the argument, the expected type and what was given."""
     where = f"argument #{position}"
     expected = _type_str(typ)
+    if superblock_of(typ) is not None or double_quantized_of(typ) is not None:
+        return _block_argument(value, typ, where)
     if isa(typ, TensorType | UnrankedTensorType):
         if isinstance(value, (list, tuple)):
             dt = holder_dtype(typ)
@@ -231,6 +276,8 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
 
 
 def _result(value: Any, typ: Attribute) -> Any:
+    if (storage := _block_storage(value)) is not None:
+        return storage
     if isa(typ, TensorType | UnrankedTensorType):
         arr = np.asarray(value)
         dt = holder_dtype(typ)
@@ -252,7 +299,9 @@ def run(
     """Interpret `function_name` of a module (or module text) on numpy arrays / scalars.
 
     Arguments are checked against the function type (shape and dtype); results are
-    numpy arrays (tensors) or numpy scalars. Float matmuls and sums follow the IR's
+    numpy arrays (tensors) or numpy scalars; a block-packed quantized tensor
+    (`!quant.superblock`, `!quant.double_quantized`) is its `i8` storage, the bytes
+    `quant.scast` gives. Float matmuls and sums follow the IR's
     loop order unless `reassociate_fp_reductions` (None: as the caller's
     `reassociating_fp_reductions` block says, else off) lets them use BLAS.
     """
@@ -310,8 +359,24 @@ def _format_element(v: Any, el: Attribute, dt: np.dtype[Any]) -> str:
     return format_float(float(np.float64(np.asarray(v).astype(np.float64))), el)
 
 
+def _block_storage(value: Any) -> NDArray[np.int8] | None:
+    """The `i8` bytes `quant.scast` gives for a value of a block-packed quant type
+    (`!quant.superblock`, `!quant.double_quantized`), None for any other value."""
+    if isinstance(value, PackedBlocks):
+        return value.data.view(np.int8)
+    if isinstance(value, nf4_double.NF4Double):
+        return nf4_double.to_bytes(value).view(np.int8)
+    return None
+
+
 def format_value(value: Any, typ: Attribute) -> str:
-    """A result as MLIR prints it: tensors as dense literals, scalars as `v : type`."""
+    """A result as MLIR prints it: tensors as dense literals, scalars as `v : type`;
+    block-packed quantized tensors as their `i8` storage bytes, with a note."""
+    if superblock_of(typ) is not None or double_quantized_of(typ) is not None:
+        storage = _block_storage(value)
+        data = np.asarray(value if storage is None else storage)
+        text = format_dense_literal(data, TensorType(i8, data.shape))
+        return f"{text}  // storage of {_type_str(typ)}"
     if isa(typ, TensorType | UnrankedTensorType):
         return format_dense_literal(value, typ)
     el, note = _literal_type(typ)
