@@ -8,8 +8,10 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from xdsl.dialects import func
 
-from xquant import run
+from xquant import apply_passes, parse_module, run
+from xquant.backends import iree
 from xquant.interpreter.runner import RunSetupError
 from xquant.tools import xquant_run
 
@@ -91,3 +93,28 @@ def test_xquant_run_prints_storage_with_a_note(
     out = capsys.readouterr().out.strip()
     assert out.startswith("dense<[[8, 32, 127, 127,")
     assert out.endswith(f": tensor<2x34xi8>  // storage of tensor<2x32x{Q8_0}>")
+
+
+def test_strip_func_quant_types_puts_the_bytes_in_the_signature() -> None:
+    module = parse_module(QUANTIZE)
+    apply_passes(module, "strip-func-quant-types")
+    signatures = [
+        str(op.function_type) for op in module.walk() if isinstance(op, func.FuncOp)
+    ]
+    assert signatures == [
+        "(tensor<2x32xf32>) -> tensor<2x34xi8>",
+        "(tensor<2x34xi8>) -> tensor<2x32xf32>",
+    ]
+    block = np.array([ONES_BLOCK, ONES_BLOCK], np.int8)
+    assert (
+        run(module, "d", block)[0].tobytes() == run(QUANTIZE, "d", block)[0].tobytes()
+    )
+
+
+@pytest.mark.skipif(iree.available() is not None, reason=iree.available() or "")
+def test_bytes_cross_the_iree_boundary() -> None:
+    block = np.array([ONES_BLOCK, ONES_BLOCK], np.int8)
+    block[0, 5:9] = [-128, 0, 3, -7]
+    (native,) = iree.run(parse_module(QUANTIZE), "d", block)
+    (interpreted,) = run(QUANTIZE, "d", block)
+    assert native.tobytes() == interpreted.tobytes()

@@ -49,8 +49,11 @@ from xquant.asm.diagnostics import Diagnostic, OpDiagnostic, Severity, SourceLoc
 from xquant.backends.iree_input import handed_to_iree, stabilize_sorts
 from xquant.compat.printer import XQuantPrinter
 from xquant.context import make_context
+from xquant.dialects.quant.nf4 import double_quantized_of
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import StorageQuantizedType
 from xquant.dialects.stablehlo.misc import CompositeOp
+from xquant.interpreter.runner import block_storage
 from xquant.numerics.dtypes import numpy_dtype, storage_dtype
 from xquant.numerics.values import reassociates_fp_reductions
 from xquant.transforms.utils.pipeline import apply_pipeline
@@ -385,6 +388,8 @@ class _Boundary:
 
 
 def _element(attr: Attribute) -> np.dtype[Any]:
+    if superblock_of(attr) is not None or double_quantized_of(attr) is not None:
+        return np.dtype(np.int8)  # block-packed: its raw bytes cross
     element = attr.element_type if isa(attr, TensorType) else attr
     if isinstance(
         element, StorageQuantizedType
@@ -404,6 +409,8 @@ def _boundary(before: Attribute, after: Attribute) -> _Boundary:
 
 
 def _to_carrier(value: Any, boundary: _Boundary) -> Any:
+    if (storage := block_storage(value)) is not None:
+        value = storage
     array = np.asarray(value, dtype=boundary.dtype)
     if boundary.carrier is not None:
         if boundary.bits:

@@ -174,15 +174,16 @@ def _block_argument(value: Any, typ: Attribute, where: str) -> Any:
     if data.dtype != np.int8 or not isa(typ, TensorType[Attribute]):
         raise RunSetupError(f"{where}: expected {expected}, got {data.dtype}")
     shape = typ.get_shape()
+    packed = superblock_of(typ) or double_quantized_of(typ)
+    assert packed is not None
+    want = packed.storage_shape(shape)
+    if data.shape != want:
+        raise RunSetupError(
+            f"{where}: expected {expected}: tensor<{'x'.join(map(str, want))}xi8>"
+            f", got shape {list(data.shape)}"
+        )
     if (block := superblock_of(typ)) is not None:
-        layout = block.block_layout
-        want = (*shape[:-1], shape[-1] // layout.block_size * layout.type_size)
-        if data.shape != want:
-            raise RunSetupError(
-                f"{where}: expected {expected}: tensor<{'x'.join(map(str, want))}xi8>"
-                f", got shape {list(data.shape)}"
-            )
-        return PackedBlocks(data.view(np.uint8), tuple(shape), layout)
+        return PackedBlocks(data.view(np.uint8), tuple(shape), block.block_layout)
     qtype = double_quantized_of(typ)
     assert qtype is not None
     try:
@@ -276,7 +277,7 @@ def check_argument(value: Any, typ: Attribute, position: int) -> Any:
 
 
 def _result(value: Any, typ: Attribute) -> Any:
-    if (storage := _block_storage(value)) is not None:
+    if (storage := block_storage(value)) is not None:
         return storage
     if isa(typ, TensorType | UnrankedTensorType):
         arr = np.asarray(value)
@@ -359,7 +360,7 @@ def _format_element(v: Any, el: Attribute, dt: np.dtype[Any]) -> str:
     return format_float(float(np.float64(np.asarray(v).astype(np.float64))), el)
 
 
-def _block_storage(value: Any) -> NDArray[np.int8] | None:
+def block_storage(value: Any) -> NDArray[np.int8] | None:
     """The `i8` bytes `quant.scast` gives for a value of a block-packed quant type
     (`!quant.superblock`, `!quant.double_quantized`), None for any other value."""
     if isinstance(value, PackedBlocks):
@@ -373,7 +374,7 @@ def format_value(value: Any, typ: Attribute) -> str:
     """A result as MLIR prints it: tensors as dense literals, scalars as `v : type`;
     block-packed quantized tensors as their `i8` storage bytes, with a note."""
     if superblock_of(typ) is not None or double_quantized_of(typ) is not None:
-        storage = _block_storage(value)
+        storage = block_storage(value)
         data = np.asarray(value if storage is None else storage)
         text = format_dense_literal(data, TensorType(i8, data.shape))
         return f"{text}  // storage of {_type_str(typ)}"

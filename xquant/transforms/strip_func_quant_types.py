@@ -7,6 +7,9 @@ scast pairs that cancel out are folded away. As upstream's dialect
 conversion, an operand of `func.return` / `func.call` is cast right after
 its definition, once per value.
 
+A block-packed tensor (`!quant.superblock`, `!quant.double_quantized`) becomes
+its raw `i8` bytes, the storage `quant.scast` pairs it with.
+
 Float and `!quant.quantile` storage types (LLVM main) stay as they are:
 `quant.scast`, which bridges the boundary, only carries integer storage.
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -31,9 +34,12 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
+from xquant.dialects.quant.nf4 import double_quantized_of
 from xquant.dialects.quant.ops import StorageCastOp
+from xquant.dialects.quant.superblock import superblock_of
 from xquant.dialects.quant.types import CalibratedQuantizedType, StorageQuantizedType
 from xquant.numerics.values import element_type
 from xquant.transforms.utils.signatures import convert_function_boundaries
@@ -41,6 +47,11 @@ from xquant.transforms.utils.signatures import convert_function_boundaries
 
 def storage_type_of(attr: Attribute) -> Attribute | None:
     """The storage-integer counterpart of a quantized scalar or tensor type, else None."""
+    if (packed := superblock_of(attr) or double_quantized_of(attr)) is not None:
+        # Block-packed types (xquant's): their raw bytes, as `quant.scast` has them.
+        if not isa(attr, TensorType[Attribute]):
+            return None
+        return TensorType(i8, packed.storage_shape(attr.get_shape()))
     element = element_type(attr)
     if not isinstance(element, StorageQuantizedType):
         return None
