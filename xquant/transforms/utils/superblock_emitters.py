@@ -53,15 +53,16 @@ i8 = IntegerType(8)
 
 @dataclass
 class _Reads:
-    """The byte fields and per-element constants a format's body reads."""
+    """The fields and per-index constants one stage's body reads, as functions
+    of the index `x` in the block (stage 1: the sub-block `j`; stage 2: the
+    element `e`)."""
 
-    block: int  # elements per block
-    size: int  # bytes per block
+    count: int  # indices per block
     offsets: list[Callable[[int], int]]  # byte offset of each field in its block
-    vectors: list[np.ndarray]  # per-element int32 constants, indexed by e
+    vectors: list[np.ndarray]  # per-index int32 constants
 
     def byte(self, offset: Callable[[int], int]) -> int:
-        """A byte field at `offset(e)` of element `e`'s block."""
+        """A byte field at `offset(x)` of index `x`'s block."""
         self.offsets.append(offset)
         return len(self.offsets) - 1
 
@@ -71,7 +72,7 @@ class _Reads:
 
 
 def _const(offset: int) -> Callable[[int], int]:
-    return lambda e: offset
+    return lambda x: offset
 
 
 class _Body:
@@ -82,16 +83,25 @@ class _Body:
         ops: OpList,
         consts: Constants,
         bytes_: Sequence[SSAValue],
+        vectors: Sequence[SSAValue],
         table: SSAValue | None,
     ):
         self.ops = ops
         self.consts = consts
         self.bytes = bytes_
+        self.v = vectors
         self.table = table
+        self._u: dict[int, SSAValue] = {}
 
     def u(self, k: int) -> SSAValue:
-        """Byte field `k`, zero-extended to i32."""
-        return self.ops.add(arith.ExtUIOp(self.bytes[k], i32))
+        """Byte field `k`, zero-extended to i32 (once)."""
+        if k not in self._u:
+            self._u[k] = self.ops.add(arith.ExtUIOp(self.bytes[k], i32))
+        return self._u[k]
+
+    def s(self, k: int) -> SSAValue:
+        """Byte field `k`, sign-extended to i32."""
+        return self.ops.add(arith.ExtSIOp(self.bytes[k], i32))
 
     def c(self, value: int) -> SSAValue:
         return self.consts.int(value)
@@ -130,177 +140,229 @@ class _Body:
     def sub(self, x: SSAValue, y: SSAValue) -> SSAValue:
         return self.ops.add(arith.SubfOp(x, y))
 
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.ops.add(arith.SelectOp(cond, x, y))
 
-def _select(b: _Body, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
-    return b.ops.add(arith.SelectOp(cond, x, y))
+    def lookup(self, q: SSAValue) -> SSAValue:
+        """`table[q]` (IQ4_NL's values, as f32)."""
+        assert self.table is not None
+        index = self.ops.add(arith.IndexCastOp(q, IndexType()))
+        return self.ops.add(tensor.ExtractOp(self.table, [index], f32))
 
 
-# Each format: the fields it reads (`_Reads`) and the body, which gets the
-# byte fields, the vectors and the lookup table (IQ4) and yields the f32.
-Plan = tuple[_Reads, Callable[[_Body, Sequence[SSAValue]], SSAValue], bool]
+ScaleBody = Callable[[_Body], tuple[SSAValue, SSAValue | None]]
+CodeBody = Callable[[_Body], SSAValue]
 
 
-def _plan(t: GGMLType, block: int, size: int) -> Plan:
-    r = _Reads(block, size, [], [])
+@dataclass
+class _Plan:
+    """A format in two stages: (1) per sub-block `j`, the f32 scale `dl = d * sc_j`
+    (and `ml = dmin * m_j`); (2) per element `e`, the f32 value `v` (the code, or
+    `table[q]`) -- combined as `dl * v` (`- ml`), gguf's order."""
+
+    n_sub: int
+    scales: _Reads
+    scale_body: ScaleBody
+    codes: _Reads
+    code_body: CodeBody
+    table: bool = False
+    mins: bool = False
+
+
+def _plan(t: GGMLType, block: int) -> _Plan:
+    """The two stages of format `t` (`block` elements per block)."""
     e = np.arange(block)
-    d0, d1 = r.byte(_const(0)), r.byte(_const(1))
-    if t in (GGMLType.Q4_0, GGMLType.IQ4_NL):
-        code = r.byte(lambda x: 2 + x % 16)
-        shift = r.vector(4 * (e // 16))
+    if t in (GGMLType.Q4_0, GGMLType.Q5_0, GGMLType.Q8_0, GGMLType.IQ4_NL):
+        sr = _Reads(1, [], [])
+        d0, d1 = sr.byte(_const(0)), sr.byte(_const(1))
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-            q = b.bits(code, v[shift], 15)
-            if t == GGMLType.Q4_0:
-                return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(q, 8)))
-            return b.mul(b.f16(d0, d1), _table(b, q))
+        def one_scale(b: _Body) -> tuple[SSAValue, SSAValue | None]:
+            return b.f16(d0, d1), None
 
-        return r, body, t == GGMLType.IQ4_NL
-    if t == GGMLType.Q8_0:
-        code = r.byte(lambda x: 2 + x)
+        cr = _Reads(block, [], [])
+        if t == GGMLType.Q8_0:
+            code = cr.byte(lambda x: 2 + x)
+            return _Plan(1, sr, one_scale, cr, lambda b: b.to_f32(b.s(code)))
+        if t == GGMLType.Q5_0:
+            low = cr.byte(lambda x: 6 + x % 16)
+            high = cr.byte(lambda x: 2 + x // 8)
+            shift, hshift = cr.vector(4 * (e // 16)), cr.vector(e % 8)
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-            q = b.ops.add(arith.ExtSIOp(b.bytes[code], i32))
-            return b.mul(b.to_f32(q), b.f16(d0, d1))
+            def q5_0(b: _Body) -> SSAValue:
+                q = b.or_(
+                    b.bits(low, b.v[shift], 15), b.shl(b.bits(high, b.v[hshift], 1), 4)
+                )
+                return b.to_f32(b.sub_i(q, 16))
 
-        return r, body, False
-    if t == GGMLType.Q5_0:
-        code = r.byte(lambda x: 6 + x % 16)
-        high = r.byte(lambda x: 2 + x // 8)
-        shift, hshift = r.vector(4 * (e // 16)), r.vector(e % 8)
-
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-            q = b.or_(b.bits(code, v[shift], 15), b.shl(b.bits(high, v[hshift], 1), 4))
-            return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(q, 16)))
-
-        return r, body, False
+            return _Plan(1, sr, one_scale, cr, q5_0)
+        nib = cr.byte(lambda x: 2 + x % 16)
+        nshift = cr.vector(4 * (e // 16))
+        if t == GGMLType.Q4_0:
+            return _Plan(
+                1,
+                sr,
+                one_scale,
+                cr,
+                lambda b: b.to_f32(b.sub_i(b.bits(nib, b.v[nshift], 15), 8)),
+            )
+        return _Plan(
+            1, sr, one_scale, cr, lambda b: b.lookup(b.bits(nib, b.v[nshift], 15)), True
+        )
+    spec_sub = 32 if t in (GGMLType.Q4_K, GGMLType.Q5_K, GGMLType.IQ4_XS) else 16
+    n_sub = block // spec_sub
+    j = np.arange(n_sub)
+    sr = _Reads(n_sub, [], [])
+    cr = _Reads(block, [], [])
     if t in (GGMLType.Q4_K, GGMLType.Q5_K):
-        dm0, dm1 = r.byte(_const(2)), r.byte(_const(3))
-        p = r.byte(lambda x: 4 + x // 32)  # scales[j]     (byte 4 + j)
-        q8 = r.byte(lambda x: 8 + x // 32)  # scales[j + 4] (byte 8 + j)
-        s = r.byte(lambda x: x // 32)  # scales[j - 4] (byte j), j >= 4
-        low_at = 16 if t == GGMLType.Q4_K else 48
-        code = r.byte(lambda x: low_at + (x // 64) * 32 + x % 32)
-        high = r.byte(lambda x: 16 + x % 32) if t == GGMLType.Q5_K else -1
-        shift = r.vector(4 * ((e // 32) % 2))
-        hshift = r.vector(e // 32)
-        first = r.vector((e // 32) < 4)
+        d0, d1 = sr.byte(_const(0)), sr.byte(_const(1))
+        dm0, dm1 = sr.byte(_const(2)), sr.byte(_const(3))
+        p = sr.byte(lambda x: 4 + x)  # scales[j]     (byte 4 + j)
+        q8 = sr.byte(lambda x: 8 + x)  # scales[j + 4] (byte 8 + j)
+        s = sr.byte(lambda x: x)  # scales[j - 4] (byte j), j >= 4
+        first = sr.vector(j < 4)
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-            is_first = b.ops.add(arith.TruncIOp(v[first], IntegerType(1)))
+        def k4_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
+            is_first = b.ops.add(arith.TruncIOp(b.v[first], IntegerType(1)))
             six = b.c(6)
-            sc = _select(
-                b,
+            sc = b.select(
                 is_first,
                 b.and_(b.u(p), 63),
                 b.or_(b.and_(b.u(q8), 15), b.shl(b.shr(b.u(s), six), 4)),
             )
-            m = _select(
-                b,
+            m = b.select(
                 is_first,
                 b.and_(b.u(q8), 63),
                 b.or_(b.shr(b.u(q8), b.c(4)), b.shl(b.shr(b.u(p), six), 4)),
             )
-            q = b.bits(code, v[shift], 15)
-            if high >= 0:
-                q = b.or_(q, b.shl(b.bits(high, v[hshift], 1), 4))
             dl = b.mul(b.f16(d0, d1), b.to_f32(sc))
-            ml = b.mul(b.f16(dm0, dm1), b.to_f32(m))
-            return b.sub(b.mul(dl, b.to_f32(q)), ml)
+            return dl, b.mul(b.f16(dm0, dm1), b.to_f32(m))
 
-        return r, body, False
+        low_at = 16 if t == GGMLType.Q4_K else 48
+        code = cr.byte(lambda x: low_at + (x // 64) * 32 + x % 32)
+        shift = cr.vector(4 * ((e // 32) % 2))
+        if t == GGMLType.Q4_K:
+            return _Plan(
+                n_sub,
+                sr,
+                k4_scales,
+                cr,
+                lambda b: b.to_f32(b.bits(code, b.v[shift], 15)),
+                mins=True,
+            )
+        high = cr.byte(lambda x: 16 + x % 32)
+        hshift = cr.vector(e // 32)
+
+        def q5_k(b: _Body) -> SSAValue:
+            q = b.bits(code, b.v[shift], 15)
+            return b.to_f32(b.or_(q, b.shl(b.bits(high, b.v[hshift], 1), 4)))
+
+        return _Plan(n_sub, sr, k4_scales, cr, q5_k, mins=True)
     if t == GGMLType.Q6_K:
-        r.offsets.clear()
-        d0, d1 = r.byte(_const(208)), r.byte(_const(209))
-        low = r.byte(lambda x: (x // 128) * 64 + x % 64)
-        high = r.byte(lambda x: 128 + (x // 128) * 32 + x % 32)
-        scale = r.byte(lambda x: 192 + x // 16)
-        lshift, hshift = r.vector(4 * ((e // 64) % 2)), r.vector(2 * ((e // 32) % 4))
+        d0, d1 = sr.byte(_const(208)), sr.byte(_const(209))
+        scale = sr.byte(lambda x: 192 + x)
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-            q = b.or_(b.bits(low, v[lshift], 15), b.shl(b.bits(high, v[hshift], 3), 4))
-            sc = b.ops.add(arith.ExtSIOp(b.bytes[scale], i32))
-            dl = b.mul(b.f16(d0, d1), b.to_f32(sc))
-            return b.mul(dl, b.to_f32(b.sub_i(q, 32)))
+        def q6_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
+            return b.mul(b.f16(d0, d1), b.to_f32(b.s(scale))), None
 
-        return r, body, False
+        low = cr.byte(lambda x: (x // 128) * 64 + x % 64)
+        high = cr.byte(lambda x: 128 + (x // 128) * 32 + x % 32)
+        lshift, hshift = cr.vector(4 * ((e // 64) % 2)), cr.vector(2 * ((e // 32) % 4))
+
+        def q6_k(b: _Body) -> SSAValue:
+            q = b.or_(
+                b.bits(low, b.v[lshift], 15), b.shl(b.bits(high, b.v[hshift], 3), 4)
+            )
+            return b.to_f32(b.sub_i(q, 32))
+
+        return _Plan(n_sub, sr, q6_scales, cr, q6_k)
     if t == GGMLType.Q2_K:
-        r.offsets.clear()
-        d0, d1 = r.byte(_const(80)), r.byte(_const(81))
-        dm0, dm1 = r.byte(_const(82)), r.byte(_const(83))
-        scale = r.byte(lambda x: x // 16)
-        code = r.byte(lambda x: 16 + (x // 128) * 32 + x % 32)
-        shift = r.vector(2 * ((e // 32) % 4))
+        d0, d1 = sr.byte(_const(80)), sr.byte(_const(81))
+        dm0, dm1 = sr.byte(_const(82)), sr.byte(_const(83))
+        scale = sr.byte(lambda x: x)
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
+        def q2_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
             sc = b.u(scale)
             dl = b.mul(b.f16(d0, d1), b.to_f32(b.and_(sc, 15)))
-            ml = b.mul(b.f16(dm0, dm1), b.to_f32(b.shr(sc, b.c(4))))
-            q = b.bits(code, v[shift], 3)
-            return b.sub(b.mul(dl, b.to_f32(q)), ml)
+            return dl, b.mul(b.f16(dm0, dm1), b.to_f32(b.shr(sc, b.c(4))))
 
-        return r, body, False
+        code = cr.byte(lambda x: 16 + (x // 128) * 32 + x % 32)
+        shift = cr.vector(2 * ((e // 32) % 4))
+        return _Plan(
+            n_sub,
+            sr,
+            q2_scales,
+            cr,
+            lambda b: b.to_f32(b.bits(code, b.v[shift], 3)),
+            mins=True,
+        )
     if t == GGMLType.Q3_K:
-        r.offsets.clear()
-        d0, d1 = r.byte(_const(108)), r.byte(_const(109))
-        hmask = r.byte(lambda x: x % 32)
-        code = r.byte(lambda x: 32 + (x // 128) * 32 + x % 32)
-        slo = r.byte(lambda x: 96 + (x // 16) % 8)
-        shi = r.byte(lambda x: 104 + (x // 16) % 4)
-        shift, hbit = r.vector(2 * ((e // 32) % 4)), r.vector(e // 32)
-        slo_shift, shi_shift = r.vector(4 * (e // 128)), r.vector(2 * (e // 64))
+        d0, d1 = sr.byte(_const(108)), sr.byte(_const(109))
+        slo = sr.byte(lambda x: 96 + x % 8)
+        shi = sr.byte(lambda x: 104 + x % 4)
+        slo_shift, shi_shift = sr.vector(4 * (j // 8)), sr.vector(2 * (j // 4))
 
-        def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
+        def q3_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
             sc = b.or_(
-                b.bits(slo, v[slo_shift], 15), b.shl(b.bits(shi, v[shi_shift], 3), 4)
+                b.bits(slo, b.v[slo_shift], 15),
+                b.shl(b.bits(shi, b.v[shi_shift], 3), 4),
             )
-            h = b.bits(hmask, v[hbit], 1)
-            q = b.sub_i(b.bits(code, v[shift], 3), b.shl(b.sub_i(b.c(1), h), 2))
-            dl = b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32)))
-            return b.mul(dl, b.to_f32(q))
+            return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32))), None
 
-        return r, body, False
+        hmask = cr.byte(lambda x: x % 32)
+        code = cr.byte(lambda x: 32 + (x // 128) * 32 + x % 32)
+        shift, hbit = cr.vector(2 * ((e // 32) % 4)), cr.vector(e // 32)
+
+        def q3_k(b: _Body) -> SSAValue:
+            h = b.bits(hmask, b.v[hbit], 1)
+            q = b.sub_i(b.bits(code, b.v[shift], 3), b.shl(b.sub_i(b.c(1), h), 2))
+            return b.to_f32(q)
+
+        return _Plan(n_sub, sr, q3_scales, cr, q3_k)
     assert t == GGMLType.IQ4_XS
-    hi = r.byte(lambda x: 2 + x // 128)
-    lo = r.byte(lambda x: 4 + x // 64)
-    code = r.byte(lambda x: 8 + (x // 32) * 16 + x % 16)
-    hi_shift, lo_shift = r.vector(2 * ((e // 32) % 4)), r.vector(4 * ((e // 32) % 2))
-    shift = r.vector(4 * ((e // 16) % 2))
+    d0, d1 = sr.byte(_const(0)), sr.byte(_const(1))
+    hi = sr.byte(lambda x: 2 + x // 4)
+    lo = sr.byte(lambda x: 4 + x // 2)
+    hi_shift, lo_shift = sr.vector(2 * (j % 4)), sr.vector(4 * (j % 2))
 
-    def body(b: _Body, v: Sequence[SSAValue]) -> SSAValue:
-        sc = b.or_(b.bits(lo, v[lo_shift], 15), b.shl(b.bits(hi, v[hi_shift], 3), 4))
-        dl = b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32)))
-        return b.mul(dl, _table(b, b.bits(code, v[shift], 15)))
+    def xs_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
+        sc = b.or_(
+            b.bits(lo, b.v[lo_shift], 15), b.shl(b.bits(hi, b.v[hi_shift], 3), 4)
+        )
+        return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32))), None
 
-    return r, body, True
+    code = cr.byte(lambda x: 8 + (x // 32) * 16 + x % 16)
+    shift = cr.vector(4 * ((e // 16) % 2))
+    return _Plan(
+        n_sub,
+        sr,
+        xs_scales,
+        cr,
+        lambda b: b.lookup(b.bits(code, b.v[shift], 15)),
+        True,
+    )
 
 
-def _table(b: _Body, q: SSAValue) -> SSAValue:
-    """`table[q]` (IQ4_NL's values, as f32)."""
-    assert b.table is not None
-    index = b.ops.add(arith.IndexCastOp(q, IndexType()))
-    return b.ops.add(tensor.ExtractOp(b.table, [index], f32))
-
-
-def _radices(block: int) -> list[int]:
-    """The element index within a block as binary digits down to a last digit
-    of 8 (`256 = 2*2*2*2*2*8`): every field offset of the ggml layouts
-    (`e floordiv 2^k`, `e mod 2^k`, k >= 3) is linear in these digits."""
-    radices = [8]
-    while block > int(np.prod(radices)):
+def _radices(count: int, last: int) -> list[int]:
+    """The index within a block as binary digits down to a last digit of at most
+    `last` (`256 = 2*2*2*2*2*8`): every field offset of the ggml layouts
+    (`x floordiv 2^k`, `x mod 2^k`, k >= log2(last)) is linear in these digits."""
+    radices = [min(last, count)]
+    while count > int(np.prod(radices)):
         radices.insert(0, 2)
     return radices
 
 
 def _linear(
-    op: Operation, f: Callable[[int], int], strides: Sequence[int], block: int
+    op: Operation, f: Callable[[int], int], radices: Sequence[int]
 ) -> tuple[int, list[int]]:
-    """`f(e) = c0 + sum(c_k * digit_k(e))`: (c0, [c_k]), checked for every `e`."""
+    """`f(x) = c0 + sum(c_k * digit_k(x))`: (c0, [c_k]), checked for every `x`."""
+    strides = [int(np.prod(radices[k + 1 :])) for k in range(len(radices))]
+    count = int(np.prod(radices))
     c0 = f(0)
-    coeffs = [f(stride) - c0 if stride < block else 0 for stride in strides]
-    radices = [block // strides[0]] + [a // b for a, b in itertools.pairwise(strides)]
-    for e in range(block):
-        digits = [(e // st) % r for st, r in zip(strides, radices)]
-        if f(e) != c0 + sum(c * d for c, d in zip(coeffs, digits)):
+    coeffs = [f(st) - c0 if r > 1 else 0 for st, r in zip(strides, radices)]
+    for x in range(count):
+        digits = [(x // st) % r for st, r in zip(strides, radices)]
+        if f(x) != c0 + sum(c * d for c, d in zip(coeffs, digits)):
             raise OpDiagnostic(op, "lower-quant-ops: a field offset is not affine")
     return c0, coeffs
 
@@ -311,13 +373,137 @@ def _reassociation(
     return ArrayAttr(ArrayAttr(IntegerAttr(i, i64) for i in g) for g in groups)
 
 
+class _Stage:
+    """One `linalg.generic` over (outer dims..., block, digits of the index in
+    the block), reading (outer..., blocks, N) tensors (the bytes; stage 2 also
+    the stage-1 scales) at `(outer..., block, c0 + sum c_k * digit_k)`.
+
+    A field whose offset is a dense row-major run over some digits (every
+    ggml field but a few scale bytes) is read through a static slice of its
+    run, expanded to those digits, and a projected-permutation map: a view in
+    the interpreter, plain tiling for IREE. Others use the affine map as it is.
+    """
+
+    def __init__(
+        self,
+        op: Operation,
+        ops: OpList,
+        outer: Sequence[int],
+        n_blocks: int,
+        radices: list[int],
+    ):
+        self.op = op
+        self.ops = ops
+        self.outer = list(outer)
+        self.n_blocks = n_blocks
+        self.radices = radices
+        self.n_outer = len(outer)
+        self.rank = self.n_outer + 1 + len(radices)
+        dims = [AffineExpr.dimension(k) for k in range(self.rank)]
+        self.head = dims[: self.n_outer + 1]
+        self.digits = dims[self.n_outer + 1 :]
+        self.inputs: list[SSAValue] = []
+        self.maps: list[AffineMap] = []
+        self._views: dict[tuple[SSAValue, int, tuple[int, ...]], SSAValue] = {}
+
+    def field(self, source: SSAValue, offset: Callable[[int], int]) -> None:
+        """Read `source` (outer..., blocks, N) at `offset(index)` of each block."""
+        c0, coeffs = _linear(self.op, offset, self.radices)
+        used = [k for k, c in enumerate(coeffs) if c]
+        dense = bool(used) and coeffs[used[-1]] == 1
+        for a, b in itertools.pairwise(used):
+            dense &= coeffs[a] == coeffs[b] * self.radices[b]
+        if not dense:
+            expr = AffineExpr.constant(c0)
+            for c, d in zip(coeffs, self.digits):
+                if c:
+                    expr = expr + d * c
+            self.inputs.append(source)
+            self.maps.append(AffineMap(self.rank, 0, (*self.head, expr)))
+            return
+        sizes = tuple(self.radices[k] for k in used)
+        self.inputs.append(self._view(source, c0, sizes))
+        digits = tuple(self.digits[k] for k in used)
+        self.maps.append(AffineMap(self.rank, 0, (*self.head, *digits)))
+
+    def _view(self, source: SSAValue, c0: int, sizes: tuple[int, ...]) -> SSAValue:
+        """`source[..., c0 : c0 + prod(sizes)]` expanded to (outer..., blocks, *sizes)."""
+        key = (source, c0, sizes)
+        if key in self._views:
+            return self._views[key]
+        stype = source.type
+        assert isa(stype, TensorType[Attribute])
+        width = stype.get_shape()[-1]
+        span = int(np.prod(sizes))
+        head = [*self.outer, self.n_blocks]
+        value = source
+        if (c0, span) != (0, width):
+            value = self.ops.add(
+                tensor.ExtractSliceOp.from_static_parameters(
+                    value, [0] * len(head) + [c0], [*head, span], [1] * (len(head) + 1)
+                )
+            )
+        expanded = TensorType(stype.get_element_type(), [*head, *sizes])
+        groups = [[k] for k in range(len(head) - 1)]
+        groups += [[len(head) - 1], list(range(len(head), len(head) + len(sizes)))]
+        value = self.ops.add(
+            tensor.ExpandShapeOp(
+                value, [], _reassociation(groups), expanded.get_shape(), expanded
+            )
+        )
+        self._views[key] = value
+        return value
+
+    def vector(self, values: np.ndarray) -> None:
+        """A per-index constant, over the digits it depends on."""
+        grid = values.reshape(self.radices)
+        used = [
+            k
+            for k in range(len(self.radices))
+            if not (grid == grid.take([0], axis=k)).all()
+        ] or [0]
+        picked = grid[tuple(slice(None) if k in used else 0 for k in range(grid.ndim))]
+        vtype = TensorType(i32, [self.radices[k] for k in used])
+        attr = DenseIntOrFPElementsAttr.from_list(vtype, picked.reshape(-1).tolist())
+        self.inputs.append(self.ops.add(arith.ConstantOp(attr)))
+        digits = tuple(self.digits[k] for k in used)
+        self.maps.append(AffineMap(self.rank, 0, digits))
+
+    def run(
+        self,
+        n_results: int,
+        body: Callable[[OpList, Sequence[SSAValue]], list[SSAValue]],
+    ) -> list[SSAValue]:
+        """The generic's f32 results, collapsed to (outer..., blocks, count)."""
+        count = int(np.prod(self.radices))
+        out = TensorType(f32, [*self.outer, self.n_blocks, *self.radices])
+        values = build_generic(
+            self.ops, self.inputs, self.maps, [out] * n_results, body
+        )
+        n = self.n_outer + 1
+        groups = [[k] for k in range(n)] + [list(range(n, self.rank))]
+        flat = TensorType(f32, [*self.outer, self.n_blocks, count])
+        return [
+            self.ops.add(
+                tensor.CollapseShapeOp.create(
+                    operands=[v],
+                    result_types=[flat],
+                    properties={"reassociation": _reassociation(groups)},
+                )
+            )
+            for v in values
+        ]
+
+
 def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList:
     """The ops computing `op`; the last one's result replaces it.
 
-    The generic iterates over (outer dims..., block, digits of the element
-    index in the block); the byte tensor is expanded to (outer..., blocks,
-    bytes) and every field is read at `(outer..., block, c0 + sum c_k * digit_k)`:
-    pure affine maps, which IREE can tile. The result is collapsed back.
+    Two generics on the byte tensor expanded to (outer..., blocks, bytes):
+    stage 1 decodes each sub-block's scale (and min) once, to f32
+    `dl = d * sc_j`, `ml = dmin * m_j` (outer..., blocks, n_sub); stage 2
+    decodes each element's code and computes `dl * v - ml`, reading `dl`, `ml`
+    at sub-block `e floordiv SUB` (a view over the element's leading digits).
+    The same f32 operations in the same order as the interpreter and gguf.
     """
     result_type = op.result.type
     if not isa(result_type, TensorType[Attribute]):
@@ -331,58 +517,76 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     bs, ts = layout.block_size, layout.type_size
     ops = OpList()
     consts = Constants(ops)
-    storage_shape = qtype.storage_shape(shape)
-    raw = ops.add(StorageCastOp(op.input, TensorType(i8, storage_shape)))
-    n_outer = len(shape) - 1
+    raw = ops.add(StorageCastOp(op.input, TensorType(i8, qtype.storage_shape(shape))))
+    outer = list(shape[:-1])
+    n_outer = len(outer)
     n_blocks = shape[-1] // bs
-    blocks_type = TensorType(i8, [*shape[:-1], n_blocks, ts])
+    blocks_type = TensorType(i8, [*outer, n_blocks, ts])
     groups = [[k] for k in range(n_outer)] + [[n_outer, n_outer + 1]]
     raw = ops.add(
         tensor.ExpandShapeOp(
             raw, [], _reassociation(groups), blocks_type.get_shape(), blocks_type
         )
     )
-    radices = _radices(bs)
-    strides = [int(np.prod(radices[k + 1 :])) for k in range(len(radices))]
-    rank = n_outer + 1 + len(radices)
-    dims = [AffineExpr.dimension(k) for k in range(rank)]
-    outer, block, digits = dims[:n_outer], dims[n_outer], dims[n_outer + 1 :]
-    reads, body_fn, uses_table = _plan(qtype.ggml_type, bs, ts)
-    maps: list[AffineMap] = []
-    for offset in reads.offsets:
-        c0, coeffs = _linear(op, offset, strides, bs)
-        expr = AffineExpr.constant(c0)
-        for c, d in zip(coeffs, digits):
-            if c:
-                expr = expr + d * c
-        maps.append(AffineMap(rank, 0, (*outer, block, expr)))
-    inputs: list[SSAValue] = [raw] * len(reads.offsets)
-    for vector in reads.vectors:
-        vtype = TensorType(i32, radices)
-        attr = DenseIntOrFPElementsAttr.from_list(vtype, vector.tolist())
-        inputs.append(ops.add(arith.ConstantOp(attr)))
-        maps.append(AffineMap(rank, 0, tuple(digits)))
+    plan = _plan(qtype.ggml_type, bs)
     table: SSAValue | None = None
-    if uses_table:
+    if plan.table:
         ttype = TensorType(f32, [16])
         values = [float(v) for v in IQ4_NL_VALUES]
         table = ops.add(
             arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ttype, values))
         )
-    n_bytes = len(reads.offsets)
 
-    def body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
-        helper = _Body(b, consts, args[:n_bytes], table)
-        return [body_fn(helper, args[n_bytes : n_bytes + len(reads.vectors)])]
+    # Stage 1: per sub-block, dl (and ml).
+    s1 = _Stage(op, ops, outer, n_blocks, _radices(plan.n_sub, 2))
+    for offset in plan.scales.offsets:
+        s1.field(raw, offset)
+    for vector in plan.scales.vectors:
+        s1.vector(vector)
+    n1 = len(plan.scales.offsets)
+    has_min = False
 
-    digit_type = TensorType(f32, [*shape[:-1], n_blocks, *radices])
-    (value,) = build_generic(ops, inputs, maps, [digit_type], body)
-    flat_groups = [[k] for k in range(n_outer)] + [list(range(n_outer, rank))]
+    def scale_body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
+        nonlocal has_min
+        helper = _Body(b, consts, args[:n1], args[n1 : len(s1.inputs)], None)
+        dl, ml = plan.scale_body(helper)
+        has_min = ml is not None
+        return [dl] if ml is None else [dl, ml]
+
+    scales = s1.run(2 if plan.mins else 1, scale_body)
+    assert has_min == plan.mins
+
+    # Stage 2: per element, dl * v (- ml).
+    s2 = _Stage(op, ops, outer, n_blocks, _radices(bs, 8))
+    for offset in plan.codes.offsets:
+        s2.field(raw, offset)
+    sub = bs // plan.n_sub
+    for value in scales:
+        s2.field(value, lambda x: x // sub)
+    for vector in plan.codes.vectors:
+        s2.vector(vector)
+    n2 = len(plan.codes.offsets)
+
+    def code_body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
+        n_scales = len(scales)
+        vectors = args[n2 + n_scales : len(s2.inputs)]
+        helper = _Body(b, consts, args[:n2], vectors, table)
+        v = plan.code_body(helper)
+        value = helper.mul(args[n2], v)
+        if n_scales == 2:
+            value = helper.sub(value, args[n2 + 1])
+        return [value]
+
+    (value,) = s2.run(1, code_body)
     value = ops.add(
         tensor.CollapseShapeOp.create(
             operands=[value],
             result_types=[TensorType(f32, shape)],
-            properties={"reassociation": _reassociation(flat_groups)},
+            properties={
+                "reassociation": _reassociation(
+                    [[k] for k in range(n_outer)] + [[n_outer, n_outer + 1]]
+                )
+            },
         )
     )
     if qtype.expressed_type != f32:
