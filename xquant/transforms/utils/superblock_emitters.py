@@ -1,19 +1,24 @@
-"""`quant.dcast` of `!quant.superblock` tensors -> one `linalg.generic` on the raw bytes.
+"""`quant.dcast` of `!quant.superblock` tensors -> two `linalg.generic`s on the raw
+bytes; `quant.qcast` to Q8_0/Q4_0 -> the reference quantizer as linalg.
 
-Part of `lower-quant-ops`. The generic runs over the f32 result's index
-space; every field an element needs (the bytes of its f16 super-block
-scales, the byte holding its sub-block scale, the byte holding its code) is
-an input: the same `i8` byte tensor read through an affine map with
-`floordiv`/`mod` (element `n` of a row lives in block `n floordiv BS`, at
-byte `(n floordiv BS) * TYPE_SIZE + offset(n mod BS)`). Per-element bit
-positions come from small constant vectors indexed by `n mod BS`. The body
-decodes with integer ops, converts each integer exactly to f32 and computes
-`(d * sc) * q - (dmin * m)` with one `arith` op per f32 operation, so the
-result is bit-identical to the interpreter (and to gguf).
+Part of `lower-quant-ops`. dcast: the byte tensor is expanded to (outer...,
+blocks, bytes); stage 1 decodes every sub-block's scale (and min) once, to
+f32 `dl = d * sc_j` (`ml = dmin * m_j`); stage 2 decodes every element's
+code `v` and computes `dl * v - ml`. Each generic iterates over (outer...,
+block, binary digits of the index in the block); every field (the bytes of
+the f16 super-block scales, of a sub-block scale, of a code; stage 2 also
+`dl`/`ml` at sub-block `e floordiv SUB`) is read at `c0 + sum c_k * digit_k`,
+through a static slice expanded to the digits when the field is a dense run
+(a view in the interpreter, a projected permutation for IREE). Per-index bit
+positions are small constant vectors over the digits they depend on. The
+bodies decode with integer ops, convert each integer exactly to f32 and do
+the f32 operations of the interpreter (and gguf) in its order, so the
+result is bit-identical.
 
-Lowered formats: Q4_0, Q5_0, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_NL,
-IQ4_XS. `quant.qcast` to a superblock type (llama.cpp's reference
-quantizers: data-dependent searches) is not lowered: a located diagnostic.
+qcast: Q8_0 and Q4_0 (absmax scales: reductions, then per-element codes, the
+f16 scale bytes and the codes assembled with `tensor.insert_slice`),
+bit-identical to the interpreter's `numerics/gguf/quantize.py`. The other
+layouts' quantizers (weighted scale searches) are a located diagnostic.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, math, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -37,6 +43,8 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.utils.hints import isa
@@ -594,15 +602,269 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     return ops
 
 
-def lower_superblock_cast(op: QuantizeCastOp | DequantizeCastOp) -> OpList:
-    """The ops computing a `quant.dcast` of a `!quant.superblock` tensor (the last
-    one's result replaces the cast); a `quant.qcast` to one is a located error."""
-    if isinstance(op, QuantizeCastOp):
+# ------------------------------------------------------------------ qcast
+
+QCAST_LOWERED = (GGMLType.Q8_0, GGMLType.Q4_0)
+"""The reference quantizers `lower-quant-ops` writes as linalg (plain absmax)."""
+
+Body = Callable[[OpList, Sequence[SSAValue]], SSAValue]
+
+
+class _Quantizer:
+    """Generics over (outer..., blocks[, index in block]) for a quantizer.
+
+    An input is read per element (`"elem"`: (outer..., block, i)), per block
+    (`"block"`: (outer..., block)) or per index (`"index"`: (i), a constant)."""
+
+    def __init__(self, ops: OpList, outer: Sequence[int], n_blocks: int):
+        self.ops = ops
+        self.consts = Constants(ops)
+        self.outer = list(outer)
+        self.n_blocks = n_blocks
+        self.n_head = len(outer) + 1
+
+    def f(self, value: float) -> SSAValue:
+        return self.consts.float(value)
+
+    def iota(self, n: int) -> SSAValue:
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [n]), list(range(n)))
+        return self.ops.add(arith.ConstantOp(attr))
+
+    def _maps(self, kinds: Sequence[str], rank: int) -> list[AffineMap]:
+        head = [AffineExpr.dimension(k) for k in range(self.n_head)]
+        tail = [AffineExpr.dimension(k) for k in range(self.n_head, rank)]
+        reads = {"elem": (*head, *tail), "block": tuple(head), "index": tuple(tail)}
+        return [AffineMap(rank, 0, reads[k]) for k in kinds]
+
+    def reduce(
+        self,
+        inputs: Sequence[tuple[SSAValue, str]],
+        init: SSAValue,
+        element: Attribute,
+        body: Body,
+    ) -> SSAValue:
+        """Per block, `acc = body(inputs..., acc)` over the block's elements;
+        every `body` here gives the same result in any order."""
+        rank = self.n_head + 1
+        out = TensorType(element, [*self.outer, self.n_blocks])
+        empty = self.ops.add(tensor.EmptyOp([], out))
+        filled = self.ops.add(linalg.FillOp([init], [empty], [out]))
+        (value,) = build_generic(
+            self.ops,
+            [v for v, _ in inputs],
+            self._maps([k for _, k in inputs], rank),
+            [out],
+            lambda b, args: [body(b, args)],
+            iterators=[IteratorType.PARALLEL] * self.n_head + [IteratorType.REDUCTION],
+            inits=[filled],
+            output_maps=self._maps(["block"], rank),
+        )
+        return value
+
+    def map(
+        self,
+        inputs: Sequence[tuple[SSAValue, str]],
+        elements: Sequence[Attribute],
+        inner: Sequence[int],
+        body: Callable[[OpList, Sequence[SSAValue]], list[SSAValue]],
+    ) -> list[SSAValue]:
+        """A parallel generic over (outer..., blocks, *inner)."""
+        rank = self.n_head + len(inner)
+        outs = [TensorType(e, [*self.outer, self.n_blocks, *inner]) for e in elements]
+        maps = self._maps([k for _, k in inputs], rank)
+        return build_generic(self.ops, [v for v, _ in inputs], maps, outs, body)
+
+
+def _inverse(b: OpList, zero: SSAValue, one: SSAValue, d: SSAValue) -> SSAValue:
+    """`np.where(d != 0, 1 / d, 0)`."""
+    nonzero = b.add(arith.CmpfOp(d, zero, "une"))
+    return b.add(arith.SelectOp(nonzero, b.add(arith.DivfOp(one, d)), zero))
+
+
+def _f16_bytes(q: _Quantizer, d: SSAValue) -> SSAValue:
+    """The f16 (round to nearest even) of each block's `d`, as two
+    little-endian bytes: (outer..., blocks, 2) i8."""
+    shifts = q.ops.add(
+        arith.ConstantOp(
+            DenseIntOrFPElementsAttr.from_list(TensorType(i32, [2]), [0, 8])
+        )
+    )
+
+    def body(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+        half = b.add(arith.TruncFOp(a[0], f16))
+        word = b.add(arith.ExtUIOp(b.add(arith.BitcastOp(half, i16)), i32))
+        return [b.add(arith.TruncIOp(b.add(arith.ShRUIOp(word, a[1])), i8))]
+
+    return q.map([(d, "block"), (shifts, "index")], [i8], [2], body)[0]
+
+
+def _lower_qcast(op: QuantizeCastOp, qtype: SuperblockQuantizedType) -> OpList:
+    """`quantize_row_q8_0_ref` / `quantize_row_q4_0_ref` as linalg: the
+    interpreter's operations (`numerics/gguf/quantize.py`), op for op in f32,
+    then the block bytes assembled with `tensor.insert_slice`."""
+    t = qtype.ggml_type
+    if t not in QCAST_LOWERED:
         raise OpDiagnostic(
             op,
             "lower-quant-ops cannot lower 'quant.qcast' to !quant.superblock "
-            "(llama.cpp's reference quantizers run in the interpreter only)",
+            f'layout "{qtype.layout}": its reference quantizer (a data-dependent '
+            "scale search) runs in the interpreter only (lowered: "
+            + ", ".join(f'"ggml.{k.name}"' for k in QCAST_LOWERED)
+            + ")",
         )
+    in_type = op.input.type
+    if not isa(in_type, TensorType[Attribute]) or any(
+        d < 0 for d in in_type.get_shape()
+    ):
+        raise OpDiagnostic(
+            op, "lower-quant-ops: !quant.superblock needs static tensor shapes"
+        )
+    shape = tuple(in_type.get_shape())
+    layout = qtype.block_layout
+    bs, ts = layout.block_size, layout.type_size
+    ops = OpList()
+    x: SSAValue = op.input
+    elem = in_type.get_element_type()
+    if elem != f32:  # the interpreter's astype(float32)
+        assert isinstance(elem, AnyFloat)
+        wide = elem.bitwidth < 32
+        cast = arith.ExtFOp if wide else arith.TruncFOp
+        x = ops.add(cast(x, TensorType(f32, shape)))
+    outer = list(shape[:-1])
+    n_outer = len(outer)
+    n_blocks = shape[-1] // bs
+    q = _Quantizer(ops, outer, n_blocks)
+    groups = [[k] for k in range(n_outer)] + [[n_outer, n_outer + 1]]
+    blocks_type = TensorType(f32, [*outer, n_blocks, bs])
+    x = ops.add(
+        tensor.ExpandShapeOp(
+            x, [], _reassociation(groups), blocks_type.get_shape(), blocks_type
+        )
+    )
+    zero, one = q.f(0.0), q.f(1.0)
+
+    def absmax(b: OpList, a: Sequence[SSAValue]) -> SSAValue:
+        return b.add(arith.MaximumfOp(a[1], b.add(math.AbsFOp(a[0]))))
+
+    amax = q.reduce([(x, "elem")], zero, f32, absmax)  # np.max(np.abs(x))
+    pieces: list[tuple[SSAValue, int, int]] = []
+    if t == GGMLType.Q8_0:
+
+        def q8_scale(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+            d = b.add(arith.DivfOp(a[0], q.f(127.0)))
+            return [d, _inverse(b, zero, one, d)]
+
+        d, inv = q.map([(amax, "block")], [f32, f32], [], q8_scale)
+
+        def q8_codes(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+            rounded = b.add(math.RoundOp(b.add(arith.MulfOp(a[0], a[1]))))
+            return [b.add(arith.FPToSIOp(rounded, i8))]
+
+        (codes,) = q.map([(x, "elem"), (inv, "block")], [i8], [bs], q8_codes)
+        pieces = [(_f16_bytes(q, d), 0, 2), (codes, 2, bs)]
+    else:
+        iota = q.iota(bs)
+
+        def first(b: OpList, a: Sequence[SSAValue]) -> SSAValue:
+            # argmax's tie rule: the least index of largest magnitude (a NaN,
+            # numpy's maximum, matches first too); min is order-free
+            ax = b.add(math.AbsFOp(a[0]))
+            hit = b.add(arith.CmpfOp(ax, a[1], "oeq"))
+            hit = b.add(arith.OrIOp(hit, b.add(arith.CmpfOp(ax, ax, "uno"))))
+            index = b.add(arith.SelectOp(hit, a[2], q.consts.int(bs)))
+            return b.add(arith.MinSIOp(a[3], index))
+
+        at = q.reduce(
+            [(x, "elem"), (amax, "block"), (iota, "index")],
+            q.consts.int(bs),
+            i32,
+            first,
+        )
+
+        def pick(b: OpList, a: Sequence[SSAValue]) -> SSAValue:
+            here = b.add(arith.CmpiOp(a[2], a[1], "eq"))  # one element matches
+            return b.add(arith.SelectOp(here, a[0], a[3]))
+
+        value = q.reduce([(x, "elem"), (at, "block"), (iota, "index")], zero, f32, pick)
+
+        def q4_scale(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+            positive = b.add(arith.CmpfOp(a[0], zero, "ogt"))
+            mx = b.add(arith.SelectOp(positive, a[1], zero))
+            d = b.add(arith.DivfOp(mx, q.f(-8.0)))
+            return [d, _inverse(b, zero, one, d)]
+
+        d, inv = q.map([(amax, "block"), (value, "block")], [f32, f32], [], q4_scale)
+
+        def q4_codes(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+            biased = b.add(arith.AddfOp(b.add(arith.MulfOp(a[0], a[1])), q.f(8.5)))
+            level = b.add(arith.MinimumfOp(b.add(math.TruncOp(biased)), q.f(15.0)))
+            return [b.add(arith.FPToUIOp(level, i8))]
+
+        (codes,) = q.map([(x, "elem"), (inv, "block")], [i8], [bs], q4_codes)
+        half = bs // 2
+        pairs_type = TensorType(i8, [*outer, n_blocks, 2, half])
+        pair_groups = [[k] for k in range(n_outer + 1)] + [[n_outer + 1, n_outer + 2]]
+        pairs = ops.add(
+            tensor.ExpandShapeOp(
+                codes,
+                [],
+                _reassociation(pair_groups),
+                pairs_type.get_shape(),
+                pairs_type,
+            )
+        )
+        rank = n_outer + 2
+        head = [AffineExpr.dimension(k) for k in range(n_outer + 1)]
+        k = AffineExpr.dimension(n_outer + 1)
+        halves = [
+            AffineMap(rank, 0, (*head, AffineExpr.constant(h), k)) for h in (0, 1)
+        ]
+
+        def pack(b: OpList, a: Sequence[SSAValue]) -> list[SSAValue]:
+            # byte k: q[k] | q[k + 16] << 4
+            low = b.add(arith.ExtUIOp(a[0], i32))
+            high = b.add(arith.ShLIOp(b.add(arith.ExtUIOp(a[1], i32)), q.consts.int(4)))
+            return [b.add(arith.TruncIOp(b.add(arith.OrIOp(low, high)), i8))]
+
+        (packed,) = build_generic(
+            ops,
+            [pairs, pairs],
+            halves,
+            [TensorType(i8, [*outer, n_blocks, half])],
+            pack,
+        )
+        pieces = [(_f16_bytes(q, d), 0, 2), (packed, 2, half)]
+    block_bytes = TensorType(i8, [*outer, n_blocks, ts])
+    data: SSAValue = ops.add(tensor.EmptyOp([], block_bytes))
+    for piece, offset, size in pieces:
+        data = ops.add(
+            tensor.InsertSliceOp.from_static_parameters(
+                piece,
+                data,
+                [0] * (n_outer + 1) + [offset],
+                [*outer, n_blocks, size],
+            )
+        )
+    storage = TensorType(i8, qtype.storage_shape(shape))
+    data = ops.add(
+        tensor.CollapseShapeOp.create(
+            operands=[data],
+            result_types=[storage],
+            properties={"reassociation": _reassociation(groups)},
+        )
+    )
+    ops.add(StorageCastOp(data, op.result.type))
+    return ops
+
+
+def lower_superblock_cast(op: QuantizeCastOp | DequantizeCastOp) -> OpList:
+    """The ops computing a `quant.dcast` of a `!quant.superblock` tensor or a
+    `quant.qcast` to one (the last one's result replaces the cast); a qcast
+    this cannot lower is a located error."""
+    if isinstance(op, QuantizeCastOp):
+        qtype = superblock_of(op.result.type)
+        assert qtype is not None
+        return _lower_qcast(op, qtype)
     qtype = superblock_of(op.input.type)
     assert qtype is not None
     return _lower_dcast(op, qtype)
