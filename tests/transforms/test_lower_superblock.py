@@ -18,7 +18,9 @@ from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp
 from xquant.dialects.quant.superblock import GGML_SPECS, SuperblockQuantizedType
 from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 
-GOLDEN = np.load(Path(__file__).parents[1] / "data" / "gguf" / "golden.npz")
+_DATA = Path(__file__).parents[1] / "data" / "gguf"
+# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
+GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
 
 
 def _module(t: GGMLType, raw: np.ndarray, rows: int, expressed: str = "f32") -> str:
