@@ -52,7 +52,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.superblock import SuperblockQuantizedType, superblock_of
-from xquant.numerics.gguf.layouts import IQ4_NL_VALUES, GGMLType
+from xquant.numerics.gguf.layouts import GGMLType
 from xquant.transforms.utils.mx_emitters import Constants, build_generic
 from xquant.transforms.utils.op_list import OpList
 
@@ -93,12 +93,14 @@ class _Body:
         bytes_: Sequence[SSAValue],
         vectors: Sequence[SSAValue],
         table: SSAValue | None,
+        gather: Callable[[SSAValue], SSAValue] | None = None,
     ):
         self.ops = ops
         self.consts = consts
         self.bytes = bytes_
         self.v = vectors
         self.table = table
+        self.gather = gather  # the byte at an i32 offset in this block
         self._u: dict[int, SSAValue] = {}
 
     def u(self, k: int) -> SSAValue:
@@ -152,7 +154,7 @@ class _Body:
         return self.ops.add(arith.SelectOp(cond, x, y))
 
     def lookup(self, q: SSAValue) -> SSAValue:
-        """`table[q]` (IQ4_NL's values, as f32)."""
+        """`table[q]` (the type's lookup table, as f32)."""
         assert self.table is not None
         index = self.ops.add(arith.IndexCastOp(q, IndexType()))
         return self.ops.add(tensor.ExtractOp(self.table, [index], f32))
@@ -175,35 +177,90 @@ class _Plan:
     code_body: CodeBody
     table: bool = False
     mins: bool = False
+    add_min: bool = False  # one-level float min (Q4_1, Q5_1): `dl * v + ml`
+
+
+_ONE_LEVEL = (
+    GGMLType.Q4_0,
+    GGMLType.Q4_1,
+    GGMLType.Q5_0,
+    GGMLType.Q5_1,
+    GGMLType.Q8_0,
+    GGMLType.Q8_1,
+    GGMLType.IQ4_NL,
+    GGMLType.TQ1_0,
+    GGMLType.TQ2_0,
+)
+
+
+def _tq1_0_plan(sr: _Reads, one_scale: ScaleBody, cr: _Reads, e: np.ndarray) -> _Plan:
+    """TQ1_0: trit `n` of byte `g` is `((u8(byte * 3^n)) * 3) >> 8`; bytes 0-31
+    hold elements n*32 + g, bytes 32-47 elements 160 + n*16 + g, bytes 48-51
+    elements 240 + n*4 + g. The byte of an element is not an affine function
+    of its index, so it is read with `tensor.extract` at a per-element offset
+    (a constant vector)."""
+    offset = np.where(
+        e < 160, e % 32, np.where(e < 240, 32 + (e - 160) % 16, 48 + (e - 240) % 4)
+    )
+    digit = np.where(
+        e < 160, e // 32, np.where(e < 240, (e - 160) // 16, (e - 240) // 4)
+    )
+    at, pow3 = cr.vector(offset), cr.vector(3**digit)
+
+    def trit(b: _Body) -> SSAValue:
+        assert b.gather is not None
+        byte = b.ops.add(arith.ExtUIOp(b.gather(b.v[at]), i32))
+        wrapped = b.and_(b.ops.add(arith.MuliOp(byte, b.v[pow3])), 255)
+        t = b.shr(b.ops.add(arith.MuliOp(wrapped, b.c(3))), b.c(8))
+        return b.lookup(t)
+
+    return _Plan(1, sr, one_scale, cr, trit, True)
 
 
 def _plan(t: GGMLType, block: int) -> _Plan:
     """The two stages of format `t` (`block` elements per block)."""
     e = np.arange(block)
-    if t in (GGMLType.Q4_0, GGMLType.Q5_0, GGMLType.Q8_0, GGMLType.IQ4_NL):
+    if t in _ONE_LEVEL:
         sr = _Reads(1, [], [])
-        d0, d1 = sr.byte(_const(0)), sr.byte(_const(1))
+        at = 64 if t == GGMLType.TQ2_0 else 52 if t == GGMLType.TQ1_0 else 0
+        d0, d1 = sr.byte(_const(at)), sr.byte(_const(at + 1))
+        with_min = t in (GGMLType.Q4_1, GGMLType.Q5_1)
+        m0, m1 = (sr.byte(_const(2)), sr.byte(_const(3))) if with_min else (-1, -1)
 
         def one_scale(b: _Body) -> tuple[SSAValue, SSAValue | None]:
-            return b.f16(d0, d1), None
+            return b.f16(d0, d1), b.f16(m0, m1) if with_min else None
 
         cr = _Reads(block, [], [])
-        if t == GGMLType.Q8_0:
-            code = cr.byte(lambda x: 2 + x)
+        if t in (GGMLType.Q8_0, GGMLType.Q8_1):
+            code = cr.byte(lambda x: (2 if t == GGMLType.Q8_0 else 4) + x)
             return _Plan(1, sr, one_scale, cr, lambda b: b.to_f32(b.s(code)))
-        if t == GGMLType.Q5_0:
-            low = cr.byte(lambda x: 6 + x % 16)
-            high = cr.byte(lambda x: 2 + x // 8)
+        if t in (GGMLType.Q5_0, GGMLType.Q5_1):
+            at = 2 if t == GGMLType.Q5_0 else 4
+            low = cr.byte(lambda x: at + 4 + x % 16)
+            high = cr.byte(lambda x: at + x // 8)
             shift, hshift = cr.vector(4 * (e // 16)), cr.vector(e % 8)
 
-            def q5_0(b: _Body) -> SSAValue:
+            def q5(b: _Body) -> SSAValue:
                 q = b.or_(
                     b.bits(low, b.v[shift], 15), b.shl(b.bits(high, b.v[hshift], 1), 4)
                 )
-                return b.to_f32(b.sub_i(q, 16))
+                return b.to_f32(b.sub_i(q, 16) if t == GGMLType.Q5_0 else q)
 
-            return _Plan(1, sr, one_scale, cr, q5_0)
-        nib = cr.byte(lambda x: 2 + x % 16)
+            return _Plan(1, sr, one_scale, cr, q5, mins=with_min, add_min=True)
+        if t == GGMLType.TQ2_0:
+            code = cr.byte(lambda x: (x // 128) * 32 + x % 32)
+            shift = cr.vector(2 * ((e // 32) % 4))
+            return _Plan(
+                1,
+                sr,
+                one_scale,
+                cr,
+                lambda b: b.lookup(b.bits(code, b.v[shift], 3)),
+                True,
+            )
+        if t == GGMLType.TQ1_0:
+            return _tq1_0_plan(sr, one_scale, cr, e)
+        nib = cr.byte(lambda x: (2 if t != GGMLType.Q4_1 else 4) + x % 16)
         nshift = cr.vector(4 * (e // 16))
         if t == GGMLType.Q4_0:
             return _Plan(
@@ -212,6 +269,16 @@ def _plan(t: GGMLType, block: int) -> _Plan:
                 one_scale,
                 cr,
                 lambda b: b.to_f32(b.sub_i(b.bits(nib, b.v[nshift], 15), 8)),
+            )
+        if t == GGMLType.Q4_1:
+            return _Plan(
+                1,
+                sr,
+                one_scale,
+                cr,
+                lambda b: b.to_f32(b.bits(nib, b.v[nshift], 15)),
+                mins=True,
+                add_min=True,
             )
         return _Plan(
             1, sr, one_scale, cr, lambda b: b.lookup(b.bits(nib, b.v[nshift], 15)), True
@@ -539,8 +606,8 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     plan = _plan(qtype.ggml_type, bs)
     table: SSAValue | None = None
     if plan.table:
-        ttype = TensorType(f32, [16])
-        values = [float(v) for v in IQ4_NL_VALUES]
+        values = list(qtype.table)
+        ttype = TensorType(f32, [len(values)])
         table = ops.add(
             arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ttype, values))
         )
@@ -578,11 +645,18 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     def code_body(b: OpList, args: Sequence[SSAValue]) -> list[SSAValue]:
         n_scales = len(scales)
         vectors = args[n2 + n_scales : len(s2.inputs)]
-        helper = _Body(b, consts, args[:n2], vectors, table)
+
+        def gather(offset: SSAValue) -> SSAValue:
+            head = [b.add(linalg.IndexOp(k)) for k in range(n_outer + 1)]
+            at = b.add(arith.IndexCastOp(offset, IndexType()))
+            return b.add(tensor.ExtractOp(raw, [*head, at], i8))
+
+        helper = _Body(b, consts, args[:n2], vectors, table, gather)
         v = plan.code_body(helper)
         value = helper.mul(args[n2], v)
         if n_scales == 2:
-            value = helper.sub(value, args[n2 + 1])
+            combine = arith.AddfOp if plan.add_min else arith.SubfOp
+            value = b.add(combine(value, args[n2 + 1]))
         return [value]
 
     (value,) = s2.run(1, code_body)
