@@ -67,7 +67,7 @@ class _Reads:
 
     count: int  # indices per block
     offsets: list[Callable[[int], int]]  # byte offset of each field in its block
-    vectors: list[np.ndarray]  # per-index int32 constants
+    vectors: list[np.ndarray]  # per-index int32 (or f32) constants
 
     def byte(self, offset: Callable[[int], int]) -> int:
         """A byte field at `offset(x)` of index `x`'s block."""
@@ -77,6 +77,35 @@ class _Reads:
     def vector(self, values: Sequence[int] | np.ndarray) -> int:
         self.vectors.append(np.asarray(values, np.int32))
         return len(self.vectors) - 1
+
+    def field(
+        self, offset: Callable[[int], int], shift: np.ndarray, width: int
+    ) -> _Field:
+        """The `width`-bit field at bit `shift(x)` of the byte at `offset(x)`,
+        read as `byte & (mask << shift)` (and scaled by `2^-shift` when wanted):
+        no per-index shift op."""
+        byte = self.byte(offset)
+        self.vectors.append(
+            (((1 << width) - 1) << shift).astype(np.uint8).view(np.int8)
+        )
+        mask = len(self.vectors) - 1
+        scale = -1
+        if shift.any():
+            self.vectors.append(np.exp2(-shift.astype(np.float32)))
+            scale = len(self.vectors) - 1
+        return _Field(
+            byte, mask, scale, (width, tuple(sorted({int(v) for v in shift})))
+        )
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A bit field of a stage-2 element (`_Reads.field`)."""
+
+    byte: int
+    mask: int  # vector index: the field's mask, shifted in place (i8)
+    scale: int  # vector index of 2^-shift (f32), or -1: no shift
+    key: tuple[int, tuple[int, ...]]  # (width, the shifts it takes)
 
 
 def _const(offset: int) -> Callable[[int], int]:
@@ -153,6 +182,26 @@ class _Body:
     def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
         return self.ops.add(arith.SelectOp(cond, x, y))
 
+    def _masked8(self, f: _Field) -> SSAValue:
+        return self.ops.add(arith.AndIOp(self.bytes[f.byte], self.v[f.mask]))
+
+    def masked(self, f: _Field) -> SSAValue:
+        """`byte & (mask << shift)`: the field, still in place (i32)."""
+        return self.ops.add(arith.ExtUIOp(self._masked8(f), i32))
+
+    def value(self, f: _Field) -> SSAValue:
+        """The field's unsigned value as f32: the masked byte times `2^-shift`
+        (exact: a small integer times a power of two)."""
+        x = self.ops.add(arith.UIToFPOp(self._masked8(f), f32))
+        return x if f.scale < 0 else self.mul(x, self.v[f.scale])
+
+    def fadd(self, x: SSAValue, y: SSAValue | float) -> SSAValue:
+        other = y if isinstance(y, SSAValue) else self.consts.float(y)
+        return self.ops.add(arith.AddfOp(x, other))
+
+    def fmul(self, x: SSAValue, y: float) -> SSAValue:
+        return self.mul(x, self.consts.float(y))
+
     def lookup(self, q: SSAValue) -> SSAValue:
         """`table[q]` (the type's lookup table, as f32)."""
         assert self.table is not None
@@ -175,7 +224,8 @@ class _Plan:
     scale_body: ScaleBody
     codes: _Reads
     code_body: CodeBody
-    table: bool = False
+    # a lookup table indexed by a field still in place: (width, shifts)
+    table: tuple[int, tuple[int, ...]] | None = None
     mins: bool = False
     add_min: bool = False  # one-level float min (Q4_1, Q5_1): `dl * v + ml`
 
@@ -214,11 +264,15 @@ def _tq1_0_plan(sr: _Reads, one_scale: ScaleBody, cr: _Reads, e: np.ndarray) -> 
         t = b.shr(b.ops.add(arith.MuliOp(wrapped, b.c(3))), b.c(8))
         return b.lookup(t)
 
-    return _Plan(1, sr, one_scale, cr, trit, True)
+    return _Plan(1, sr, one_scale, cr, trit, (2, (0,)))
 
 
 def _plan(t: GGMLType, block: int) -> _Plan:
-    """The two stages of format `t` (`block` elements per block)."""
+    """The two stages of format `t` (`block` elements per block).
+
+    Stage 2 builds each element's value in f32 from its bit fields
+    (`_Body.value`: exact small integers), in place of the integer code:
+    the same number, so the same `dl * v - ml`."""
     e = np.arange(block)
     if t in _ONE_LEVEL:
         sr = _Reads(1, [], [])
@@ -236,53 +290,37 @@ def _plan(t: GGMLType, block: int) -> _Plan:
             return _Plan(1, sr, one_scale, cr, lambda b: b.to_f32(b.s(code)))
         if t in (GGMLType.Q5_0, GGMLType.Q5_1):
             at = 2 if t == GGMLType.Q5_0 else 4
-            low = cr.byte(lambda x: at + 4 + x % 16)
-            high = cr.byte(lambda x: at + x // 8)
-            shift, hshift = cr.vector(4 * (e // 16)), cr.vector(e % 8)
+            low = cr.field(lambda x: at + 4 + x % 16, 4 * (e // 16), 4)
+            high = cr.field(lambda x: at + x // 8, e % 8, 1)
 
             def q5(b: _Body) -> SSAValue:
-                q = b.or_(
-                    b.bits(low, b.v[shift], 15), b.shl(b.bits(high, b.v[hshift], 1), 4)
-                )
-                return b.to_f32(b.sub_i(q, 16) if t == GGMLType.Q5_0 else q)
+                q = b.fadd(b.value(low), b.fmul(b.value(high), 16.0))
+                return b.fadd(q, -16.0) if t == GGMLType.Q5_0 else q
 
             return _Plan(1, sr, one_scale, cr, q5, mins=with_min, add_min=True)
         if t == GGMLType.TQ2_0:
-            code = cr.byte(lambda x: (x // 128) * 32 + x % 32)
-            shift = cr.vector(2 * ((e // 32) % 4))
+            code = cr.field(lambda x: (x // 128) * 32 + x % 32, 2 * ((e // 32) % 4), 2)
             return _Plan(
-                1,
-                sr,
-                one_scale,
-                cr,
-                lambda b: b.lookup(b.bits(code, b.v[shift], 3)),
-                True,
+                1, sr, one_scale, cr, lambda b: b.lookup(b.masked(code)), code.key
             )
         if t == GGMLType.TQ1_0:
             return _tq1_0_plan(sr, one_scale, cr, e)
-        nib = cr.byte(lambda x: (2 if t != GGMLType.Q4_1 else 4) + x % 16)
-        nshift = cr.vector(4 * (e // 16))
+        nib = cr.field(
+            lambda x: (2 if t != GGMLType.Q4_1 else 4) + x % 16, 4 * (e // 16), 4
+        )
         if t == GGMLType.Q4_0:
-            return _Plan(
-                1,
-                sr,
-                one_scale,
-                cr,
-                lambda b: b.to_f32(b.sub_i(b.bits(nib, b.v[nshift], 15), 8)),
-            )
+            return _Plan(1, sr, one_scale, cr, lambda b: b.fadd(b.value(nib), -8.0))
         if t == GGMLType.Q4_1:
             return _Plan(
                 1,
                 sr,
                 one_scale,
                 cr,
-                lambda b: b.to_f32(b.bits(nib, b.v[nshift], 15)),
+                lambda b: b.value(nib),
                 mins=True,
                 add_min=True,
             )
-        return _Plan(
-            1, sr, one_scale, cr, lambda b: b.lookup(b.bits(nib, b.v[nshift], 15)), True
-        )
+        return _Plan(1, sr, one_scale, cr, lambda b: b.lookup(b.masked(nib)), nib.key)
     spec_sub = 32 if t in (GGMLType.Q4_K, GGMLType.Q5_K, GGMLType.IQ4_XS) else 16
     n_sub = block // spec_sub
     j = np.arange(n_sub)
@@ -313,23 +351,15 @@ def _plan(t: GGMLType, block: int) -> _Plan:
             return dl, b.mul(b.f16(dm0, dm1), b.to_f32(m))
 
         low_at = 16 if t == GGMLType.Q4_K else 48
-        code = cr.byte(lambda x: low_at + (x // 64) * 32 + x % 32)
-        shift = cr.vector(4 * ((e // 32) % 2))
+        code = cr.field(
+            lambda x: low_at + (x // 64) * 32 + x % 32, 4 * ((e // 32) % 2), 4
+        )
         if t == GGMLType.Q4_K:
-            return _Plan(
-                n_sub,
-                sr,
-                k4_scales,
-                cr,
-                lambda b: b.to_f32(b.bits(code, b.v[shift], 15)),
-                mins=True,
-            )
-        high = cr.byte(lambda x: 16 + x % 32)
-        hshift = cr.vector(e // 32)
+            return _Plan(n_sub, sr, k4_scales, cr, lambda b: b.value(code), mins=True)
+        high = cr.field(lambda x: 16 + x % 32, e // 32, 1)
 
         def q5_k(b: _Body) -> SSAValue:
-            q = b.bits(code, b.v[shift], 15)
-            return b.to_f32(b.or_(q, b.shl(b.bits(high, b.v[hshift], 1), 4)))
+            return b.fadd(b.value(code), b.fmul(b.value(high), 16.0))
 
         return _Plan(n_sub, sr, k4_scales, cr, q5_k, mins=True)
     if t == GGMLType.Q6_K:
@@ -339,15 +369,14 @@ def _plan(t: GGMLType, block: int) -> _Plan:
         def q6_scales(b: _Body) -> tuple[SSAValue, SSAValue | None]:
             return b.mul(b.f16(d0, d1), b.to_f32(b.s(scale))), None
 
-        low = cr.byte(lambda x: (x // 128) * 64 + x % 64)
-        high = cr.byte(lambda x: 128 + (x // 128) * 32 + x % 32)
-        lshift, hshift = cr.vector(4 * ((e // 64) % 2)), cr.vector(2 * ((e // 32) % 4))
+        low = cr.field(lambda x: (x // 128) * 64 + x % 64, 4 * ((e // 64) % 2), 4)
+        high = cr.field(
+            lambda x: 128 + (x // 128) * 32 + x % 32, 2 * ((e // 32) % 4), 2
+        )
 
         def q6_k(b: _Body) -> SSAValue:
-            q = b.or_(
-                b.bits(low, b.v[lshift], 15), b.shl(b.bits(high, b.v[hshift], 3), 4)
-            )
-            return b.to_f32(b.sub_i(q, 32))
+            q = b.fadd(b.value(low), b.fmul(b.value(high), 16.0))
+            return b.fadd(q, -32.0)
 
         return _Plan(n_sub, sr, q6_scales, cr, q6_k)
     if t == GGMLType.Q2_K:
@@ -360,16 +389,8 @@ def _plan(t: GGMLType, block: int) -> _Plan:
             dl = b.mul(b.f16(d0, d1), b.to_f32(b.and_(sc, 15)))
             return dl, b.mul(b.f16(dm0, dm1), b.to_f32(b.shr(sc, b.c(4))))
 
-        code = cr.byte(lambda x: 16 + (x // 128) * 32 + x % 32)
-        shift = cr.vector(2 * ((e // 32) % 4))
-        return _Plan(
-            n_sub,
-            sr,
-            q2_scales,
-            cr,
-            lambda b: b.to_f32(b.bits(code, b.v[shift], 3)),
-            mins=True,
-        )
+        code = cr.field(lambda x: 16 + (x // 128) * 32 + x % 32, 2 * ((e // 32) % 4), 2)
+        return _Plan(n_sub, sr, q2_scales, cr, lambda b: b.value(code), mins=True)
     if t == GGMLType.Q3_K:
         d0, d1 = sr.byte(_const(108)), sr.byte(_const(109))
         slo = sr.byte(lambda x: 96 + x % 8)
@@ -383,14 +404,13 @@ def _plan(t: GGMLType, block: int) -> _Plan:
             )
             return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32))), None
 
-        hmask = cr.byte(lambda x: x % 32)
-        code = cr.byte(lambda x: 32 + (x // 128) * 32 + x % 32)
-        shift, hbit = cr.vector(2 * ((e // 32) % 4)), cr.vector(e // 32)
+        hmask = cr.field(lambda x: x % 32, e // 32, 1)
+        code = cr.field(lambda x: 32 + (x // 128) * 32 + x % 32, 2 * ((e // 32) % 4), 2)
 
         def q3_k(b: _Body) -> SSAValue:
-            h = b.bits(hmask, b.v[hbit], 1)
-            q = b.sub_i(b.bits(code, b.v[shift], 3), b.shl(b.sub_i(b.c(1), h), 2))
-            return b.to_f32(q)
+            # low - 4 * (1 - h): the high bit clear means 4 less
+            q = b.fadd(b.value(code), b.fmul(b.value(hmask), 4.0))
+            return b.fadd(q, -4.0)
 
         return _Plan(n_sub, sr, q3_scales, cr, q3_k)
     assert t == GGMLType.IQ4_XS
@@ -405,16 +425,8 @@ def _plan(t: GGMLType, block: int) -> _Plan:
         )
         return b.mul(b.f16(d0, d1), b.to_f32(b.sub_i(sc, 32))), None
 
-    code = cr.byte(lambda x: 8 + (x // 32) * 16 + x % 16)
-    shift = cr.vector(4 * ((e // 16) % 2))
-    return _Plan(
-        n_sub,
-        sr,
-        xs_scales,
-        cr,
-        lambda b: b.lookup(b.bits(code, b.v[shift], 15)),
-        True,
-    )
+    code = cr.field(lambda x: 8 + (x // 32) * 16 + x % 16, 4 * ((e // 16) % 2), 4)
+    return _Plan(n_sub, sr, xs_scales, cr, lambda b: b.lookup(b.masked(code)), code.key)
 
 
 def _radices(count: int, last: int) -> list[int]:
@@ -538,8 +550,20 @@ class _Stage:
             if not (grid == grid.take([0], axis=k)).all()
         ] or [0]
         picked = grid[tuple(slice(None) if k in used else 0 for k in range(grid.ndim))]
-        vtype = TensorType(i32, [self.radices[k] for k in used])
-        attr = DenseIntOrFPElementsAttr.from_list(vtype, picked.reshape(-1).tolist())
+        shape = [self.radices[k] for k in used]
+        flat = picked.reshape(-1)
+        if values.dtype == np.float32:
+            attr = DenseIntOrFPElementsAttr.from_list(
+                TensorType(f32, shape), [float(v) for v in flat]
+            )
+        elif values.dtype == np.int8:
+            attr = DenseIntOrFPElementsAttr.from_list(
+                TensorType(i8, shape), [int(v) for v in flat]
+            )
+        else:
+            attr = DenseIntOrFPElementsAttr.from_list(
+                TensorType(i32, shape), [int(v) for v in flat]
+            )
         self.inputs.append(self.ops.add(arith.ConstantOp(attr)))
         digits = tuple(self.digits[k] for k in used)
         self.maps.append(AffineMap(self.rank, 0, digits))
@@ -605,8 +629,15 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     )
     plan = _plan(qtype.ggml_type, bs)
     table: SSAValue | None = None
-    if plan.table:
-        values = list(qtype.table)
+    if plan.table is not None:
+        # `table[q]` at index `q << shift` for every shift the field takes: the
+        # field is looked up in place (`byte & (mask << shift)`), no shift op;
+        # the indices of different shifts only meet at 0 (`table[0]` for all)
+        width, shifts = plan.table
+        values = [0.0] * (((1 << width) - 1 << max(shifts)) + 1)
+        for shift in shifts:
+            for q, v in enumerate(qtype.table):
+                values[q << shift] = v
         ttype = TensorType(f32, [len(values)])
         table = ops.add(
             arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(ttype, values))
