@@ -201,24 +201,33 @@ def test_without_the_extra(tmp_path: Path, capsys, monkeypatch) -> None:  # type
     assert "pip install 'xquant[gguf]'" in err
 
 
-def test_more_layouts_round_trip(tmp_path: Path) -> None:
-    """A file `gguf.GGUFWriter` writes with Q4_1, Q5_1, TQ1_0 and TQ2_0
-    tensors (gguf's quantizers) imports, runs equal to gguf's dequantize and
-    exports back byte-identical."""
+def test_every_layout_round_trips(tmp_path: Path) -> None:
+    """A file `gguf.GGUFWriter` writes with a tensor of every layout xquant
+    reads from GGUF files (gguf's quantizers where it has them, else ggml's
+    C quantizer bytes from golden.npz) imports, runs equal to gguf's
+    dequantize and exports back byte-identical."""
+    from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
+
     x = GOLDEN["quant_x"][:4]
-    path = tmp_path / "more.gguf"
+    path = tmp_path / "all.gguf"
     w = gguf.GGUFWriter(str(path), "llama")
     want: dict[str, np.ndarray] = {}
-    for name in ("Q4_1", "Q5_1", "TQ1_0", "TQ2_0"):
+    for layout in LAYOUTS.values():
+        if layout.ggml_type == GGMLType.Q8_1:
+            continue  # not a GGUF storage type (test below)
+        name = layout.name
         t = gguf.GGMLQuantizationType[name]
-        raw = gguf.quants.quantize(x, t)
+        if f"quant_{name}" in GOLDEN.files:
+            raw = GOLDEN[f"quant_{name}"][:4]
+        else:
+            raw = gguf.quants.quantize(x, t)
         w.add_tensor(f"w.{name.lower()}", raw, raw_dtype=t)
         want[f"w.{name.lower()}"] = gguf.quants.dequantize(raw, t)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
-    mlir = tmp_path / "more.mlir"
+    mlir = tmp_path / "all.mlir"
     assert main(["import", str(path), "-o", str(mlir)]) == 0
     text = mlir.read_text()
     for name, values in want.items():
