@@ -9,11 +9,12 @@ block, binary digits of the index in the block); every field (the bytes of
 the f16 super-block scales, of a sub-block scale, of a code; stage 2 also
 `dl`/`ml` at sub-block `e floordiv SUB`) is read at `c0 + sum c_k * digit_k`,
 through a static slice expanded to the digits when the field is a dense run
-(a view in the interpreter, a projected permutation for IREE). Per-index bit
-positions are small constant vectors over the digits they depend on. The
-bodies decode with integer ops, convert each integer exactly to f32 and do
-the f32 operations of the interpreter (and gguf) in its order, so the
-result is bit-identical.
+(a view in the interpreter, a projected permutation for IREE). Per-index
+masks, shifts and `2^-shift` scales are small constant vectors over the
+digits they depend on. Stage 1 decodes the scales with integer ops; stage 2
+builds each element's code in f32 from its in-place bit fields (exact small
+integers: the code's value); both then do the f32 operations of the
+interpreter (and gguf) in its order, so the result is bit-identical.
 
 qcast: Q8_0 and Q4_0 (absmax scales: reductions, then per-element codes, the
 f16 scale bytes and the codes assembled with `tensor.insert_slice`),
@@ -67,7 +68,7 @@ class _Reads:
 
     count: int  # indices per block
     offsets: list[Callable[[int], int]]  # byte offset of each field in its block
-    vectors: list[np.ndarray]  # per-index int32 (or f32) constants
+    vectors: list[np.ndarray]  # per-index constants: i32, i8 masks, f32 scales
 
     def byte(self, offset: Callable[[int], int]) -> int:
         """A byte field at `offset(x)` of index `x`'s block."""
