@@ -141,3 +141,27 @@ def test_qcast_with_scale_search_is_not_lowered(t: GGMLType) -> None:
         rf'layout "ggml\.{t.name}"',
     ):
         xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+
+
+@pytest.mark.parametrize("shape", [(512,), (2, 3, 512)], ids=["rank1", "rank3"])
+@pytest.mark.parametrize(
+    "t", [GGMLType.Q4_K, GGMLType.Q4_1, GGMLType.TQ1_0], ids=lambda t: t.name
+)
+def test_lowered_dcast_of_other_ranks(t: GGMLType, shape: tuple[int, ...]) -> None:
+    layout = LAYOUTS[t]
+    rows = shape[:-1]
+    raw = np.random.default_rng(1).integers(
+        0, 256, (*rows, shape[-1] // layout.block_size * layout.type_size), np.uint8
+    )
+    qtype = SuperblockQuantizedType.ggml(t, len(shape) - 1)
+    s = "x".join(map(str, shape))
+    b = "x".join(map(str, raw.shape))
+    text = f"""func.func @main(%b: tensor<{b}xi8>) -> tensor<{s}xf32> {{
+  %q = quant.scast %b : tensor<{b}xi8> to tensor<{s}x{qtype}>
+  %f = quant.dcast %q : tensor<{s}x{qtype}> to tensor<{s}xf32>
+  func.return %f : tensor<{s}xf32>
+}}"""
+    (want,) = xquant.run(xquant.parse_module(text), "main", raw.view(np.int8))
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    (got,) = xquant.run(lowered, "main", raw.view(np.int8))
+    assert _same(got, want)
