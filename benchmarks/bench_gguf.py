@@ -1,5 +1,6 @@
 """Dequantize a 4096x4096 Q4_K weight: xquant (`quant.dcast` of a
-`!quant.superblock` tensor in the interpreter, and `numerics.gguf` directly)
+`!quant.superblock` tensor in the interpreter, as written and after
+`lower-quant-ops`, and `numerics.gguf` directly)
 vs. `gguf.quants.dequantize` (gguf 0.19). Prints times and ratios.
 
 Run: python benchmarks/bench_gguf.py   (the gguf column needs `pip install -e '.[gguf]'`)
@@ -43,11 +44,16 @@ def main() -> None:
     (interp,) = xquant.run(module, "main")
     direct = dequantize(raw, layout, (N, N))
     assert np.array_equal(interp.view(np.uint32), direct.view(np.uint32))
+    lowered = xquant.apply_passes(module.clone(), "lower-quant-ops")
+    (low,) = xquant.run(lowered, "main")
+    assert np.array_equal(low.view(np.uint32), direct.view(np.uint32))
 
     t_interp = best_of(lambda: xquant.run(module, "main"))
+    t_lowered = best_of(lambda: xquant.run(lowered, "main"))
     t_numerics = best_of(lambda: dequantize(raw, layout, (N, N)))
     print(f"Q4_K dequantize {N}x{N} ({raw.nbytes / 2**20:.1f} MiB of blocks)")
     print(f"  xquant interpreter (quant.dcast): {t_interp * 1e3:8.1f} ms")
+    print(f"  xquant interpreter, lowered     : {t_lowered * 1e3:8.1f} ms")
     print(f"  xquant numerics.gguf            : {t_numerics * 1e3:8.1f} ms")
     try:
         import gguf
@@ -61,6 +67,7 @@ def main() -> None:
     )
     print(f"  gguf.quants.dequantize          : {t_gguf * 1e3:8.1f} ms")
     print(f"  ratio interpreter / gguf: {t_interp / t_gguf:.2f}x")
+    print(f"  ratio lowered / gguf    : {t_lowered / t_gguf:.2f}x")
     print(f"  ratio numerics / gguf   : {t_numerics / t_gguf:.2f}x")
 
 

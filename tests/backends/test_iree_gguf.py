@@ -1,7 +1,8 @@
 """GGUF block formats on IREE: the quantized tensors of `tests/data/gguf/tiny.gguf`
 (Q8_0, Q4_K, Q6_K), compiled through `lower-quant-ops` for the host CPU, give
 the interpreter's bits; an f32 activation times a Q4_K / Q6_K / IQ4_XS weight
-runs."""
+runs; the dcast of every layout and the lowered Q8_0/Q4_0 qcast give the
+interpreter's (and gguf's) bits."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 
 import xquant
 from xquant.backends import iree
-from xquant.dialects.quant.superblock import SuperblockQuantizedType
-from xquant.numerics.gguf.layouts import GGMLType
+from xquant.dialects.quant.superblock import GGML_SPECS, SuperblockQuantizedType
+from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 from xquant.numerics.gguf.quantize import quantize
 from xquant.tools.xquant_gguf import main as gguf_main
 
@@ -67,3 +68,47 @@ def test_matmul_with_a_k_quant_weight_on_iree(t: GGMLType) -> None:
     # itself is not: on this AVX-512 host IREE's plain f32 `linalg.matmul`
     # already differs from the interpreter's loop-order sum in the last bits.
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+_DATA = Path(__file__).parents[1] / "data" / "gguf"
+GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+
+
+@pytest.mark.parametrize("t", list(GGML_SPECS), ids=lambda t: t.name)
+def test_dcast_of_every_layout_on_iree(t: GGMLType) -> None:
+    """Both stages of the lowered dcast compile and give the interpreter's
+    bits (random blocks: NaN/Inf scales included)."""
+    raw = GOLDEN[f"raw_{t.name}"].reshape(2, -1)
+    layout = LAYOUTS[t]
+    cols = raw.shape[1] // layout.type_size * layout.block_size
+    qtype = SuperblockQuantizedType.ggml(t, 1)
+    q = f"tensor<2x{cols}x{qtype}>"
+    text = f"""func.func @main() -> tensor<2x{cols}xf32> {{
+  %b = arith.constant dense_resource<w> : tensor<2x{raw.shape[1]}xi8>
+  %q = quant.scast %b : tensor<2x{raw.shape[1]}xi8> to {q}
+  %f = quant.dcast %q : {q} to tensor<2x{cols}xf32>
+  func.return %f : tensor<2x{cols}xf32>
+}}
+{{-#
+  dialect_resources: {{ builtin: {{ w: "0x01000000{raw.tobytes().hex()}" }} }}
+#-}}
+"""
+    (want,) = xquant.run(xquant.parse_module(text), "main")
+    (got,) = xquant.run(xquant.parse_module(text), "main", backend="iree")
+    assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("t", [GGMLType.Q8_0, GGMLType.Q4_0], ids=lambda t: t.name)
+def test_lowered_qcast_on_iree(t: GGMLType) -> None:
+    x = GOLDEN["quant_x"]
+    layout = LAYOUTS[t]
+    nbytes = x.shape[1] // layout.block_size * layout.type_size
+    qtype = SuperblockQuantizedType.ggml(t, 1)
+    q = f"tensor<{x.shape[0]}x{x.shape[1]}x{qtype}>"
+    text = f"""func.func @main(%x: tensor<{x.shape[0]}x{x.shape[1]}xf32>) -> tensor<{x.shape[0]}x{nbytes}xi8> {{
+  %q = quant.qcast %x : tensor<{x.shape[0]}x{x.shape[1]}xf32> to {q}
+  %b = quant.scast %q : {q} to tensor<{x.shape[0]}x{nbytes}xi8>
+  func.return %b : tensor<{x.shape[0]}x{nbytes}xi8>
+}}"""
+    (got,) = xquant.run(xquant.parse_module(text), "main", x, backend="iree")
+    assert got.view(np.uint8).tobytes() == GOLDEN[f"gguf_quant_{t.name}"].tobytes()

@@ -14,7 +14,9 @@ from xquant.interpreter.errors import OpInterpretationError
 from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 from xquant.numerics.gguf.quantize import QUANTIZERS
 
-GOLDEN = np.load(Path(__file__).parents[1] / "data" / "gguf" / "golden.npz")
+_DATA = Path(__file__).parents[1] / "data" / "gguf"
+# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
+GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
 
 
 def _module(t: GGMLType, rows: int, cols: int, blob: bytes, quantize: bool) -> str:

@@ -22,7 +22,9 @@ from xquant.numerics.gguf.quantize import (
     round_half_away,
 )
 
-GOLDEN = np.load(Path(__file__).parents[1] / "data" / "gguf" / "golden.npz")
+_DATA = Path(__file__).parents[1] / "data" / "gguf"
+# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
+GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
 READ = [t for t in LAYOUTS]
 
 
@@ -45,6 +47,28 @@ def test_dequantize_quantized_data_matches_gguf(t: GGMLType) -> None:
     q = GOLDEN[f"quant_{t.name}"][:8]
     want = GOLDEN[f"deq_quant_{t.name}"]
     _same_bits(dequantize(q, LAYOUTS[t], want.shape), want)
+
+
+@pytest.mark.parametrize(
+    "t", [GGMLType.Q8_1, GGMLType.TQ1_0, GGMLType.TQ2_0], ids=lambda t: t.name
+)
+def test_dequantize_more_formats_matches_golden(t: GGMLType) -> None:
+    """Dequantize-only formats: ggml's C quantizer bytes dequantize to gguf's
+    values (Q8_1: gguf's Q8_0 of the same d and q), and TQ's random blocks
+    to ggml's own C `to_float` too."""
+    q = GOLDEN[f"quant_{t.name}"][:8]
+    want = GOLDEN[f"deq_quant_{t.name}"]
+    _same_bits(dequantize(q, LAYOUTS[t], want.shape), want)
+    if t != GGMLType.Q8_1:
+        raw, want = GOLDEN[f"raw_{t.name}"], GOLDEN[f"ggml_deq_raw_{t.name}"]
+        _same_bits(dequantize(raw, LAYOUTS[t], want.shape), want)
+
+
+def test_every_layout_has_a_type_spelling() -> None:
+    """What xquant reads, the IR can spell (`!quant.superblock`)."""
+    from xquant.dialects.quant.superblock import GGML_SPECS
+
+    assert set(GGML_SPECS) == set(LAYOUTS)
 
 
 @pytest.mark.parametrize("t", list(QUANTIZERS), ids=lambda t: t.name)
@@ -102,7 +126,9 @@ def gguf_quants():  # type: ignore[no-untyped-def]
     return gguf
 
 
-@pytest.mark.parametrize("t", READ, ids=lambda t: t.name)
+@pytest.mark.parametrize(
+    "t", [t for t in READ if t != GGMLType.Q8_1], ids=lambda t: t.name
+)  # gguf has no Q8_1 (golden_more.npz covers it)
 def test_live_dequantize_matches_gguf(gguf_quants, t: GGMLType) -> None:  # type: ignore[no-untyped-def]
     layout = LAYOUTS[t]
     rng = np.random.default_rng(int(t))

@@ -199,3 +199,63 @@ def test_without_the_extra(tmp_path: Path, capsys, monkeypatch) -> None:  # type
     monkeypatch.setattr(xquant_gguf, "HAVE_GGUF", False)
     err = _bad(tmp_path, TINY.read_bytes(), capsys)
     assert "pip install 'xquant[gguf]'" in err
+
+
+def test_every_layout_round_trips(tmp_path: Path) -> None:
+    """A file `gguf.GGUFWriter` writes with a tensor of every layout xquant
+    reads from GGUF files (gguf's quantizers where it has them, else ggml's
+    C quantizer bytes from golden.npz) imports, runs equal to gguf's
+    dequantize and exports back byte-identical."""
+    from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
+
+    x = GOLDEN["quant_x"][:4]
+    path = tmp_path / "all.gguf"
+    w = gguf.GGUFWriter(str(path), "llama")
+    want: dict[str, np.ndarray] = {}
+    for layout in LAYOUTS.values():
+        if layout.ggml_type == GGMLType.Q8_1:
+            continue  # not a GGUF storage type (test below)
+        name = layout.name
+        t = gguf.GGMLQuantizationType[name]
+        if f"quant_{name}" in GOLDEN.files:
+            raw = GOLDEN[f"quant_{name}"][:4]
+        else:
+            raw = gguf.quants.quantize(x, t)
+        w.add_tensor(f"w.{name.lower()}", raw, raw_dtype=t)
+        want[f"w.{name.lower()}"] = gguf.quants.dequantize(raw, t)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    mlir = tmp_path / "all.mlir"
+    assert main(["import", str(path), "-o", str(mlir)]) == 0
+    text = mlir.read_text()
+    for name, values in want.items():
+        (got,) = xquant.run(xquant.parse_module(text), function_name(name, set()))
+        assert got.tobytes() == values.astype(np.float32).tobytes(), name
+    back = tmp_path / "back.gguf"
+    assert main(["export", str(mlir), "-o", str(back)]) == 0
+    assert back.read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["IQ2_XXS", "IQ3_S", "IQ1_M", "Q8_1"])
+def test_unsupported_layouts_are_reported(tmp_path: Path, capsys, name: str) -> None:  # type: ignore[no-untyped-def]
+    """The lattice-codebook IQ formats have no `!quant.superblock` spelling,
+    and Q8_1 (an IR type) has no agreed GGUF block size: a located error
+    naming the tensor and the type, never a traceback."""
+    t = gguf.GGMLQuantizationType[name]
+    block, size = gguf.GGML_QUANT_SIZES[t]
+    path = tmp_path / "iq.gguf"
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_tensor("w.iq", np.zeros((2, 256 // block * size), np.uint8), raw_dtype=t)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    rc = main(["import", str(path), "-o", str(tmp_path / "iq.mlir")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "Traceback" not in err
+    assert err.startswith(f"{path}: error: ")
+    assert f"tensor 'w.iq': GGML type {name} is not supported" in err
+    if name != "Q8_1":
+        assert "Q8_1" not in err.split("supported:")[-1]

@@ -1,6 +1,7 @@
 """`lower-quant-ops` on `!quant.superblock`: the linalg on raw bytes gives the
-interpreter's bits (and so gguf's), for every lowered layout, and what it
-cannot lower is a located diagnostic."""
+interpreter's bits (and so gguf's), for every lowered layout (dcast of every
+layout, qcast to Q8_0 and Q4_0), and what it cannot lower is a located
+diagnostic."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.utils.exceptions import DiagnosticException
 
 import xquant
-from xquant.dialects.quant.ops import DequantizeCastOp
+from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp
 from xquant.dialects.quant.superblock import GGML_SPECS, SuperblockQuantizedType
 from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 
-GOLDEN = np.load(Path(__file__).parents[1] / "data" / "gguf" / "golden.npz")
+_DATA = Path(__file__).parents[1] / "data" / "gguf"
+# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
+GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
 
 
 def _module(t: GGMLType, raw: np.ndarray, rows: int, expressed: str = "f32") -> str:
@@ -53,7 +56,8 @@ def test_lowered_dcast_is_bit_identical(t: GGMLType, rounding: str) -> None:
         xquant.parse_module(text), f"lower-quant-ops{{rounding={rounding}}}"
     )
     assert not any(isinstance(op, DequantizeCastOp) for op in lowered.walk())
-    assert sum(isinstance(op, GenericOp) for op in lowered.walk()) == 1
+    # stage 1: the sub-block scales (and mins), once; stage 2: the elements
+    assert sum(isinstance(op, GenericOp) for op in lowered.walk()) == 2
     (got,) = xquant.run(lowered, "main")
     assert _same(got, want)
     gguf_values = GOLDEN[f"deq_raw_{t.name}"].reshape(want.shape)
@@ -70,11 +74,94 @@ def test_lowered_dcast_to_f16_rounds_once() -> None:
     assert got.dtype == np.float16 and _same(got, want)
 
 
-def test_qcast_to_superblock_is_not_lowered() -> None:
-    qtype = SuperblockQuantizedType.ggml(GGMLType.Q8_0, 0)
-    text = f"""func.func @main(%x: tensor<32xf32>) -> tensor<32x{qtype}> {{
-  %q = quant.qcast %x : tensor<32xf32> to tensor<32x{qtype}>
-  func.return %q : tensor<32x{qtype}>
+def _qcast_module(t: GGMLType, rows: int, cols: int, elem: str = "f32") -> str:
+    expressed = Float16Type() if elem == "f16" else Float32Type()
+    qtype = SuperblockQuantizedType.ggml(t, 1, expressed)
+    nbytes = cols // LAYOUTS[t].block_size * LAYOUTS[t].type_size
+    q = f"tensor<{rows}x{cols}x{qtype}>"
+    return f"""func.func @main(%x: tensor<{rows}x{cols}x{elem}>) -> tensor<{rows}x{nbytes}xi8> {{
+  %q = quant.qcast %x : tensor<{rows}x{cols}x{elem}> to {q}
+  %b = quant.scast %q : {q} to tensor<{rows}x{nbytes}xi8>
+  func.return %b : tensor<{rows}x{nbytes}xi8>
 }}"""
-    with pytest.raises(DiagnosticException, match=r"cannot lower 'quant\.qcast'"):
+
+
+def _awkward_blocks(rng: np.random.Generator, t: GGMLType) -> np.ndarray:
+    """Random rows, plus blocks that test the scale: all zero, all -0.0, a
+    +/- tie of the largest magnitude (Q4_0 keeps the first), tiny and huge."""
+    x = rng.standard_normal((6, 256)).astype(np.float32)
+    x[0, :32] = 0.0
+    x[0, 32:64] = -0.0
+    x[1, 3], x[1, 9] = -4.0, 4.0
+    x[1, 40], x[1, 33] = 4.0, -4.0
+    x[2, :32] *= np.float32(1e-30)
+    x[2, 32:64] *= np.float32(1e30)
+    x[3] = np.round(x[3] * 4) / 4  # exact ties of x / d
+    return x
+
+
+@pytest.mark.parametrize("t", [GGMLType.Q8_0, GGMLType.Q4_0], ids=lambda t: t.name)
+def test_lowered_qcast_is_bit_identical(t: GGMLType) -> None:
+    """The lowered reference quantizer gives the interpreter's bytes, and so
+    gguf's own quantizer's (`gguf_quant_*`, checked in) and ggml's."""
+    rng = np.random.default_rng(29)
+    for x in (_awkward_blocks(rng, t), GOLDEN["quant_x"]):
+        text = _qcast_module(t, *x.shape)
+        (want,) = xquant.run(xquant.parse_module(text), "main", x)
+        lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+        assert not any(isinstance(op, QuantizeCastOp) for op in lowered.walk())
+        (got,) = xquant.run(lowered, "main", x)
+        assert _same(got, want)
+    assert _same(got.view(np.uint8), GOLDEN[f"gguf_quant_{t.name}"])
+
+
+def test_lowered_qcast_from_f16_converts_first() -> None:
+    x = np.random.default_rng(3).standard_normal((2, 64)).astype(np.float16)
+    text = _qcast_module(GGMLType.Q4_0, 2, 64, "f16")
+    (want,) = xquant.run(xquant.parse_module(text), "main", x)
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    (got,) = xquant.run(lowered, "main", x)
+    assert _same(got, want)
+
+
+@pytest.mark.parametrize(
+    "t", [GGMLType.Q4_K, GGMLType.Q6_K, GGMLType.IQ4_NL], ids=lambda t: t.name
+)
+def test_qcast_with_scale_search_is_not_lowered(t: GGMLType) -> None:
+    """The k-quants' and IQ4's weighted scale searches are not lowered: a
+    located error naming the layout, never a wrong op."""
+    qtype = SuperblockQuantizedType.ggml(t, 0)
+    text = f"""func.func @main(%x: tensor<256xf32>) -> tensor<256x{qtype}> {{
+  %q = quant.qcast %x : tensor<256xf32> to tensor<256x{qtype}>
+  func.return %q : tensor<256x{qtype}>
+}}"""
+    with pytest.raises(
+        DiagnosticException,
+        match=rf"cannot lower 'quant\.qcast' to !quant\.superblock "
+        rf'layout "ggml\.{t.name}"',
+    ):
         xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+
+
+@pytest.mark.parametrize("shape", [(512,), (2, 3, 512)], ids=["rank1", "rank3"])
+@pytest.mark.parametrize(
+    "t", [GGMLType.Q4_K, GGMLType.Q4_1, GGMLType.TQ1_0], ids=lambda t: t.name
+)
+def test_lowered_dcast_of_other_ranks(t: GGMLType, shape: tuple[int, ...]) -> None:
+    layout = LAYOUTS[t]
+    rows = shape[:-1]
+    raw = np.random.default_rng(1).integers(
+        0, 256, (*rows, shape[-1] // layout.block_size * layout.type_size), np.uint8
+    )
+    qtype = SuperblockQuantizedType.ggml(t, len(shape) - 1)
+    s = "x".join(map(str, shape))
+    b = "x".join(map(str, raw.shape))
+    text = f"""func.func @main(%b: tensor<{b}xi8>) -> tensor<{s}xf32> {{
+  %q = quant.scast %b : tensor<{b}xi8> to tensor<{s}x{qtype}>
+  %f = quant.dcast %q : tensor<{s}x{qtype}> to tensor<{s}xf32>
+  func.return %f : tensor<{s}xf32>
+}}"""
+    (want,) = xquant.run(xquant.parse_module(text), "main", raw.view(np.int8))
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    (got,) = xquant.run(lowered, "main", raw.view(np.int8))
+    assert _same(got, want)

@@ -295,8 +295,17 @@ class GGUFFile:
             t = GGMLType(info.ggml_type)
         except ValueError:
             t = None
+        if t == GGMLType.Q8_1:  # an IR type, but not a GGUF storage type
+            raise GGUFError(
+                f"{where}: GGML type Q8_1 is not supported in GGUF files (gguf "
+                "sizes its blocks 40 bytes, ggml 36, and ggml has no Q8_1 "
+                "dequantizer)",
+                info.info_offset,
+            )
         if t is None or (t not in PLAIN_TYPES and t not in LAYOUTS):
-            supported = ", ".join(x.name for x in (*PLAIN_TYPES, *LAYOUTS))
+            supported = ", ".join(
+                x.name for x in (*PLAIN_TYPES, *LAYOUTS) if x != GGMLType.Q8_1
+            )
             raise GGUFError(
                 f"{where}: GGML type {info.type_name} is not supported "
                 f"(supported: {supported})",

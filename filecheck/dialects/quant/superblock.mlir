@@ -22,6 +22,16 @@ func.func private @q6_k(tensor<?x256x!quant.superblock<i6:f16:{1:16:256}, scales
 func.func private @iq4_nl(tensor<32x!quant.superblock<u4:f32:{0:32}, scales f16, table {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113}, layout "ggml.IQ4_NL">>)
 // CHECK: @iq4_xs(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales i6:f16, table {-1.270000e+02,
 func.func private @iq4_xs(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales i6:f16, table {-127.0, -104.0, -83.0, -65.0, -49.0, -35.0, -22.0, -10.0, 1.0, 13.0, 25.0, 38.0, 53.0, 69.0, 89.0, 113.0}, layout "ggml.IQ4_XS">>)
+// CHECK: @q4_1(tensor<8x64x!quant.superblock<u4:f32:{1:32}, scales f16, mins f16, layout "ggml.Q4_1">>)
+func.func private @q4_1(tensor<8x64x!quant.superblock<u4:f32:{1:32}, scales f16, mins f16, layout "ggml.Q4_1">>)
+// CHECK: @q5_1(tensor<64x!quant.superblock<u5:f16:{0:32}, scales f16, mins f16, layout "ggml.Q5_1">>)
+func.func private @q5_1(tensor<64x!quant.superblock<u5:f16:{0:32:32}, scales f16, mins f16, layout "ggml.Q5_1">>)
+// CHECK: @q8_1(tensor<8x64x!quant.superblock<i8:f32:{1:32}, scales f16, layout "ggml.Q8_1">>)
+func.func private @q8_1(tensor<8x64x!quant.superblock<i8:f32:{1:32}, scales f16, layout "ggml.Q8_1">>)
+// CHECK: @tq1_0(tensor<256x!quant.superblock<u2:f32:{0:256}, scales f16, table {-1.000000e+00,0.000000e+00,1.000000e+00,2.000000e+00}, layout "ggml.TQ1_0">>)
+func.func private @tq1_0(tensor<256x!quant.superblock<u2:f32:{0:256}, scales f16, table {-1, 0, 1, 2}, layout "ggml.TQ1_0">>)
+// CHECK: @tq2_0(tensor<2x512x!quant.superblock<u2:f32:{1:256}, scales f16, table {-1.000000e+00,0.000000e+00,1.000000e+00,2.000000e+00}, layout "ggml.TQ2_0">>)
+func.func private @tq2_0(tensor<2x512x!quant.superblock<u2:f32:{1:256}, scales f16, table {-1.0, 0.0, 1.0, 2.0}, layout "ggml.TQ2_0">>)
 
 // The casts: raw bytes <-> quantized tensor <-> f32.
 // CHECK-LABEL: func.func @casts

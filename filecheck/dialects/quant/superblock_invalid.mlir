@@ -42,7 +42,7 @@ func.func private @f(tensor<32x!quant.superblock<i2:f32:{0:32}, scales f16, tabl
 
 // -----
 func.func private @f(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales u6:f16, mins u6:f16, layout "ggml.Q7_K">>)
-// CHECK: unknown super-block layout "ggml.Q7_K" (known: "ggml.Q4_0", "ggml.Q5_0", "ggml.Q8_0", "ggml.Q2_K", "ggml.Q3_K", "ggml.Q4_K", "ggml.Q5_K", "ggml.Q6_K", "ggml.IQ4_NL", "ggml.IQ4_XS")
+// CHECK: unknown super-block layout "ggml.Q7_K" (known: "ggml.Q4_0", "ggml.Q4_1", "ggml.Q5_0", "ggml.Q5_1", "ggml.Q8_0", "ggml.Q8_1", "ggml.Q2_K", "ggml.Q3_K", "ggml.Q4_K", "ggml.Q5_K", "ggml.Q6_K", "ggml.IQ4_NL", "ggml.IQ4_XS", "ggml.TQ1_0", "ggml.TQ2_0")
 
 // -----
 func.func private @f(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales u8:f16, mins u6:f16, layout "ggml.Q4_K">>)
@@ -55,6 +55,26 @@ func.func private @f(tensor<256x!quant.superblock<i6:f32:{0:16:256}, scales i8:b
 // -----
 func.func private @f(tensor<32x!quant.superblock<u4:f32:{0:32}, scales f16, layout "ggml.IQ4_NL">>)
 // CHECK: layout "ggml.IQ4_NL" requires the IQ4_NL table
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u2:f32:{0:256}, scales f16, layout "ggml.TQ2_0">>)
+// CHECK: layout "ggml.TQ2_0" requires table {-1, 0, 1, 2}
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u2:f32:{0:16:256}, scales u4:f16, mins f16, layout "ggml.Q2_K">>)
+// CHECK: a float block min needs a float block scale, not integer sub-block scales
+
+// -----
+func.func private @f(tensor<32x!quant.superblock<u4:f32:{0:32}, scales f16, layout "ggml.Q4_1">>)
+// CHECK: layout "ggml.Q4_1" requires u4:f32:{0:32}, scales f16, mins f16, layout "ggml.Q4_1"
+
+// -----
+func.func private @f(tensor<32x!quant.superblock<u4:f32:{0:32}, scales f16, mins bf16, layout "ggml.Q4_1">>)
+// CHECK: layout "ggml.Q4_1" requires u4:f32:{0:32}, scales f16, mins f16, layout "ggml.Q4_1"
+
+// -----
+func.func private @f(tensor<32x!quant.superblock<u4:f32:{0:32}, scales f16, mins i16, layout "ggml.Q4_1">>)
+// CHECK: super-block min type must be floating point, got i16
 
 // -----
 func.func @f(%x: tensor<4x300xf32>) {

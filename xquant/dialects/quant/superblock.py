@@ -11,9 +11,10 @@
   under one float super-block scale `d` of type `SF` per super-block;
   `scales SF` alone: the block scale is that float itself.
 - `mins M:MF` ("type-1" formats): integer sub-block mins `m` under a float
-  super-block min scale `dmin`.
-- `table {...}`: the codes index a lookup table (IQ4_NL); its size must be
-  `2^width` of the code type.
+  super-block min scale `dmin`; `mins MF` alone (with `scales SF` alone,
+  Q4_1/Q5_1): the block's float minimum `m`, *added*: `d * q + m`.
+- `table {...}`: the codes index a lookup table (IQ4_NL; TQ1_0/TQ2_0's
+  `{-1, 0, 1, 2}`); its size must be `2^width` of the code type.
 - `layout "ggml.Q4_K"`: the byte layout of one super-block (the codes, the
   scales and the f16 super-scales interleaved as ggml's block structs).
 
@@ -21,6 +22,7 @@ Value of element `e` (sub-block `j`, super-block `s`), computed in f32 and
 rounded once to `EXPR`, exactly as gguf's dequantizers:
 
     (d[s] * sc[j]) * v[e] - (dmin[s] * m[j])        v = q, or table[q]
+    d[b] * v[e] + m[b]                              one-level mins (Q4_1, Q5_1)
 
 A tensor of this type holds its raw bytes: `quant.scast` relates
 `tensor<R x N x !quant.superblock<...>>` and `tensor<R x (N / SUPER * BYTES) x i8>`
@@ -54,7 +56,13 @@ from xdsl.utils.hints import isa
 from xquant.dialects.quant.float_semantics import is_float_type
 from xquant.dialects.quant.types import QuantizedType, check_expressed_type
 from xquant.numerics.float_format import format_float
-from xquant.numerics.gguf.layouts import IQ4_NL_VALUES, LAYOUTS, BlockLayout, GGMLType
+from xquant.numerics.gguf.layouts import (
+    IQ4_NL_VALUES,
+    LAYOUTS,
+    TERNARY_VALUES,
+    BlockLayout,
+    GGMLType,
+)
 from xquant.numerics.values import element_type
 
 MAX_CODE_BITS = 16
@@ -68,15 +76,20 @@ class _Spec:
     sub: int
     super_: int
     scales: tuple[int, bool] | None  # None: the block scale is the f16 itself
-    mins: tuple[int, bool] | None
+    mins: tuple[int, bool] | None  # (0, False): the block min is the f16 itself
     table: tuple[float, ...] = ()
 
 
 _IQ4 = tuple(float(v) for v in IQ4_NL_VALUES)
+_TERNARY = tuple(float(v) for v in TERNARY_VALUES)
+_FLOAT_MIN = (0, False)
 GGML_SPECS: dict[GGMLType, _Spec] = {
     GGMLType.Q4_0: _Spec((4, True), 32, 32, None, None),
+    GGMLType.Q4_1: _Spec((4, False), 32, 32, None, _FLOAT_MIN),
     GGMLType.Q5_0: _Spec((5, True), 32, 32, None, None),
+    GGMLType.Q5_1: _Spec((5, False), 32, 32, None, _FLOAT_MIN),
     GGMLType.Q8_0: _Spec((8, True), 32, 32, None, None),
+    GGMLType.Q8_1: _Spec((8, True), 32, 32, None, None),
     GGMLType.Q2_K: _Spec((2, False), 16, 256, (4, False), (4, False)),
     GGMLType.Q3_K: _Spec((3, True), 16, 256, (6, True), None),
     GGMLType.Q4_K: _Spec((4, False), 32, 256, (6, False), (6, False)),
@@ -84,6 +97,8 @@ GGML_SPECS: dict[GGMLType, _Spec] = {
     GGMLType.Q6_K: _Spec((6, True), 16, 256, (8, True), None),
     GGMLType.IQ4_NL: _Spec((4, False), 32, 32, None, None, _IQ4),
     GGMLType.IQ4_XS: _Spec((4, False), 32, 256, (6, True), None, _IQ4),
+    GGMLType.TQ1_0: _Spec((2, False), 256, 256, None, None, _TERNARY),
+    GGMLType.TQ2_0: _Spec((2, False), 256, 256, None, None, _TERNARY),
 }
 """The ggml block formats `!quant.superblock` describes, and their parameters."""
 
@@ -107,7 +122,7 @@ class SuperblockQuantizedType(QuantizedType):
     scale_width: IntAttr  # 0: the block scale is `scale_type` itself
     scale_signed: IntAttr
     scale_type: Attribute
-    min_width: IntAttr  # 0: no mins
+    min_width: IntAttr  # 0: no mins, or a float min per block (`min_type`)
     min_signed: IntAttr
     min_type: Attribute  # NoneAttr without mins
     table_attr: ArrayAttr[FloatData]
@@ -154,6 +169,10 @@ class SuperblockQuantizedType(QuantizedType):
         return self.super_block_attr.data
 
     @property
+    def has_mins(self) -> bool:
+        return not isinstance(self.min_type, NoneAttr)
+
+    @property
     def table(self) -> tuple[float, ...]:
         return tuple(v.data for v in self.table_attr)
 
@@ -179,7 +198,7 @@ class SuperblockQuantizedType(QuantizedType):
             if self.scale_width.data
             else None,
             (self.min_width.data, bool(self.min_signed.data))
-            if self.min_width.data
+            if self.has_mins
             else None,
             self.table,
         )
@@ -216,7 +235,13 @@ class SuperblockQuantizedType(QuantizedType):
         if self.min_width.data:
             if self.scale_width.data == 0:
                 raise VerifyException("sub-block mins need integer sub-block scales")
-            if not 0 < self.min_width.data <= MAX_CODE_BITS:
+        elif self.has_mins and self.scale_width.data:
+            raise VerifyException(
+                "a float block min needs a float block scale, not integer "
+                "sub-block scales"
+            )
+        if self.has_mins:
+            if not 0 <= self.min_width.data <= MAX_CODE_BITS:
                 raise VerifyException(
                     f"illegal sub-block min storage type size: {self.min_width.data}"
                 )
@@ -248,10 +273,12 @@ class SuperblockQuantizedType(QuantizedType):
         if spec is None:
             raise VerifyException(f'layout "{self.layout}" is not supported')
         if spec.table != self.table:
-            raise VerifyException(
-                f'layout "{self.layout}" requires '
-                + ("the IQ4_NL table" if spec.table else "no lookup table")
-            )
+            want = "no lookup table"
+            if spec.table == _IQ4:
+                want = "the IQ4_NL table"
+            elif spec.table:
+                want = "table {" + ", ".join(f"{v:g}" for v in spec.table) + "}"
+            raise VerifyException(f'layout "{self.layout}" requires {want}')
         f16 = Float16Type()
         if (
             spec != self._spec()
@@ -311,6 +338,8 @@ class SuperblockQuantizedType(QuantizedType):
                 f", mins {_int_text(self.min_width.data, bool(self.min_signed.data))}"
             )
             text += f":{self.min_type}"
+        elif self.has_mins:
+            text += f", mins {self.min_type}"
         if self.table_attr.data:
             text += ", table {" + ",".join(format_float(v) for v in self.table) + "}"
         return text + f', layout "{self.layout}"'
@@ -344,8 +373,9 @@ class SuperblockQuantizedType(QuantizedType):
         table: list[float] = []
         parser.parse_punctuation(",")
         if parser.parse_optional_keyword("mins") is not None:
-            min_width, min_signed = _parse_int_kind(parser, "min")
-            parser.parse_punctuation(":")
+            if _peek_int_kind(parser):
+                min_width, min_signed = _parse_int_kind(parser, "min")
+                parser.parse_punctuation(":")
             min_type = parser.parse_type()
             parser.parse_punctuation(",")
         if parser.parse_optional_keyword("table") is not None:

@@ -11,6 +11,8 @@ the `gguf` package's `gguf.quants.dequantize` (0.19) in the same order:
     Q5_0    d * (q - 16)                        q 5-bit (4 low + 1 high)
     Q5_1    d * q + m
     Q8_0    q * d                               q int8
+    Q8_1    q * d                               as Q8_0, plus an f16 `s = d * sum(q)`
+                                                (not used by dequantize)
     Q2_K    (d * sc_j) * q - (dmin * m_j)       q 2-bit, 16 sub-blocks of 16,
                                                 sc_j, m_j 4-bit
     Q3_K    (d * (sc_j - 32)) * q               q 3-bit signed (2 low + high
@@ -22,6 +24,9 @@ the `gguf` package's `gguf.quants.dequantize` (0.19) in the same order:
                                                 sc_j int8
     IQ4_NL  d * LUT[q]                          LUT: the 16-entry int8 table
     IQ4_XS  (d * (sc_j - 32)) * LUT[q]          8 sub-blocks of 32, sc_j 6-bit
+    TQ1_0   d * (t - 1)                         ternary t, 5 per byte in base 3
+                                                (4 per byte for the last 16)
+    TQ2_0   d * (q - 1)                         q 2-bit (3 unused by the quantizer)
 
 (f32 products are commutative, so `q * d` and `d * q` are the same bits; the
 grouping is what matters.) Every dequantizer first *unpacks* a block into
@@ -46,6 +51,9 @@ IQ4_NL_VALUES = np.array(
     dtype=np.int8,
 )
 """`kvalues_iq4nl` of ggml-common.h: the non-linear 4-bit code book."""
+
+TERNARY_VALUES = np.array([-1, 0, 1, 2], dtype=np.int8)
+"""TQ1_0/TQ2_0's code `q` means `q - 1` (TQ1_0's trits never reach 3)."""
 
 
 class GGMLType(IntEnum):
@@ -193,6 +201,37 @@ def _unpack_q8_0(b: np.ndarray) -> Planes:
     return Planes(_f16(b, 0), np.ascontiguousarray(b[:, 2:]).view(np.int8))
 
 
+def _unpack_q8_1(b: np.ndarray) -> Planes:
+    return Planes(_f16(b, 0), np.ascontiguousarray(b[:, 4:]).view(np.int8))
+
+
+def _trits(qs: np.ndarray, group: int, count: int) -> np.ndarray:
+    """TQ1_0's base-3 digits: byte `qs[g]` times 3^n (wrapping in u8), times 3,
+    high byte -- digit n of run `g`; each run of `group` bytes gives `count`
+    runs of `group` trits (ggml's order)."""
+    nb = qs.shape[0]
+    pow3 = np.array([1, 3, 9, 27, 81][:count], np.uint8).reshape(1, 1, count, 1)
+    q = qs.reshape(nb, -1, 1, group) * pow3  # uint8: wraps as C does
+    return ((q.astype(np.uint16) * 3) >> 8).astype(np.uint8).reshape(nb, -1)
+
+
+def _unpack_tq1_0(b: np.ndarray) -> Planes:
+    codes = np.concatenate(
+        [
+            _trits(b[:, :32], 32, 5),
+            _trits(b[:, 32:48], 16, 5),
+            _trits(b[:, 48:52], 4, 4),
+        ],
+        axis=1,
+    )
+    return Planes(_f16(b, 52), codes)
+
+
+def _unpack_tq2_0(b: np.ndarray) -> Planes:
+    codes = _bit_planes(b[:, :64].reshape(-1, 32), 2, 4).reshape(-1, QK_K)
+    return Planes(_f16(b, 64), codes)
+
+
 def _unpack_q2_k(b: np.ndarray) -> Planes:
     sc = b[:, :16]
     codes = _bit_planes(b[:, 16:80].reshape(-1, 32), 2, 4).reshape(-1, QK_K)
@@ -251,6 +290,7 @@ _UNPACK: dict[GGMLType, Callable[[np.ndarray], Planes]] = {
     GGMLType.Q5_0: _unpack_q5_0,
     GGMLType.Q5_1: _unpack_q5_1,
     GGMLType.Q8_0: _unpack_q8_0,
+    GGMLType.Q8_1: _unpack_q8_1,
     GGMLType.Q2_K: _unpack_q2_k,
     GGMLType.Q3_K: _unpack_q3_k,
     GGMLType.Q4_K: _unpack_q4_k,
@@ -258,6 +298,8 @@ _UNPACK: dict[GGMLType, Callable[[np.ndarray], Planes]] = {
     GGMLType.Q6_K: _unpack_q6_k,
     GGMLType.IQ4_NL: _unpack_iq4_nl,
     GGMLType.IQ4_XS: _unpack_iq4_xs,
+    GGMLType.TQ1_0: _unpack_tq1_0,
+    GGMLType.TQ2_0: _unpack_tq2_0,
 }
 
 LAYOUTS: dict[GGMLType, BlockLayout] = {
@@ -268,6 +310,7 @@ LAYOUTS: dict[GGMLType, BlockLayout] = {
         (GGMLType.Q5_0, 32, 22),
         (GGMLType.Q5_1, 32, 24),
         (GGMLType.Q8_0, 32, 34),
+        (GGMLType.Q8_1, 32, 36),
         (GGMLType.Q2_K, QK_K, 84),
         (GGMLType.Q3_K, QK_K, 110),
         (GGMLType.Q4_K, QK_K, 144),
@@ -275,6 +318,8 @@ LAYOUTS: dict[GGMLType, BlockLayout] = {
         (GGMLType.Q6_K, QK_K, 210),
         (GGMLType.IQ4_NL, 32, 18),
         (GGMLType.IQ4_XS, QK_K, 136),
+        (GGMLType.TQ1_0, QK_K, 54),
+        (GGMLType.TQ2_0, QK_K, 66),
     ]
 }
 """The block formats xquant reads and writes."""
@@ -292,6 +337,8 @@ def _combine(planes: Planes, layout: BlockLayout) -> np.ndarray:
     nb = q.shape[0]
     if t in (GGMLType.IQ4_NL, GGMLType.IQ4_XS):
         q = IQ4_NL_VALUES[q]
+    elif t in (GGMLType.TQ1_0, GGMLType.TQ2_0):
+        q = TERNARY_VALUES[q]
     if planes.scales is None:  # one scale per block
         value = d * q.astype(np.float32)
         return value if planes.dmin is None else value + planes.dmin
