@@ -26,6 +26,7 @@ from xquant.interpreter.stablehlo.values import (
     to_float,
 )
 from xquant.numerics import uniform
+from xquant.numerics.dtypes import cast_float
 from xquant.numerics.values import dtype_of, float_accumulator, is_float_dtype
 
 Rescale = tuple[np.ndarray, int | None, UniformQuantizedType]
@@ -140,12 +141,27 @@ class DotConvFunctions(InterpreterFunctions):
     def run_convolution(
         self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues
     ) -> PythonValues:
+        """Float convolutions (no quantized type) sum in the result type, operands cast
+        to it, one multiply and one add per (window position, input feature) in that
+        order: the lowered linalg's (named convolutions and generic alike). Integer
+        sums are exact in i64, quantized ones rescaled (`contraction_rescale`)."""
         numbers = op.dimension_numbers
         lhs, rhs, rescale = _contraction_operands(
             op, args, numbers.output_feature_dimension.data
         )
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
         integer = not is_float_dtype(lhs.dtype)
+        accumulator: np.dtype[Any] = np.dtype(np.int64 if integer else np.float64)
+        result_dtype = dtype_of(op.result.type)
+        in_order = (
+            not any(quantized(t) for t in (*op.operand_types, op.result.type))
+            and is_float_dtype(lhs.dtype)
+            and is_float_dtype(rhs.dtype)
+            and is_float_dtype(result_dtype)
+        )
+        if in_order:  # as the lowered linalg: operands cast to the result type
+            lhs, rhs = cast_float(lhs, result_dtype), cast_float(rhs, result_dtype)
+            accumulator = result_dtype
         product = kernels.convolution(
             lhs,
             rhs,
@@ -165,7 +181,8 @@ class DotConvFunctions(InterpreterFunctions):
             reversal=reversal,
             feature_group_count=op.feature_group_count.value.data,
             batch_group_count=op.batch_group_count.value.data,
-            accumulator=np.int64 if integer else np.float64,
+            accumulator=accumulator,
+            in_order=in_order,
         )
         return (_finish_contraction(product, lhs.dtype, op.result.type, rescale),)
 
