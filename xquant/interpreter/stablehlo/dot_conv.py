@@ -152,16 +152,16 @@ class DotConvFunctions(InterpreterFunctions):
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
         integer = not is_float_dtype(lhs.dtype)
         accumulator: np.dtype[Any] = np.dtype(np.int64 if integer else np.float64)
-        result_dtype = dtype_of(op.result.type)
-        in_order = (
-            not any(quantized(t) for t in (*op.operand_types, op.result.type))
-            and is_float_dtype(lhs.dtype)
-            and is_float_dtype(rhs.dtype)
-            and is_float_dtype(result_dtype)
-        )
-        if in_order:  # as the lowered linalg: operands cast to the result type
-            lhs, rhs = cast_float(lhs, result_dtype), cast_float(rhs, result_dtype)
-            accumulator = result_dtype
+        in_order = False
+        if not any(quantized(t) for t in (*op.operand_types, op.result.type)):
+            result_dtype = dtype_of(op.result.type)
+            in_order = all(
+                is_float_dtype(d) for d in (lhs.dtype, rhs.dtype, result_dtype)
+            )
+            if in_order:  # as the lowered linalg: operands cast to the result type
+                lhs = cast_float(lhs, result_dtype)
+                rhs = cast_float(rhs, result_dtype)
+                accumulator = result_dtype
         product = kernels.convolution(
             lhs,
             rhs,

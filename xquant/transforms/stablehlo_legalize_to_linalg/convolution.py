@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import prod
+from typing import cast
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ComplexType,
+    DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
@@ -90,9 +92,10 @@ def _canonical(numbers: ConvDimensionNumbersAttr) -> bool:
     )
 
 
-def _i64_vector(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+def _i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
     """`dense<[...]> : tensor<Nxi64>`, a named convolution's strides or dilations."""
-    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
+    vector = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
+    return cast(DenseIntElementsAttr, vector)
 
 
 def _zero(hoist: Ops, element: Attribute) -> SSAValue:
