@@ -141,10 +141,11 @@ class DotConvFunctions(InterpreterFunctions):
     def run_convolution(
         self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues
     ) -> PythonValues:
-        """Float convolutions (no quantized type) sum in the result type, operands cast
-        to it, one multiply and one add per (window position, input feature) in that
-        order: the lowered linalg's (named convolutions and generic alike). Integer
-        sums are exact in i64, quantized ones rescaled (`contraction_rescale`)."""
+        """Float convolutions (dequantized operands too) sum in the result's (expressed)
+        type, operands cast to it, one multiply and one add per (window position, input
+        feature) in that order: the lowered linalg's (named convolutions and generic
+        alike). Integer sums are exact in i64, quantized ones rescaled
+        (`contraction_rescale`)."""
         numbers = op.dimension_numbers
         lhs, rhs, rescale = _contraction_operands(
             op, args, numbers.output_feature_dimension.data
@@ -153,12 +154,15 @@ class DotConvFunctions(InterpreterFunctions):
         integer = not is_float_dtype(lhs.dtype)
         accumulator: np.dtype[Any] = np.dtype(np.int64 if integer else np.float64)
         in_order = False
-        if not any(quantized(t) for t in (*op.operand_types, op.result.type)):
-            result_dtype = dtype_of(op.result.type)
+        if rescale is None:  # float operands (dequantized ones too): as lowered
+            q = quantized(op.result.type)
+            result_dtype = (
+                dtype_of(op.result.type) if q is None else uniform.expressed_dtype(q)
+            )
             in_order = all(
                 is_float_dtype(d) for d in (lhs.dtype, rhs.dtype, result_dtype)
             )
-            if in_order:  # as the lowered linalg: operands cast to the result type
+            if in_order:
                 lhs = cast_float(lhs, result_dtype)
                 rhs = cast_float(rhs, result_dtype)
                 accumulator = result_dtype
