@@ -506,3 +506,22 @@ def test_unsupported_convolutions_stay(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
     mlir_opt.assert_verifies_upstream(str(_lowered(CASES[name])))
+
+
+def test_dynamic_batch_and_features_lower_to_the_named_op() -> None:
+    """Dynamic batch / feature sizes (upstream's conv_1d_nwc case): `tensor.dim` sizes
+    and linalg.conv_1d_nwc_wcf, bit-identical to the interpreter."""
+    text = """func.func @main(%a: tensor<?x8x?xf32>, %k: tensor<2x?x?xf32>) -> tensor<?x7x?xf32> {
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x8x?xf32>, tensor<2x?x?xf32>) -> tensor<?x7x?xf32>
+  func.return %0 : tensor<?x7x?xf32>
+}"""
+    lowered = xquant.apply_passes(xquant.parse_module(text), PASS)
+    names = [op.name for op in lowered.walk()]
+    assert "linalg.conv_1d_nwc_wcf" in names and names.count("tensor.dim") == 2
+    rng = np.random.default_rng(3)
+    lhs = rng.standard_normal((3, 8, 5)).astype(np.float32)
+    rhs = rng.standard_normal((2, 5, 4)).astype(np.float32)
+    (want,) = xquant.run(xquant.parse_module(text), "main", lhs, rhs)
+    (got,) = xquant.run(lowered, "main", lhs, rhs)
+    assert np.asarray(got).shape == (3, 7, 4)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
