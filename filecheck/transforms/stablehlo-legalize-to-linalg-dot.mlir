@@ -97,14 +97,12 @@ func.func @with_algorithm(%a: tensor<2x2x2xi64>, %b: tensor<2x2x2xi64>) -> tenso
   return %0 : tensor<2x2x2xi64>
 }
 
-// Complex: the generic with complex.mul and complex.add from a complex zero (xDSL's
-// linalg.matmul has no complex body, so a simple complex dot is a generic too).
+// Complex: linalg.matmul into a complex zero (its body complex.mul / complex.add), as upstream.
 // CHECK-LABEL: func.func @complex_matmul
 // CHECK-NEXT:    %[[Z:.*]] = complex.constant [0.000000e+00 : f32, 0.000000e+00 : f32] : complex<f32>
-// CHECK:         linalg.generic
-// CHECK:           %[[P:.*]] = complex.mul %{{.*}}, %{{.*}} : complex<f32>
-// CHECK-NEXT:      %[[S:.*]] = complex.add %{{.*}}, %[[P]] : complex<f32>
-// CHECK-NEXT:      linalg.yield %[[S]] : complex<f32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%[[Z]] : complex<f32>)
+// CHECK-NEXT:    %[[M:.*]] = linalg.matmul ins(%a, %b : tensor<2x3xcomplex<f32>>, tensor<3x?xcomplex<f32>>) outs(%[[F]] : tensor<2x?xcomplex<f32>>) -> tensor<2x?xcomplex<f32>>
+// CHECK-NEXT:    func.return %[[M]]
 func.func @complex_matmul(%a: tensor<2x3xcomplex<f32>>, %b: tensor<3x?xcomplex<f32>>) -> tensor<2x?xcomplex<f32>> {
   %0 = stablehlo.dot %a, %b : (tensor<2x3xcomplex<f32>>, tensor<3x?xcomplex<f32>>) -> tensor<2x?xcomplex<f32>>
   return %0 : tensor<2x?xcomplex<f32>>

@@ -798,88 +798,58 @@ func.func @reduce_window_dilated(%a: tensor<5xi32>, %z: tensor<i32>) -> tensor<3
 // ---------------------------------------------------------------------------------------
 // convolution
 
-// 2-D NHWC/HWIO f32 conv with padding and strides: tensor.pad with zero, one generic
-// over (b, o, oh, ow, kh, kw, i) reading `oh * 2 + kh`; f64 accumulation, one truncf.
+// 2-D NHWC/HWIO f32 conv with padding and strides (canonical layout, as upstream): the
+// zero-filled result, the input padded with the same zero, linalg.conv_2d_nhwc_hwcf
+// summing in f32.
 // CHECK-LABEL: func.func @conv_nhwc_pad_stride
-// CHECK-NEXT:    %[[PZ:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x4xf32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
 // CHECK-NEXT:    %[[P:.*]] = tensor.pad %img low[0, 1, 1, 0] high[0, 1, 1, 0] {
 // CHECK-NEXT:    ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
-// CHECK-NEXT:      tensor.yield %[[PZ]] : f32
+// CHECK-NEXT:      tensor.yield %[[Z]] : f32
 // CHECK-NEXT:    } : tensor<1x5x5x2xf32> to tensor<1x7x7x2xf32>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x4xf64>
-// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : f64) outs(%[[E]] : tensor<1x3x3x4xf64>) -> tensor<1x3x3x4xf64>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, ((d2 * 2) + d4), ((d3 * 2) + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[P]], %k : tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) outs(%[[F]] : tensor<1x3x3x4xf64>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[W:.*]]: f32, %[[ACC:.*]]: f64):
-// CHECK-NEXT:      %[[XW:.*]] = arith.extf %[[X]] : f32 to f64
-// CHECK-NEXT:      %[[WW:.*]] = arith.extf %[[W]] : f32 to f64
-// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[XW]], %[[WW]] : f64
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f64
-// CHECK-NEXT:      linalg.yield %[[S]] : f64
-// CHECK-NEXT:    } -> tensor<1x3x3x4xf64>
-// CHECK-NEXT:    %[[E2:.*]] = tensor.empty() : tensor<1x3x3x4xf32>
-// CHECK-NEXT:    %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[G]] : tensor<1x3x3x4xf64>) outs(%[[E2]] : tensor<1x3x3x4xf32>) {
-// CHECK-NEXT:    ^bb0(%[[V:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[V]] : f64 to f32
-// CHECK-NEXT:      linalg.yield %[[T]] : f32
-// CHECK-NEXT:    } -> tensor<1x3x3x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %k : tensor<1x7x7x2xf32>, tensor<3x3x2x4xf32>) outs(%[[F]] : tensor<1x3x3x4xf32>) -> tensor<1x3x3x4xf32>
 // CHECK-NEXT:    func.return %[[R]] : tensor<1x3x3x4xf32>
 func.func @conv_nhwc_pad_stride(%img: tensor<1x5x5x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
   %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
   return %0 : tensor<1x3x3x4xf32>
 }
 
-// i8 x i8 -> i32: accumulates in i32, each operand sign-extended in the body.
+// i8 x i8 -> i32: linalg.conv_2d_nhwc_hwcf into an i32 result (its body sign-extends).
 // CHECK-LABEL: func.func @conv_i8_i32
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x3x3xi32>
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x3x3xi32>) -> tensor<1x3x3x3xi32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + d4), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%img, %k : tensor<1x4x4x2xi8>, tensor<2x2x2x3xi8>) outs(%[[F]] : tensor<1x3x3x3xi32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: i8, %[[W:.*]]: i8, %[[ACC:.*]]: i32):
-// CHECK-NEXT:      %[[XW:.*]] = arith.extsi %[[X]] : i8 to i32
-// CHECK-NEXT:      %[[WW:.*]] = arith.extsi %[[W]] : i8 to i32
-// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[XW]], %[[WW]] : i32
-// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
-// CHECK-NEXT:      linalg.yield %[[S]] : i32
-// CHECK-NEXT:    } -> tensor<1x3x3x3xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img, %k : tensor<1x4x4x2xi8>, tensor<2x2x2x3xi8>) outs(%[[F]] : tensor<1x3x3x3xi32>) -> tensor<1x3x3x3xi32>
 // CHECK-NEXT:    func.return %[[G]] : tensor<1x3x3x3xi32>
 func.func @conv_i8_i32(%img: tensor<1x4x4x2xi8>, %k: tensor<2x2x2x3xi8>) -> tensor<1x3x3x3xi32> {
   %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi8>, tensor<2x2x2x3xi8>) -> tensor<1x3x3x3xi32>
   return %0 : tensor<1x3x3x3xi32>
 }
 
-// rhs (atrous) dilation: the window index is scaled in the input map, `oh + kh * 2`.
+// rhs (atrous) dilation: the named op's `dilations`.
 // CHECK-LABEL: func.func @conv_rhs_dilation
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x5x1xi32>
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x5x1xi32>) -> tensor<1x3x5x1xi32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + (d4 * 2)), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%img, %k : tensor<1x7x7x1xi32>, tensor<3x3x1x1xi32>) outs(%[[F]] : tensor<1x3x5x1xi32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
-// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
-// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
-// CHECK-NEXT:      linalg.yield %[[S]] : i32
-// CHECK-NEXT:    } -> tensor<1x3x5x1xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img, %k : tensor<1x7x7x1xi32>, tensor<3x3x1x1xi32>) outs(%[[F]] : tensor<1x3x5x1xi32>) -> tensor<1x3x5x1xi32>
 // CHECK-NEXT:    func.return %[[G]] : tensor<1x3x5x1xi32>
 func.func @conv_rhs_dilation(%img: tensor<1x7x7x1xi32>, %k: tensor<3x3x1x1xi32>) -> tensor<1x3x5x1xi32> {
   %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {rhs_dilate = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x7x7x1xi32>, tensor<3x3x1x1xi32>) -> tensor<1x3x5x1xi32>
   return %0 : tensor<1x3x5x1xi32>
 }
 
-// lhs (transposed) dilation with padding: the input is inserted with strides 2 into a
-// zero-filled tensor at the low padding; the zero is shared with the accumulator's.
+// lhs (transposed) dilation with padding: after the result's zero fill, the input is
+// inserted with strides 2 into a zero-filled tensor at the low padding (the same zero).
 // CHECK-LABEL: func.func @conv_lhs_dilation
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x6x4x1xi32>
+// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x6x4x1xi32>) -> tensor<1x6x4x1xi32>
 // CHECK-NEXT:    %[[EP:.*]] = tensor.empty() : tensor<1x7x5x1xi32>
 // CHECK-NEXT:    %[[FP:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[EP]] : tensor<1x7x5x1xi32>) -> tensor<1x7x5x1xi32>
 // CHECK-NEXT:    %[[D:.*]] = tensor.insert_slice %img into %[[FP]][0, 1, 0, 0] [1, 3, 3, 1] [1, 2, 2, 1] : tensor<1x3x3x1xi32> into tensor<1x7x5x1xi32>
-// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x6x4x1xi32>
-// CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x6x4x1xi32>) -> tensor<1x6x4x1xi32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d2 + d4), (d3 + d5), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d2, d3, d1)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[D]], %k : tensor<1x7x5x1xi32>, tensor<2x2x1x1xi32>) outs(%[[F]] : tensor<1x6x4x1xi32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
-// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
-// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
-// CHECK-NEXT:      linalg.yield %[[S]] : i32
-// CHECK-NEXT:    } -> tensor<1x6x4x1xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[D]], %k : tensor<1x7x5x1xi32>, tensor<2x2x1x1xi32>) outs(%[[F]] : tensor<1x6x4x1xi32>) -> tensor<1x6x4x1xi32>
 // CHECK-NEXT:    func.return %[[G]] : tensor<1x6x4x1xi32>
 func.func @conv_lhs_dilation(%img: tensor<1x3x3x1xi32>, %k: tensor<2x2x1x1xi32>) -> tensor<1x6x4x1xi32> {
   %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [0, 0]], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1xi32>, tensor<2x2x1x1xi32>) -> tensor<1x6x4x1xi32>
@@ -949,7 +919,6 @@ func.func @conv_nchw_oihw(%img: tensor<2x3x5x5xi32>, %k: tensor<4x3x2x2xi32>) ->
 // `2 - k`; the negative low padding crops the input with tensor.extract_slice.
 // CHECK-LABEL: func.func @conv_reversal_negative_pad
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:    %[[C:.*]] = tensor.extract_slice %img[0, 1, 0] [1, 5, 2] [1, 1, 1] : tensor<1x6x2xi32> to tensor<1x5x2xi32>
 // CHECK-NEXT:    %[[EK:.*]] = tensor.empty() : tensor<3x2x1xi32>
 // CHECK-NEXT:    %[[K:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * -1) + 2), d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k : tensor<3x2x1xi32>) outs(%[[EK]] : tensor<3x2x1xi32>) {
 // CHECK-NEXT:    ^bb0(%[[V:.*]]: i32, %{{.*}}: i32):
@@ -957,12 +926,8 @@ func.func @conv_nchw_oihw(%img: tensor<2x3x5x5xi32>, %k: tensor<4x3x2x2xi32>) ->
 // CHECK-NEXT:    } -> tensor<3x2x1xi32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<1x3x1xi32>
 // CHECK-NEXT:    %[[F:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%[[E]] : tensor<1x3x1xi32>) -> tensor<1x3x1xi32>
-// CHECK-NEXT:    %[[G:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, (d2 + d3), d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[C]], %[[K]] : tensor<1x5x2xi32>, tensor<3x2x1xi32>) outs(%[[F]] : tensor<1x3x1xi32>) {
-// CHECK-NEXT:    ^bb0(%[[X:.*]]: i32, %[[W:.*]]: i32, %[[ACC:.*]]: i32):
-// CHECK-NEXT:      %[[M:.*]] = arith.muli %[[X]], %[[W]] : i32
-// CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[M]] : i32
-// CHECK-NEXT:      linalg.yield %[[S]] : i32
-// CHECK-NEXT:    } -> tensor<1x3x1xi32>
+// CHECK-NEXT:    %[[C:.*]] = tensor.extract_slice %img[0, 1, 0] [1, 5, 2] [1, 1, 1] : tensor<1x6x2xi32> to tensor<1x5x2xi32>
+// CHECK-NEXT:    %[[G:.*]] = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%[[C]], %[[K]] : tensor<1x5x2xi32>, tensor<3x2x1xi32>) outs(%[[F]] : tensor<1x3x1xi32>) -> tensor<1x3x1xi32>
 // CHECK-NEXT:    func.return %[[G]] : tensor<1x3x1xi32>
 func.func @conv_reversal_negative_pad(%img: tensor<1x6x2xi32>, %k: tensor<3x2x1xi32>) -> tensor<1x3x1xi32> {
   %0 = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[-1, 0]], reverse = [true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x6x2xi32>, tensor<3x2x1xi32>) -> tensor<1x3x1xi32>

@@ -1,10 +1,10 @@
 """`stablehlo-legalize-to-linalg` on `stablehlo.convolution`.
 
-Each convolution program runs in the interpreter before and after the pass:
-integer results must be identical, float results equal up to one ulp of the
-result type (both sum in f64, in different orders). A small case is also
-checked against golden values from a plain loop over the spec's formula,
-written here independently of the interpreter. Where `mlir-opt` is installed
+Each convolution program runs in the interpreter before and after the pass and
+the results must be bit-identical (floats sum in the result type, in the loop
+nest's order, on both sides). The named cases are also checked against golden
+values from a plain scalar loop over the spec's formula, written here
+independently of the interpreter. Where `mlir-opt` is installed
 the lowered text must parse and verify upstream (`--verify-each`).
 """
 
@@ -66,7 +66,8 @@ class Conv:
 
     # canonical shapes: lhs (N, F, spatial), rhs (O, F / groups, window), result (N / B, O, out)
     def out_spatial(self) -> list[int]:
-        assert self.padding and self.lhs_dilation and self.rhs_dilation and self.strides
+        assert self.padding is not None and self.lhs_dilation is not None
+        assert self.rhs_dilation is not None and self.strides is not None
         sizes: list[int] = []
         for j, n in enumerate(self.spatial):
             padded = (n - 1) * self.lhs_dilation[j] + 1 + sum(self.padding[j])
@@ -107,8 +108,9 @@ class Conv:
         def layout(labels: list[Any]) -> str:
             return "[" + ", ".join(str(x) for x in labels) + "]"
 
-        assert self.padding and self.lhs_dilation and self.rhs_dilation
-        assert self.strides and self.reversal
+        assert self.padding is not None and self.lhs_dilation is not None
+        assert self.rhs_dilation is not None
+        assert self.strides is not None and self.reversal is not None
         lhs = tensor(self.lhs_shape(), self.lhs_type)
         rhs = tensor(self.rhs_shape(), self.rhs_type)
         out = tensor(self.result_shape(), self.result_type)
@@ -152,9 +154,14 @@ def _random(rng: np.random.Generator, shape: list[int], element: str) -> np.ndar
 
 
 def reference(case: Conv, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-    """The spec's convolution as a plain loop, summed in Python ints / floats."""
-    assert case.padding and case.lhs_dilation and case.rhs_dilation
-    assert case.strides and case.reversal
+    """The spec's convolution as a plain loop: integers summed exactly in Python ints,
+    floats in the result type, one rounded multiply and add per (window position,
+    input feature) in that order (the loop nest's, as MLIR's named convolutions)."""
+    dtype = DTYPES[case.result_type]
+    in_result_type = not case.lhs_type.startswith("i")
+    assert case.padding is not None and case.lhs_dilation is not None
+    assert case.rhs_dilation is not None
+    assert case.strides is not None and case.reversal is not None
     n = len(case.spatial)
     canonical_in = ["b", "f", *range(n)]
     x = np.transpose(lhs, [case.input_layout.index(d) for d in canonical_in])
@@ -173,9 +180,9 @@ def reference(case: Conv, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
         if case.batch_groups > 1:
             group = o // (case.out_features // case.batch_groups)
             batch = group * out_batch + b
-        total: Any = 0
-        for i in range(per_group_in):
-            for k in itertools.product(*(range(s) for s in case.window)):
+        total: Any = dtype(0) if in_result_type else 0
+        for k in itertools.product(*(range(s) for s in case.window)):
+            for i in range(per_group_in):
                 source: list[int] = []
                 for j in range(n):
                     q = (
@@ -196,14 +203,13 @@ def reference(case: Conv, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
                     )
                     left = x[(batch, feature_base + i, *source)]
                     right = w[(o, i, *tap)]
-                    if case.lhs_type.startswith("i"):
-                        total += int(left) * int(right)
+                    if in_result_type:
+                        total = dtype(total + dtype(dtype(left) * dtype(right)))
                     else:
-                        total += float(left) * float(right)
+                        total += int(left) * int(right)
         result[index] = total
     order = [["b", "f", *range(n)].index(d) for d in case.output_layout]
     result = np.transpose(result, order)
-    dtype = DTYPES[case.result_type]
     if case.result_type.startswith("i"):
         bits = np.dtype(dtype).itemsize * 8
         wrapped = [
@@ -285,7 +291,53 @@ NAMED: dict[str, Conv] = {
     "f64": Conv(1, 3, 2, [5, 5], [2, 2], "f64", "f64", "f64"),
     "f16_to_f32": Conv(1, 3, 2, [5, 5], [2, 2], "f16", "f16", "f32"),
     "bf16": Conv(1, 3, 2, [5, 5], [2, 2], "bf16", "bf16", "bf16"),
+    # each named form upstream's patterns pick (NAMED_FORMS), in floats
+    "matmul_f32": Conv(3, 5, 4, [], [], "f32", "f32", "f32"),
+    "conv1d_f32": Conv(2, 3, 4, [9], [3], "f32", "f32", "f32", strides=[2]),
+    "conv2d_f32_lhs_dilation": Conv(
+        1, 2, 3, [4, 5], [3, 2], "f32", "f32", "f32", lhs_dilation=[2, 1]
+    ),
+    "conv3d_f32": Conv(
+        1, 2, 3, [4, 3, 4], [2, 2, 2], "f32", "f32", "f32", padding=[(1, 0)] * 3
+    ),
+    "depthwise_1d_f32": Conv(
+        2, 3, 6, [8], [3], "f32", "f32", "f32", groups=3, padding=[(1, 1)]
+    ),
+    "depthwise_1d_m1_f32": Conv(1, 3, 3, [8], [2], "f32", "f32", "f32", groups=3),
+    "depthwise_2d_f32": Conv(
+        1, 4, 8, [6, 5], [3, 2], "f32", "f32", "f32", groups=4, strides=[2, 1]
+    ),
+    "depthwise_2d_m1_f16": Conv(
+        2, 3, 3, [5, 5], [2, 2], "f16", "f16", "f16", groups=3, rhs_dilation=[2, 1]
+    ),
+    "depthwise_3d_f32": Conv(
+        1, 2, 6, [4, 3, 5], [2, 2, 2], "f32", "f32", "f32", groups=2, strides=[2, 1, 3]
+    ),
+    "depthwise_3d_m1_bf16": Conv(
+        1, 2, 2, [4, 3, 3], [2, 1, 2], "bf16", "bf16", "bf16", groups=2
+    ),
+    "depthwise_reversal_f32": Conv(
+        1, 2, 2, [5, 5], [3, 2], "f32", "f32", "f32", groups=2, reversal=[True, False]
+    ),
 }
+
+NAMED_FORMS: dict[str, list[str]] = {
+    "matmul_f32": ["linalg.matmul"],
+    "conv1d_f32": ["linalg.conv_1d_nwc_wcf"],
+    "f32": ["linalg.conv_2d_nhwc_hwcf"],
+    "conv2d_f32_lhs_dilation": ["tensor.insert_slice", "linalg.conv_2d_nhwc_hwcf"],
+    "conv3d_f32": ["tensor.pad", "linalg.conv_3d_ndhwc_dhwcf"],
+    "depthwise_1d_f32": ["linalg.depthwise_conv_1d_nwc_wcm"],
+    "depthwise_1d_m1_f32": ["linalg.depthwise_conv_1d_nwc_wc"],
+    "depthwise_2d_f32": ["tensor.expand_shape", "linalg.depthwise_conv_2d_nhwc_hwcm"],
+    "depthwise": ["linalg.depthwise_conv_2d_nhwc_hwcm"],
+    "depthwise_2d_m1_f16": ["linalg.depthwise_conv_2d_nhwc_hwc"],
+    "depthwise_3d_f32": ["linalg.depthwise_conv_3d_ndhwc_dhwcm"],
+    "depthwise_3d_m1_bf16": ["linalg.depthwise_conv_3d_ndhwc_dhwc"],
+    "depthwise_reversal_f32": ["linalg.generic", "linalg.depthwise_conv_2d_nhwc_hwc"],
+    "nchw_oihw": ["linalg.generic"],
+}
+"""The ops the lowering of a case must contain (upstream's choice of form)."""
 
 
 def _random_case(seed: int) -> Conv:
@@ -343,18 +395,9 @@ def _lowered(case: Conv) -> ModuleOp:
 
 
 def _assert_close(got: np.ndarray, want: np.ndarray, result_type: str) -> None:
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if result_type.startswith("i"):
-        np.testing.assert_array_equal(got, want)
-        return
-    wide_got, wide_want = got.astype(np.float64), want.astype(np.float64)
-    if result_type == "f64":
-        # Sums in f64 itself: the summation orders differ, so the last bits may too.
-        scale = float(np.max(np.abs(wide_want), initial=1.0))
-        np.testing.assert_allclose(wide_got, wide_want, rtol=1e-12, atol=1e-12 * scale)
-        return
-    ulp = np.spacing(np.abs(want)).astype(np.float64)
-    assert np.all(np.abs(wide_got - wide_want) <= ulp), (got, want)
+    """Bit for bit: integers wrap alike, floats sum in the same type and order."""
+    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+    np.testing.assert_array_equal(got, want, err_msg=result_type)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -366,6 +409,16 @@ def test_lowered_matches_interpreter(name: str) -> None:
     (want,) = xquant.run(xquant.parse_module(case.text()), "main", *args)
     (got,) = xquant.run(lowered, "main", *args)
     _assert_close(np.asarray(got), np.asarray(want), case.result_type)
+
+
+@pytest.mark.parametrize("name", sorted(NAMED_FORMS))
+def test_named_forms(name: str) -> None:
+    """Canonical layouts lower to upstream's named ops, others to a generic."""
+    names = [op.name for op in _lowered(NAMED[name]).walk()]
+    for expected in NAMED_FORMS[name]:
+        assert expected in names, (expected, names)
+    named = [n for n in names if "conv" in n or n == "linalg.matmul"]
+    assert len(named) == (0 if name == "nchw_oihw" else 1), names
 
 
 @pytest.mark.parametrize("name", sorted(NAMED))
@@ -453,3 +506,22 @@ def test_unsupported_convolutions_stay(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowered_text_verifies_upstream(name: str) -> None:
     mlir_opt.assert_verifies_upstream(str(_lowered(CASES[name])))
+
+
+def test_dynamic_batch_and_features_lower_to_the_named_op() -> None:
+    """Dynamic batch / feature sizes (upstream's conv_1d_nwc case): `tensor.dim` sizes
+    and linalg.conv_1d_nwc_wcf, bit-identical to the interpreter."""
+    text = """func.func @main(%a: tensor<?x8x?xf32>, %k: tensor<2x?x?xf32>) -> tensor<?x7x?xf32> {
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x8x?xf32>, tensor<2x?x?xf32>) -> tensor<?x7x?xf32>
+  func.return %0 : tensor<?x7x?xf32>
+}"""
+    lowered = xquant.apply_passes(xquant.parse_module(text), PASS)
+    names = [op.name for op in lowered.walk()]
+    assert "linalg.conv_1d_nwc_wcf" in names and names.count("tensor.dim") == 2
+    rng = np.random.default_rng(3)
+    lhs = rng.standard_normal((3, 8, 5)).astype(np.float32)
+    rhs = rng.standard_normal((2, 5, 4)).astype(np.float32)
+    (want,) = xquant.run(xquant.parse_module(text), "main", lhs, rhs)
+    (got,) = xquant.run(lowered, "main", lhs, rhs)
+    assert np.asarray(got).shape == (3, 7, 4)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

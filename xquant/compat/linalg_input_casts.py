@@ -11,7 +11,8 @@ Reproducer:
     }
 
 The fix gives those four ops a `get_hidden_region` that casts first
-(extf/truncf/sitofp/fptosi/extsi/trunci), as MLIR's do.
+(extf/truncf/sitofp/fptosi/extsi/trunci), as MLIR's do; a complex matmul's body
+is `complex.mul`/`complex.add` (xDSL's would be `arith.muli`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat
+from xdsl.dialects.builtin import AnyFloat, ComplexType
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import AddOp, MatmulOp, MulOp, SubOp, YieldOp
 from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 
-from xquant.dialects.upstream.linalg import cast_signed
+from xquant.dialects.upstream.linalg import cast_signed, element_types, mac_region
+from xquant.numerics.values import element_type
 
 _BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
 
@@ -59,6 +61,8 @@ def _binary_region(
 def _matmul_region(
     cls: type[NamedOperation], inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
 ) -> Region:
+    if isinstance(element_type(outputs[0].type), ComplexType):
+        return mac_region(element_types((*inputs, *outputs)))
     arg_types = cls.body_arg_types((*inputs, *outputs))
     out = arg_types[-1]
     is_float = isinstance(out, AnyFloat)

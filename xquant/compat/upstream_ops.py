@@ -2,7 +2,8 @@
 
 The ops are defined in `xquant.dialects.upstream` (`arith.remf`, `arith.index_castui`,
 `tensor.reshape` on unranked and dynamic tensors, `linalg.div`, `batch_matmul`,
-`matvec`, `vecmat`, `dot`, `map`, the variadic `linalg.reduce`, the pooling ops). A
+`matvec`, `vecmat`, `dot`, `map`, the variadic `linalg.reduce`, the pooling ops, the
+channel-last and depthwise convolutions). A
 context looks ops up in each dialect's op list, so `install()` appends them there and
 swaps the ops xDSL defines too narrowly. Reproducers (xDSL 0.74):
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.linalg.ops import ReduceOp
+from xdsl.dialects.linalg.ops import Conv2DNhwc_HwcfOp, ReduceOp
 
 from xquant.dialects.upstream import arith as upstream_arith
 from xquant.dialects.upstream import linalg as upstream_linalg
@@ -30,8 +31,9 @@ from xquant.dialects.upstream.tensor import ReshapeOp
 def install() -> None:
     """Add the ops to xDSL's dialects and swap the narrow ones (idempotent)."""
     linalg_ops = Linalg._operations  # pyright: ignore[reportPrivateUsage]
-    if ReduceOp in linalg_ops:
-        linalg_ops.remove(ReduceOp)
+    for replaced in (ReduceOp, Conv2DNhwc_HwcfOp):
+        if replaced in linalg_ops:
+            linalg_ops.remove(replaced)
     linalg_ops.extend(op for op in upstream_linalg.EXTRA_OPS if op not in linalg_ops)
     arith_ops = Arith._operations  # pyright: ignore[reportPrivateUsage]
     arith_ops.extend(op for op in upstream_arith.EXTRA_OPS if op not in arith_ops)

@@ -404,11 +404,18 @@ class LinalgFunctions(InterpreterFunctions):
     run_conv_2d_ngchw_fgchw = impl(linalg.Conv2DNgchwFgchwOp)(_structured(_mac_spec))
     run_conv_2d_ngchw_gfchw = impl(linalg.Conv2DNgchwGfchwOp)(_structured(_mac_spec))
     run_conv_2d_nhwc_fhwc = impl(linalg.Conv2DNhwc_FhwcOp)(_structured(_mac_spec))
-    run_conv_2d_nhwc_hwcf = impl(linalg.Conv2DNhwc_HwcfOp)(_structured(_mac_spec))
     run_conv_2d_nhwgc_gfhwc = impl(linalg.Conv2DNhwgcGfhwcOp)(_structured(_mac_spec))
     run_reduce = impl(linalg.ReduceOp)(_structured(_reduce_spec))
     run_reduce_variadic = impl(upstream_linalg.ReduceOp)(_structured(_reduce_spec))
     run_map = impl(upstream_linalg.MapOp)(_structured(_map_spec))
+    locals().update(
+        {
+            f"run_{conv.name.removeprefix('linalg.')}": impl(conv)(
+                _structured(_mac_spec)
+            )
+            for conv in upstream_linalg.CHANNEL_LAST_CONV.values()
+        }
+    )
     locals().update(
         {
             f"run_{pooling.name.removeprefix('linalg.')}": impl(pooling)(

@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar, Self, cast
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
+    ComplexType,
     DenseArrayBase,
     DenseIntElementsAttr,
     IntegerType,
@@ -31,6 +32,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.abstract_ops import (
+    ConvOperation,
     ElementwiseOperation,
     NamedOperation,
     PoolingOperation,
@@ -725,6 +727,204 @@ CHANNEL_LAST_POOLING: dict[tuple[int, str], type[_ChannelLastPooling]] = {
 """(spatial dims, "sum"/"max"/"min") -> the pooling op."""
 
 
+# ---------------------------------------------------------------------------------------
+# Channel-last convolutions (stablehlo-legalize-to-linalg lowers convolution to them)
+
+
+def element_types(operands: Sequence[SSAValue]) -> list[Attribute]:
+    """The body's block argument types: the operands' element types (complex included)."""
+    return [element_type(o.type) for o in operands]
+
+
+def mac_region(arg_types: Sequence[Attribute]) -> Region:
+    """`out + cast(in) * cast(filter)` in the output's element type, as OpDSL's convolutions."""
+    out = arg_types[-1]
+
+    @Builder.implicit_region(arg_types)
+    def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+        if isinstance(out, ComplexType):
+            product = complex.MulOp(args[0], args[1]).result
+            YieldOp(complex.AddOp(args[2], product))
+            return
+        a, b = cast_signed(args[0], out), cast_signed(args[1], out)
+        if isinstance(out, AnyFloat):
+            YieldOp(arith.AddfOp(args[2], arith.MulfOp(a, b)))
+        else:
+            YieldOp(arith.AddiOp(args[2], arith.MuliOp(a, b)))
+
+    return hidden_region
+
+
+class _ChannelLastConv(ConvOperation, ABC):
+    """`linalg.conv_{1,2,3}d_n[d]hwc_[d]hwcf` and `linalg.depthwise_conv_*`, as MLIR's OpDSL
+    defines them (`O += cast(I[n, o * s + k * d.., c]) * cast(K[k.., c, ...])`).
+
+    `KIND` is "f" (a plain convolution, loops `n, o.., f, k.., c`), "" (depthwise,
+    loops `n, o.., c, k..`) or "m" (depthwise with a channel multiplier, loops
+    `n, o.., c, m, k..`); the 3-D depthwise forms keep OpDSL's own loop order
+    (`n, o.., k.., c` and `n, o.., m, k.., c`). The reduction loops run in that
+    order, which is the order the interpreter sums in.
+    """
+
+    SPATIAL: ClassVar[int] = 2
+    KIND: ClassVar[str] = "f"
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        *,
+        strides: DenseIntElementsAttr,
+        dilations: DenseIntElementsAttr,
+    ):
+        super().__init__(
+            inputs,
+            outputs,
+            _result_types(outputs, res),
+            attributes,
+            strides=strides,
+            dilations=dilations,
+        )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return mac_region(element_types((*inputs, *outputs)))
+
+    def _layout(self) -> tuple[int, list[str]]:
+        """The number of loops and each loop's role, in OpDSL's order."""
+        spatial = self.SPATIAL
+        outs = [f"o{j}" for j in range(spatial)]
+        window = [f"k{j}" for j in range(spatial)]
+        if self.KIND == "f":
+            roles = ["n", *outs, "f", *window, "c"]
+        elif self.KIND == "":
+            roles = (
+                ["n", *outs, *window, "c"]
+                if spatial == 3
+                else ["n", *outs, "c", *window]
+            )
+        else:
+            roles = (
+                ["n", *outs, "m", *window, "c"]
+                if spatial == 3
+                else ["n", *outs, "c", "m", *window]
+            )
+        return len(roles), roles
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        loops, roles = self._layout()
+        dim = {role: AffineExpr.dimension(i) for i, role in enumerate(roles)}
+        spatial = range(self.SPATIAL)
+        strides = self.strides.get_values()
+        dilations = self.dilations.get_values()
+        positions = [
+            dim[f"o{j}"] * int(strides[j]) + dim[f"k{j}"] * int(dilations[j])
+            for j in spatial
+        ]
+        window = [dim[f"k{j}"] for j in spatial]
+        outs = [dim[f"o{j}"] for j in spatial]
+        tail = {
+            "f": (["c", "f"], ["f"]),
+            "": (["c"], ["c"]),
+            "m": (["c", "m"], ["c", "m"]),
+        }
+        kernel_tail, out_tail = tail[self.KIND]
+        return (
+            AffineMap(loops, 0, (dim["n"], *positions, dim["c"])),
+            AffineMap(loops, 0, (*window, *(dim[r] for r in kernel_tail))),
+            AffineMap(loops, 0, (dim["n"], *outs, *(dim[r] for r in out_tail))),
+        )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        _, roles = self._layout()
+        return ArrayAttr(
+            IteratorTypeAttr.reduction()
+            if role[0] == "k" or (role == "c" and self.KIND == "f")
+            else IteratorTypeAttr.parallel()
+            for role in roles
+        )
+
+
+@irdl_op_definition
+class Conv1DNwcWcfOp(_ChannelLastConv):
+    name = "linalg.conv_1d_nwc_wcf"
+    SPATIAL: ClassVar[int] = 1
+
+
+@irdl_op_definition
+class Conv2DNhwcHwcfOp(_ChannelLastConv):
+    """Replaces xDSL's `Conv2DNhwc_HwcfOp`, whose body cannot be complex."""
+
+    name = "linalg.conv_2d_nhwc_hwcf"
+
+
+@irdl_op_definition
+class Conv3DNdhwcDhwcfOp(_ChannelLastConv):
+    name = "linalg.conv_3d_ndhwc_dhwcf"
+    SPATIAL: ClassVar[int] = 3
+
+
+@irdl_op_definition
+class DepthwiseConv1DNwcWcOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_1d_nwc_wc"
+    SPATIAL: ClassVar[int] = 1
+    KIND: ClassVar[str] = ""
+
+
+@irdl_op_definition
+class DepthwiseConv1DNwcWcmOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_1d_nwc_wcm"
+    SPATIAL: ClassVar[int] = 1
+    KIND: ClassVar[str] = "m"
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_2d_nhwc_hwc"
+    KIND: ClassVar[str] = ""
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcmOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_2d_nhwc_hwcm"
+    KIND: ClassVar[str] = "m"
+
+
+@irdl_op_definition
+class DepthwiseConv3DNdhwcDhwcOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_3d_ndhwc_dhwc"
+    SPATIAL: ClassVar[int] = 3
+    KIND: ClassVar[str] = ""
+
+
+@irdl_op_definition
+class DepthwiseConv3DNdhwcDhwcmOp(_ChannelLastConv):
+    name = "linalg.depthwise_conv_3d_ndhwc_dhwcm"
+    SPATIAL: ClassVar[int] = 3
+    KIND: ClassVar[str] = "m"
+
+
+CHANNEL_LAST_CONV: dict[tuple[int, str], type[_ChannelLastConv]] = {
+    (op.SPATIAL, op.KIND): op
+    for op in (
+        Conv1DNwcWcfOp,
+        Conv2DNhwcHwcfOp,
+        Conv3DNdhwcDhwcfOp,
+        DepthwiseConv1DNwcWcOp,
+        DepthwiseConv1DNwcWcmOp,
+        DepthwiseConv2DNhwcHwcOp,
+        DepthwiseConv2DNhwcHwcmOp,
+        DepthwiseConv3DNdhwcDhwcOp,
+        DepthwiseConv3DNdhwcDhwcmOp,
+    )
+}
+"""(spatial dims, "f" / "" (depthwise) / "m" (depthwise, multiplier)) -> the convolution."""
+
+
 EXTRA_OPS = (
     DivOp,
     BatchMatmulOp,
@@ -734,6 +934,8 @@ EXTRA_OPS = (
     MapOp,
     ReduceOp,
     *CHANNEL_LAST_POOLING.values(),
+    *CHANNEL_LAST_CONV.values(),
 )
 """The ops `xquant.compat.upstream_ops` adds to xDSL's `Linalg` dialect
-(`ReduceOp` in place of xDSL's single-input one)."""
+(`ReduceOp` in place of xDSL's single-input one, `Conv2DNhwcHwcfOp` in place of
+xDSL's real-only `Conv2DNhwc_HwcfOp`)."""

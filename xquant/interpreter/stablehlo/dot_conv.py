@@ -26,6 +26,7 @@ from xquant.interpreter.stablehlo.values import (
     to_float,
 )
 from xquant.numerics import uniform
+from xquant.numerics.dtypes import cast_float
 from xquant.numerics.values import dtype_of, float_accumulator, is_float_dtype
 
 Rescale = tuple[np.ndarray, int | None, UniformQuantizedType]
@@ -140,12 +141,31 @@ class DotConvFunctions(InterpreterFunctions):
     def run_convolution(
         self, interpreter: Interpreter, op: shlo.ConvolutionOp, args: PythonValues
     ) -> PythonValues:
+        """Float convolutions (dequantized operands too) sum in the result's (expressed)
+        type, operands cast to it, one multiply and one add per (window position, input
+        feature) in that order: the lowered linalg's (named convolutions and generic
+        alike). Integer sums are exact in i64, quantized ones rescaled
+        (`contraction_rescale`)."""
         numbers = op.dimension_numbers
         lhs, rhs, rescale = _contraction_operands(
             op, args, numbers.output_feature_dimension.data
         )
         strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
         integer = not is_float_dtype(lhs.dtype)
+        accumulator: np.dtype[Any] = np.dtype(np.int64 if integer else np.float64)
+        in_order = False
+        if rescale is None:  # float operands (dequantized ones too): as lowered
+            q = quantized(op.result.type)
+            result_dtype = (
+                dtype_of(op.result.type) if q is None else uniform.expressed_dtype(q)
+            )
+            in_order = all(
+                is_float_dtype(d) for d in (lhs.dtype, rhs.dtype, result_dtype)
+            )
+            if in_order:
+                lhs = cast_float(lhs, result_dtype)
+                rhs = cast_float(rhs, result_dtype)
+                accumulator = result_dtype
         product = kernels.convolution(
             lhs,
             rhs,
@@ -165,7 +185,8 @@ class DotConvFunctions(InterpreterFunctions):
             reversal=reversal,
             feature_group_count=op.feature_group_count.value.data,
             batch_group_count=op.batch_group_count.value.data,
-            accumulator=np.int64 if integer else np.float64,
+            accumulator=accumulator,
+            in_order=in_order,
         )
         return (_finish_contraction(product, lhs.dtype, op.result.type, rescale),)
 

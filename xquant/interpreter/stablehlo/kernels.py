@@ -177,8 +177,14 @@ def convolution(
     feature_group_count: int,
     batch_group_count: int,
     accumulator: np.dtype | type = np.float64,
+    in_order: bool = False,
 ) -> np.ndarray:
-    """The spec's convolution: one einsum per kernel position, summed in `accumulator`."""
+    """The spec's convolution: one einsum per kernel position, summed in `accumulator`.
+
+    `in_order`: one multiply and one add per (kernel position, input feature), in
+    that lexicographic order (a loop nest's order: window dims, then the input
+    feature), each rounded to `accumulator`, as the lowered linalg computes it.
+    """
     x = np.transpose(lhs, [input_batch, input_feature, *input_spatial]).astype(
         accumulator
     )
@@ -229,7 +235,14 @@ def convolution(
         )
         window = x[(slice(None), slice(None), slice(None), slice(None), *index)]
         taps = k[(slice(None), slice(None), slice(None), slice(None), *position)]
-        result += np.einsum("Bngi...,Bgoi->Bngo...", window, taps)
+        if not in_order:
+            result += np.einsum("Bngi...,Bgoi->Bngo...", window, taps)
+            continue
+        for i in range(window.shape[3]):
+            tap = taps[:, :, :, i].reshape(
+                (taps.shape[0], 1, taps.shape[1], taps.shape[2], *[1] * spatial)
+            )
+            result = result + window[:, :, :, i][:, :, :, None] * tap
     # (batch groups, batch, groups, out per group, spatial) -> (batch, features, spatial)
     result = np.moveaxis(result, 0, 2).reshape(
         batch // batch_group_count, out_features, *out_sizes

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
+from typing import cast
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ComplexType,
+    DenseIntElementsAttr,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
     TensorType,
-    f64,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -25,17 +29,21 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo.attributes import ConvDimensionNumbersAttr
 from xquant.dialects.stablehlo.type_utils import is_quantized
+from xquant.dialects.upstream import linalg as upstream_linalg
 from xquant.numerics.values import element_type
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
     Ops,
     build_generic,
     discardable_attributes,
     empty,
+    index_constant,
     parallel,
     reassociation,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.scalar_ops import (
+    complex_constant,
     convert_tensor,
     emit_convert,
 )
@@ -68,79 +76,288 @@ def expand_dim(ops: Ops, value: SSAValue, dim: int, groups: int) -> SSAValue:
     )
 
 
+def _canonical(numbers: ConvDimensionNumbersAttr) -> bool:
+    """Upstream's `hasCanonicalDimensionNumbers`: `[b, 0.., f] x [0.., i, o] -> [b, 0.., f]`."""
+    spatial = len(numbers.input_spatial)
+    return (
+        numbers.input_batch_dimension.data == 0
+        and numbers.input_feature_dimension.data == spatial + 1
+        and numbers.kernel_input_feature_dimension.data == spatial
+        and numbers.kernel_output_feature_dimension.data == spatial + 1
+        and numbers.output_batch_dimension.data == 0
+        and numbers.output_feature_dimension.data == spatial + 1
+        and list(numbers.input_spatial) == list(range(1, spatial + 1))
+        and list(numbers.kernel_spatial) == list(range(spatial))
+        and list(numbers.output_spatial) == list(range(1, spatial + 1))
+    )
+
+
+def _i64_vector(values: Sequence[int]) -> DenseIntElementsAttr:
+    """`dense<[...]> : tensor<Nxi64>`, a named convolution's strides or dilations."""
+    vector = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), values)
+    return cast(DenseIntElementsAttr, vector)
+
+
+def _zero(hoist: Ops, element: Attribute) -> SSAValue:
+    """Upstream's zero of `element`: `complex.constant` for complex, else `arith.constant`."""
+    if isa(element, ComplexType):
+        return complex_constant(hoist, 0j, element)
+    return scalar_constant(hoist, 0, element)
+
+
+def _reshape_through_1d(ops: Ops, value: SSAValue, shape: Sequence[int]) -> SSAValue:
+    """A static reshape as upstream's `stablehlo.reshape` lowering writes it: collapse to
+    1-D, then expand to `shape`."""
+    source = value.type
+    assert isa(source, TensorType[Attribute])
+    element = source.get_element_type()
+    every = [list(range(len(source.get_shape())))]
+    flat = ops.add(
+        tensor.CollapseShapeOp.create(
+            operands=[value],
+            result_types=[TensorType(element, [prod(source.get_shape())])],
+            properties={"reassociation": reassociation(every)},
+        )
+    )
+    return ops.add(
+        tensor.ExpandShapeOp(
+            flat,
+            [],
+            reassociation([list(range(len(shape)))]),
+            shape,
+            TensorType(element, shape),
+        )
+    )
+
+
+def _cached_zero(
+    hoist: Ops, zeros: dict[Attribute, SSAValue], element: Attribute
+) -> SSAValue:
+    """The zero of `element` in `zeros`, built (in `hoist`) on first use."""
+    if element not in zeros:
+        zeros[element] = _zero(hoist, element)
+    return zeros[element]
+
+
 class LowerConvolution(RewritePattern):
-    """Pad / dilate the input, then one generic over (batch, [group], out feature, out spatial, window, in feature).
+    """convolution as upstream's `StablehloToLinalgConvolution.cpp`.
 
-    - padding: `tensor.pad` with zero; lhs dilation: a strided `tensor.insert_slice`
-      into a zero-filled tensor (padding becomes its offset); negative padding a
-      `tensor.extract_slice` crop afterwards;
-    - the input map reads `o * stride + k * rhs_dilation` (`K - 1 - k` on
-      reversed window dims), the layouts folded into the maps;
-    - feature_group_count / batch_group_count: the input feature (batch) dim,
-      the kernel output feature dim and the result feature dim are expanded into
-      (group, per group) so every map stays a plain affine map, and the result
-      is collapsed back;
-    - accumulation: integer operands into an integer result accumulate in the
-      result type (wrapping, as the interpreter's int64 sum converted to it),
-      into a float result in i64 and convert once; float operands accumulate in
-      f64 and round once (the interpreter sums in f64 too, in another order).
+    - canonical dimension numbers (`[b, 0.., f] x [0.., i, o] -> [b, 0.., f]`), no
+      groups: `linalg.matmul` (no spatial dims) or `linalg.conv_{1,2,3}d_n[d]hwc_[d]hwcf`
+      into a zero-filled result (dynamic batch and output feature sizes by
+      `tensor.dim`), the input padded first;
+    - canonical, `feature_group_count` = input features (depthwise), 1-3 spatial
+      dims: `linalg.depthwise_conv_*d_n[d]hwc_[d]hwc` with the filter's last two
+      dims collapsed, or, with a channel multiplier, `..._[d]hwcm` on the filter
+      reshaped to `[.., groups, multiplier]` (a collapse to 1-D and an expand, as
+      upstream's reshape lowering) and the result's last two dims collapsed;
+    - anything else: one `linalg.generic` over (batch, [group], out feature, out
+      spatial, window, in feature); groups expand the input feature (batch) dim,
+      the kernel's and the result's feature dims into (group, per group), and the
+      result is collapsed back.
+
+    Padding is a `tensor.pad` with zero; lhs dilation a strided `tensor.insert_slice`
+    into a zero-filled tensor (upstream's `stablehlo.pad` with interior padding,
+    lowered); negative padding a `tensor.extract_slice`; window reversal a copy
+    reading `K - 1 - k` (upstream's `stablehlo.reverse`, lowered; upstream's
+    depthwise pattern drops the reversal, here it is applied).
+
+    Float and integer convolutions sum in the result type, operands cast to it,
+    in the loops' order (window dims, then the input feature), as the named ops'
+    definitions do; the interpreter sums in that order too. Integer operands
+    into a float result sum in i64 and convert once. Complex convolutions are
+    lowered to the named ops only; mixed, bool, unsigned and quantized ones are
+    left as they are.
     """
-
-    @staticmethod
-    def _is_matmul(op: shlo.ConvolutionOp) -> bool:
-        """No spatial dims, no groups, `[b, f] x [i, o] -> [b, f]`: upstream's 0-d conv."""
-        n = op.dimension_numbers
-        return (
-            not n.input_spatial
-            and op.feature_group_count.value.data == 1
-            and op.batch_group_count.value.data == 1
-            and (n.input_batch_dimension.data, n.input_feature_dimension.data) == (0, 1)
-            and (
-                n.kernel_input_feature_dimension.data,
-                n.kernel_output_feature_dimension.data,
-            )
-            == (0, 1)
-            and (n.output_batch_dimension.data, n.output_feature_dimension.data)
-            == (0, 1)
-        )
-
-    @staticmethod
-    def _lower_matmul(op: shlo.ConvolutionOp, rewriter: PatternRewriter) -> None:
-        """`linalg.matmul` into a zero-filled result, summing in the result type as upstream."""
-        result_type = op.result.type
-        assert isa(result_type, TensorType[Attribute])
-        ops, hoist = Ops([]), Ops([])
-        zero = scalar_constant(hoist, 0, result_type.get_element_type())
-        filled = ops.add(
-            linalg.FillOp([zero], [empty(ops, result_type)], [result_type])
-        )
-        result = ops.add(
-            linalg.MatmulOp(
-                [op.lhs, op.rhs], [filled], [result_type], discardable_attributes(op)
-            )
-        )
-        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.ConvolutionOp, rewriter: PatternRewriter
     ) -> None:
         types = (op.lhs.type, op.rhs.type, op.result.type)
-        if any(
-            is_quantized(t) or signed_or_unsigned(t) or not is_static(t) for t in types
+        if any(is_quantized(t) or signed_or_unsigned(t) for t in types):
+            return
+        lhs_element, rhs_element, element = (element_type(t) for t in types)
+        is_complex = [
+            isinstance(t, ComplexType) for t in (lhs_element, rhs_element, element)
+        ]
+        if any(is_complex) and not (
+            all(is_complex) and lhs_element == rhs_element == element
         ):
+            return
+        accumulator = (
+            element
+            if all(is_complex)
+            else self._accumulator(lhs_element, rhs_element, element)
+        )
+        if accumulator is None:
+            return
+        result_type = op.result.type
+        assert isa(result_type, TensorType[Attribute])
+        if is_static(result_type) and 0 in shape_of(result_type):
+            rewriter.replace(
+                op, [empty_op := tensor.EmptyOp([], result_type)], [empty_op.tensor]
+            )
+            return
+        if accumulator == element:
+            for lower in (self._normal, self._depthwise):
+                lowered = lower(op)
+                if lowered is not None:
+                    ops, result = lowered
+                    rewriter.replace(op, ops, [result])
+                    return
+        if all(is_complex) or not all(is_static(t) for t in types):
             return
         if any(0 in shape_of(t) for t in types):
             return
-        lhs_element, rhs_element, element = (element_type(t) for t in types)
-        if any(isinstance(t, ComplexType) for t in (lhs_element, rhs_element, element)):
-            return  # no complex lowering here (its zero is no FloatAttr): left as is
-        if self._is_matmul(op) and not is_bool(element):
-            self._lower_matmul(op, rewriter)
-            return
-        accumulator = self._accumulator(lhs_element, rhs_element, element)
-        if accumulator is None:
-            return
+        self._general(op, accumulator, rewriter)
+
+    @staticmethod
+    def _normal(op: shlo.ConvolutionOp) -> tuple[list[Operation], SSAValue] | None:
+        """Upstream's `NormalConvolutionOpConversion`."""
+        numbers = op.dimension_numbers
+        if not _canonical(numbers):
+            return None
+        if (
+            op.feature_group_count.value.data != 1
+            or op.batch_group_count.value.data != 1
+        ):
+            return None
+        result_type = op.result.type
+        assert isa(result_type, TensorType[Attribute])
+        shape = list(result_type.get_shape())
+        rank = len(shape)
+        if rank > 5 or any(d == DYNAMIC_INDEX for d in shape[1:-1]):
+            return None
+        strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
+        ops, hoist = Ops([]), Ops([])
+        filter_ = LowerConvolution._reverse(
+            ops, op.rhs, numbers.kernel_spatial, reversal
+        )
+        if filter_ is None:
+            return None
+        sizes: list[SSAValue] = []
+        if shape[0] == DYNAMIC_INDEX:
+            sizes.append(ops.add(tensor.DimOp(op.lhs, index_constant(ops, 0))))
+        if shape[-1] == DYNAMIC_INDEX:
+            sizes.append(ops.add(tensor.DimOp(filter_, index_constant(ops, rank - 1))))
+        element = result_type.get_element_type()
+        zeros: dict[Attribute, SSAValue] = {}
+        zero = _cached_zero(hoist, zeros, element)
+        init = ops.add(tensor.EmptyOp(sizes, result_type))
+        filled = ops.add(linalg.FillOp([zero], [init], [result_type]))
+        lhs = LowerConvolution._pad_and_dilate(
+            ops, hoist, zeros, op.lhs, numbers.input_spatial, padding, lhs_dilation
+        )
+        if lhs is None:
+            return None
+        attributes = discardable_attributes(op)
+        if rank == 2:
+            conv: Operation = linalg.MatmulOp(
+                [lhs, filter_], [filled], [result_type], attributes
+            )
+        else:
+            conv = upstream_linalg.CHANNEL_LAST_CONV[(rank - 2, "f")](
+                [lhs, filter_],
+                [filled],
+                [result_type],
+                attributes,
+                strides=_i64_vector(strides),
+                dilations=_i64_vector(rhs_dilation),
+            )
+        result = ops.add(conv)
+        return [*hoist.ops, *ops.ops], result
+
+    @staticmethod
+    def _depthwise(op: shlo.ConvolutionOp) -> tuple[list[Operation], SSAValue] | None:
+        """Upstream's `DepthwiseConvolutionOpConversion`."""
+        numbers = op.dimension_numbers
+        groups = op.feature_group_count.value.data
+        spatial = len(numbers.input_spatial)
+        if op.batch_group_count.value.data != 1 or groups == 1 or not 1 <= spatial <= 3:
+            return None
+        lhs_shape, filter_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
+        if lhs_shape[numbers.input_feature_dimension.data] != groups:
+            return None
+        if not _canonical(numbers):
+            return None
+        result_type = op.result.type
+        assert isa(result_type, TensorType[Attribute])
+        if not is_static(result_type) or not is_static(op.rhs.type):
+            return None
+        element = result_type.get_element_type()
+        strides, padding, lhs_dilation, rhs_dilation, reversal = op.window()
+        ops, hoist = Ops([]), Ops([])
+        zeros: dict[Attribute, SSAValue] = {}
+        zero = _cached_zero(hoist, zeros, element)
+        lhs = LowerConvolution._pad_and_dilate(
+            ops, hoist, zeros, op.lhs, numbers.input_spatial, padding, lhs_dilation
+        )
+        filter_ = LowerConvolution._reverse(
+            ops, op.rhs, numbers.kernel_spatial, reversal
+        )
+        if lhs is None or filter_ is None:
+            return None
+        filter_element = element_type(op.rhs.type)
+        attributes = discardable_attributes(op)
+        windows = {
+            "strides": _i64_vector(strides),
+            "dilations": _i64_vector(rhs_dilation),
+        }
+        kernel_in, kernel_out = filter_shape[spatial], filter_shape[spatial + 1]
+        shape = list(result_type.get_shape())
+        if kernel_in * kernel_out != groups:
+            # a channel multiplier: [.., 1, groups * m] -> [.., groups, m]
+            reshaped = list(filter_shape)
+            if kernel_in == 1:
+                reshaped[spatial], reshaped[spatial + 1] = groups, kernel_out // groups
+                filter_ = _reshape_through_1d(ops, filter_, reshaped)
+            multiplier = reshaped[-1]
+            out_shape = [*shape[:-1], shape[-1] // multiplier, multiplier]
+            out_type = TensorType(element, out_shape)
+            init = ops.add(tensor.EmptyOp([], out_type))
+            filled = ops.add(linalg.FillOp([zero], [init], [out_type]))
+            conv = ops.add(
+                upstream_linalg.CHANNEL_LAST_CONV[(spatial, "m")](
+                    [lhs, filter_], [filled], [out_type], attributes, **windows
+                )
+            )
+            groups_list = [[d] for d in range(len(out_shape) - 1)]
+            groups_list[-1].append(len(out_shape) - 1)
+            result = ops.add(
+                tensor.CollapseShapeOp.create(
+                    operands=[conv],
+                    result_types=[result_type],
+                    properties={"reassociation": reassociation(groups_list)},
+                )
+            )
+            return [*hoist.ops, *ops.ops], result
+        init = ops.add(tensor.EmptyOp([], result_type))
+        filled = ops.add(linalg.FillOp([zero], [init], [result_type]))
+        collapsed_shape = [*filter_shape[:spatial], groups]
+        groups_list = [[d] for d in range(spatial + 1)]
+        groups_list[-1].append(spatial + 1)
+        collapsed = ops.add(
+            tensor.CollapseShapeOp.create(
+                operands=[filter_],
+                result_types=[TensorType(filter_element, collapsed_shape)],
+                properties={"reassociation": reassociation(groups_list)},
+            )
+        )
+        result = ops.add(
+            upstream_linalg.CHANNEL_LAST_CONV[(spatial, "")](
+                [lhs, collapsed], [filled], [result_type], attributes, **windows
+            )
+        )
+        return [*hoist.ops, *ops.ops], result
+
+    def _general(
+        self, op: shlo.ConvolutionOp, accumulator: Attribute, rewriter: PatternRewriter
+    ) -> None:
+        """Upstream's `ConvolutionOpGeneralConversion`: one generic."""
+        lhs_element, rhs_element, element = (
+            element_type(t) for t in (op.lhs.type, op.rhs.type, op.result.type)
+        )
         groups, batch_groups = (
             op.feature_group_count.value.data,
             op.batch_group_count.value.data,
@@ -171,6 +388,7 @@ class LowerConvolution(RewritePattern):
             hoist.discard()
             return
         rhs = self._reverse(ops, op.rhs, numbers.kernel_spatial, reversal)
+        assert rhs is not None  # a static kernel
         kernel_out = numbers.kernel_output_feature_dimension.data
         lhs_batch = numbers.input_batch_dimension.data
         lhs_feature = numbers.input_feature_dimension.data
@@ -239,11 +457,7 @@ class LowerConvolution(RewritePattern):
         if count > 1:
             acc_shape[out_feature : out_feature + 1] = [count, out_features // count]
         acc_type = TensorType(accumulator, acc_shape)
-        zero = (
-            zeros[accumulator]
-            if accumulator in zeros
-            else scalar_constant(hoist, 0, accumulator)
-        )
+        zero = _cached_zero(hoist, zeros, accumulator)
         init = ops.add(linalg.FillOp([zero], [empty(ops, acc_type)], [acc_type]))
         iterators = [
             *parallel(n_parallel),
@@ -280,7 +494,8 @@ class LowerConvolution(RewritePattern):
     def _accumulator(
         lhs: Attribute, rhs: Attribute, result: Attribute
     ) -> Attribute | None:
-        """The accumulator type, or None where the interpreter's semantics are not mirrored."""
+        """The type the sum is in (the result's, as upstream; i64 for integer operands
+        into a float result), or None where the interpreter's semantics are not mirrored."""
         integers = [isinstance(t, IntegerType) for t in (lhs, rhs, result)]
         if any(is_bool(t) for t in (lhs, rhs, result)):
             return None
@@ -289,14 +504,15 @@ class LowerConvolution(RewritePattern):
         if integers[0] and integers[1]:
             return i64
         if not any(integers):
-            return f64
+            return result
         return None
 
     @staticmethod
     def _reverse(
         ops: Ops, value: SSAValue, spatial_dims: Sequence[int], reversal: Sequence[bool]
-    ) -> SSAValue:
-        """The kernel flipped along its reversed window dims (a copy reading `K - 1 - k`).
+    ) -> SSAValue | None:
+        """The kernel flipped along its reversed window dims (a copy reading `K - 1 - k`);
+        None for a dynamic kernel.
 
         A separate generic: in the convolution's own maps a window dim would then
         appear only inside sums, and linalg needs every loop dim as a plain result.
@@ -305,6 +521,8 @@ class LowerConvolution(RewritePattern):
             return value
         source = value.type
         assert isa(source, TensorType[Attribute])
+        if not is_static(source):
+            return None
         shape = list(source.get_shape())
         rank = len(shape)
         exprs = [AffineExpr.dimension(d) for d in range(rank)]
@@ -332,9 +550,14 @@ class LowerConvolution(RewritePattern):
         padding: Sequence[tuple[int, int]],
         dilation: Sequence[int],
     ) -> SSAValue | None:
-        """The input with interior (lhs dilation) and edge padding of zeros; None if cropped to nothing."""
+        """The input with interior (lhs dilation) and edge padding of zeros; None if cropped
+        to nothing, or padded with a dynamic shape."""
+        if all(p == (0, 0) for p in padding) and all(d == 1 for d in dilation):
+            return value
         source = value.type
         assert isa(source, TensorType[Attribute])
+        if not is_static(source):
+            return None
         element = source.get_element_type()
         shape = list(source.get_shape())
         low, high, step = [0] * len(shape), [0] * len(shape), [1] * len(shape)
@@ -351,7 +574,7 @@ class LowerConvolution(RewritePattern):
         ]
         if all(s == 1 for s in step):
             if any(positive_low) or any(positive_high):
-                zero = zeros[element] = scalar_constant(hoist, 0, element)
+                zero = _cached_zero(hoist, zeros, element)
                 block = Block(arg_types=[IndexType()] * len(shape))
                 block.add_op(tensor.YieldOp(zero))
                 value = ops.add(
@@ -367,7 +590,7 @@ class LowerConvolution(RewritePattern):
                 )
         else:
             padded_type = TensorType(element, padded_shape)
-            zero = zeros[element] = scalar_constant(hoist, 0, element)
+            zero = _cached_zero(hoist, zeros, element)
             filled = ops.add(
                 linalg.FillOp([zero], [empty(ops, padded_type)], [padded_type])
             )

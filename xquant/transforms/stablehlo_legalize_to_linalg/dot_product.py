@@ -108,7 +108,8 @@ class LowerDotGeneral(RewritePattern):
     `tensor.dim` of the operand dims they come from) filled with zero, and the
     sum is in the result's element type, operands cast to it in the body.
     Unsigned tensors are cast to signless ones and back; discardable attributes
-    are carried over. Complex dots are generics (`complex.mul`/`complex.add`);
+    are carried over. Complex matmuls are `linalg.matmul` (a `complex.mul`/`complex.add`
+    body), other complex dots generics;
     quantized operands are left as they are.
     """
 
@@ -132,8 +133,9 @@ class LowerDotGeneral(RewritePattern):
         ops, hoist = Ops([]), Ops([])
         lhs, rhs = signless_value(ops, lhs_value), signless_value(ops, rhs_value)
         lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
-        # xDSL's linalg.matmul has no complex body: complex dots are all generics.
-        named = None if is_complex else _simple_kind(numbers, lhs_shape, rhs_shape)
+        named = _simple_kind(numbers, lhs_shape, rhs_shape)
+        if is_complex and named is not linalg.MatmulOp:
+            named = None  # matvec/vecmat/dot here have no complex body: generics
         if named is not None:
             sizes = self._named_sizes(ops, named, lhs, rhs)
         else:
