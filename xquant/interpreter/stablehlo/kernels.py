@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -124,10 +126,12 @@ def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     `acc = acc + left[b, m, k] * right[b, k, n]` for k = 0, 1, ..., one rounding per
     multiply and per add (`numerics.values.loop_order_matmul`, every batch at once).
 
-    Vectorized over (b, m, n): two numpy passes over the (B, M, N) accumulator per
-    k, into a reused buffer. A big accumulator is summed in panels of rows, each
-    over all k while it stays in cache (about 20% faster than whole when the
-    accumulator outgrows the L2 cache; the sums are the same).
+    Vectorized over (b, m, n): two numpy passes over the accumulator per k, into
+    a reused buffer. The rows go in panels, each summed over all k while it
+    stays in cache (about 20% faster than whole once the accumulator outgrows
+    the L2 cache), and big products spread their panels over the CPUs (numpy
+    releases the GIL in its loops). Every element is still its own k-ordered
+    sum, so the bits do not depend on the panels or the threads.
     """
     batch, m, k_size = left.shape
     n = right.shape[2]
@@ -138,20 +142,52 @@ def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     columns = np.ascontiguousarray(np.moveaxis(left, 2, 0))[..., None]
     rows = np.ascontiguousarray(np.moveaxis(right, 1, 0))[:, :, None, :]
     panel = max(1, min(m, _PANEL_ELEMENTS // (batch * n)))
-    product = np.empty((batch, panel, n), acc.dtype)
-    for start in range(0, m, panel):
+    workers = _worker_count() if acc.size * k_size >= _THREADED_PRODUCTS else 1
+    if workers > 1:
+        panel = min(panel, -(-m // workers))
+
+    def sum_panel(start: int) -> None:
         stop = min(m, start + panel)
         part = acc[:, start:stop]
-        buffer = product[:, : stop - start]
+        product = np.empty(part.shape, acc.dtype)
         for k in range(k_size):
-            np.multiply(columns[k, :, start:stop], rows[k], out=buffer)
-            np.add(part, buffer, out=part)
+            np.multiply(columns[k, :, start:stop], rows[k], out=product)
+            np.add(part, product, out=part)
+
+    starts = range(0, m, panel)
+    if workers > 1 and len(starts) > 1:
+        list(_thread_pool().map(sum_panel, starts))
+    else:
+        for start in starts:
+            sum_panel(start)
     return acc
 
 
 # Accumulator elements per panel of `loop_order_batch_matmul`: accumulator and
 # product buffer (f32) in about 512 KiB, well inside a 1-2 MiB L2 cache.
 _PANEL_ELEMENTS = 1 << 16
+# Multiply-adds from which the panels go to threads (about 0.25 ms on one core).
+_THREADED_PRODUCTS = 1 << 20
+_POOL: dict[int, ThreadPoolExecutor] = {}  # by process id: a forked child makes its own
+
+
+def _worker_count() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _thread_pool() -> ThreadPoolExecutor:
+    """One pool for the process, made on first use (a fork does not copy threads)."""
+    pid = os.getpid()
+    pool = _POOL.get(pid)
+    if pool is None:
+        _POOL.clear()
+        pool = _POOL[pid] = ThreadPoolExecutor(
+            _worker_count(), thread_name_prefix="xquant-matmul"
+        )
+    return pool
 
 
 def pad_dilate(
