@@ -29,9 +29,12 @@ bits; the corpus test's tolerance, taken over the whole output). Times are the
 best of `--repeat` runs after one warm-up, taken round-robin (one run of each
 path per round) so that load from other processes hits all of them alike; the
 median is printed beside it. Ratios are interpreted / `jax.jit`. Both sides use
-all cores (OpenBLAS's threads and XLA's); set `OPENBLAS_NUM_THREADS=1` and
-`XLA_FLAGS='--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1'`
-to compare one core each. Target: the reassociating mode within 3x of XLA.
+all cores (XLA's threads; OpenBLAS's, and the in-order matmul's row panels);
+`OPENBLAS_NUM_THREADS=1 XLA_FLAGS='--xla_cpu_multi_thread_eigen=false
+intra_op_parallelism_threads=1' taskset -c 0` compares one core each, and with
+`--clock cpu` (the CPU time of the process) such a run is about as fast on a
+busy machine as on an idle one, where elapsed times are not. Target: the
+reassociating mode within 3x of XLA.
 """
 
 from __future__ import annotations
@@ -104,7 +107,7 @@ def make_inputs(seq: int, hidden: int, mlp: int) -> list[np.ndarray]:
 
 
 def round_robin(
-    paths: dict[str, Callable[[], Any]], repeat: int
+    paths: dict[str, Callable[[], Any]], repeat: int, clock: Callable[[], float]
 ) -> dict[str, list[float]]:
     """Seconds of `repeat` calls of each path, one call of each per round, after a warm-up."""
     for fn in paths.values():
@@ -112,9 +115,9 @@ def round_robin(
     times: dict[str, list[float]] = {name: [] for name in paths}
     for _ in range(repeat):
         for name, fn in paths.items():
-            start = time.perf_counter()
+            start = clock()
             fn()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return times
 
 
@@ -139,6 +142,13 @@ def main() -> None:
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--mlp", type=int, default=2048)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall: elapsed time; cpu: CPU time of the process, all its threads "
+        "(for one-thread runs on a busy machine, see above)",
+    )
     parser.add_argument(
         "--check-lowered",
         action="store_true",
@@ -195,9 +205,10 @@ def main() -> None:
             "interpreter reassoc": lambda: run_interpreter(True),
         },
         args.repeat,
+        time.perf_counter if args.clock == "wall" else time.process_time,
     )
     base = min(times["jax.jit"])
-    print(f"best of {args.repeat} (round robin), median beside it")
+    print(f"{args.clock} time, best of {args.repeat} (round robin), median beside it")
     print("path                    best       median    x jax.jit")
     for name, ts in times.items():
         best = min(ts)
