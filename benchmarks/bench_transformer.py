@@ -29,7 +29,8 @@ bits; the corpus test's tolerance, taken over the whole output). Times are the
 best of `--repeat` runs after one warm-up, taken round-robin (one run of each
 path per round) so that load from other processes hits all of them alike; the
 median is printed beside it. Ratios are interpreted / `jax.jit`. Both sides use
-all cores (XLA's threads; OpenBLAS's, and the in-order matmul's row panels);
+all cores (XLA's threads; OpenBLAS's, and the in-order matmul's row panels,
+`interpreter/stablehlo/kernels.py`);
 `OPENBLAS_NUM_THREADS=1 XLA_FLAGS='--xla_cpu_multi_thread_eigen=false
 intra_op_parallelism_threads=1' taskset -c 0` compares one core each, and with
 `--clock cpu` (the CPU time of the process) such a run is about as fast on a
@@ -121,6 +122,13 @@ def round_robin(
     return times
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (`taskset` narrows them)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo") as info:
@@ -165,8 +173,9 @@ def main() -> None:
         f"MLP {args.mlp}, f32; {len(text.splitlines())} lines of StableHLO"
     )
     print(
-        f"jax {jax.__version__}, numpy {np.__version__}, {os.cpu_count()} CPUs "
-        f"({cpu_model()}), OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '-')}"
+        f"jax {jax.__version__}, numpy {np.__version__}, {usable_cpus()} of "
+        f"{os.cpu_count()} CPUs ({cpu_model()}), "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '-')}"
         f", XLA_FLAGS={os.environ.get('XLA_FLAGS', '-')!r}"
     )
 
