@@ -1,7 +1,8 @@
 """Time a transformer layer written in JAX: xquant's interpreter against `jax.jit` on CPU.
 
     /tmp/jax312/bin/python benchmarks/bench_transformer.py [--seq 128] [--hidden 512]
-        [--heads 8] [--mlp 2048] [--repeat 10] [--check-lowered]
+        [--heads 8] [--mlp 2048] [--repeat 5] [--rounds 3]
+        [--clock wall|cpu] [--check-lowered]
 
 JAX (>= 0.12, Python >= 3.12) is not a dependency of xquant: run this with a
 Python that has JAX and xquant installed (`pip install 'jax==0.12.*'` and
@@ -26,9 +27,10 @@ Outputs are checked against JAX's: max |got - jax| <= 1e-5 * max |jax| for both
 modes (f32; each output element sums up to `mlp` products, in XLA's order on
 one side and in the loop's or BLAS's on the other, so they differ in the last
 bits; the corpus test's tolerance, taken over the whole output). Times are the
-best of `--repeat` runs after one warm-up, taken round-robin (one run of each
-path per round) so that load from other processes hits all of them alike; the
-median is printed beside it. Ratios are interpreted / `jax.jit`. Both sides use
+best of `--rounds` x `--repeat` runs: each round runs each path in a block (one
+warm-up, then `--repeat` timed runs), so that load from other processes hits
+all of them alike while one's worker threads do not slow the next; the median
+is printed beside it. Ratios are interpreted / `jax.jit`. Both sides use
 all cores (XLA's threads; OpenBLAS's, and the in-order matmul's row panels,
 `interpreter/stablehlo/kernels.py`);
 `OPENBLAS_NUM_THREADS=1 XLA_FLAGS='--xla_cpu_multi_thread_eigen=false
@@ -107,18 +109,27 @@ def make_inputs(seq: int, hidden: int, mlp: int) -> list[np.ndarray]:
     return [rng.standard_normal((seq, hidden)).astype(np.float32), *weights]
 
 
-def round_robin(
-    paths: dict[str, Callable[[], Any]], repeat: int, clock: Callable[[], float]
+def alternating_blocks(
+    paths: dict[str, Callable[[], Any]],
+    repeat: int,
+    rounds: int,
+    clock: Callable[[], float],
 ) -> dict[str, list[float]]:
-    """Seconds of `repeat` calls of each path, one call of each per round, after a warm-up."""
-    for fn in paths.values():
-        fn()
+    """Seconds of `rounds` x `repeat` calls of each path: in each round, one untimed
+    call of a path then `repeat` timed ones, path after path.
+
+    Blocks, not one call of each in turn: XLA's and OpenBLAS's worker threads spin
+    for a while after their work, and on 2 cores a call of the other right after
+    ran several times slower. Rounds, so that load from other processes is spread
+    over all paths."""
     times: dict[str, list[float]] = {name: [] for name in paths}
-    for _ in range(repeat):
+    for _ in range(rounds):
         for name, fn in paths.items():
-            start = clock()
             fn()
-            times[name].append(clock() - start)
+            for _ in range(repeat):
+                start = clock()
+                fn()
+                times[name].append(clock() - start)
     return times
 
 
@@ -149,7 +160,8 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--mlp", type=int, default=2048)
-    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument(
         "--clock",
         choices=("wall", "cpu"),
@@ -207,17 +219,21 @@ def main() -> None:
         assert np.asarray(after).tobytes() == got["interpreter"].tobytes()
         print("bit-identical to the default mode")
 
-    times = round_robin(
+    times = alternating_blocks(
         {
             "jax.jit": run_jax,
             "interpreter": lambda: run_interpreter(False),
             "interpreter reassoc": lambda: run_interpreter(True),
         },
         args.repeat,
+        args.rounds,
         time.perf_counter if args.clock == "wall" else time.process_time,
     )
     base = min(times["jax.jit"])
-    print(f"{args.clock} time, best of {args.repeat} (round robin), median beside it")
+    print(
+        f"{args.clock} time, best of {args.rounds} x {args.repeat} runs, "
+        "median beside it"
+    )
     print("path                    best       median    x jax.jit")
     for name, ts in times.items():
         best = min(ts)
