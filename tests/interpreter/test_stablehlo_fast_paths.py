@@ -12,6 +12,8 @@ References are written here as plain loops, not the interpreter's routines.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -140,3 +142,26 @@ def test_max_min_reduce_orders_zeros_and_propagates_nan(op: str, init: str) -> N
     (after,) = xquant.run(lowered, "main", ROWS)
     np.testing.assert_array_equal(np.signbit(after), np.signbit(want))
     np.testing.assert_array_equal(after, want)
+
+
+OVERFLOW = """
+func.func @main(%a: tensor<256x64xf32>, %b: tensor<64x1024xf32>) -> tensor<256x1024xf32> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+      : (tensor<256x64xf32>, tensor<64x1024xf32>) -> tensor<256x1024xf32>
+  func.return %r : tensor<256x1024xf32>
+}
+"""
+
+
+def test_threaded_panels_keep_the_callers_numpy_error_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Worker threads start from numpy's default error state (warn on overflow); the
+    run ignores float errors (inf is a value), so the panels must too."""
+    monkeypatch.setattr(kernels, "_worker_count", lambda: 2)
+    a = np.full((256, 64), 3e38, np.float32)
+    b = np.full((64, 1024), 3e38, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (got,) = xquant.run(OVERFLOW, "main", a, b)
+    assert np.all(np.isposinf(got))

@@ -146,11 +146,13 @@ def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     if workers > 1:
         panel = min(panel, -(-m // workers))
 
+    caller = np.geterr()  # a worker thread starts from numpy's defaults
+
     def sum_panel(start: int) -> None:
         stop = min(m, start + panel)
         part = acc[:, start:stop]
         product = np.empty(part.shape, acc.dtype)
-        with np.errstate():  # restores the buffer size (per thread)
+        with np.errstate(**caller):  # also restores the buffer size
             if n >= _UNBUFFERED_ROW:
                 np.setbufsize(min(n, _NUMPY_BUFSIZE))
             for k in range(k_size):
