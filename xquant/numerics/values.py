@@ -79,6 +79,8 @@ def element_type(t: Attribute) -> Attribute:
     `getElementTypeOrSelf`. Not xDSL's `get_element_type_or_self`, which also
     unwraps `complex<f32>` to `f32` (a `ContainerType`; MLIR keeps it) and misses
     shaped types that are not xDSL containers (`!mx_tensor.tensor`)."""
+    if type(t) is TensorType:  # the common case, without the ABC check (~1.5 us)
+        return t.element_type
     if isinstance(t, ShapedType | UnrankedTensorType):
         return cast(ElementTyped, t).get_element_type()
     return t

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from functools import cache
 
 import numpy as np
@@ -14,6 +15,7 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.context import make_context
@@ -36,6 +38,10 @@ from xquant.transforms.odml_legalize_qdq_custom_call import (
     is_odml_quantize,
     odml_quantized_type,
 )
+
+_CONSTANTS: weakref.WeakKeyDictionary[
+    Operation, tuple[Attribute, Attribute, np.ndarray]
+] = weakref.WeakKeyDictionary()
 
 
 @cache
@@ -74,6 +80,11 @@ class ConstantFunctions(InterpreterFunctions):
     def run_constant(
         self, interpreter: Interpreter, op: shlo.ConstantOp, args: PythonValues
     ) -> PythonValues:
+        # Kept across runs while the op lives, as arith.constant's: read-only arrays,
+        # and a rewritten attribute or type is a new object, which misses.
+        cached = _CONSTANTS.get(op)
+        if cached is not None and cached[0] is op.value and cached[1] is op.output.type:
+            return (cached[2],)
         value = (
             resource_value(op.value)
             if isinstance(op.value, DenseResourceAttr)
@@ -81,7 +92,12 @@ class ConstantFunctions(InterpreterFunctions):
         )
         if (q := quantized(op.output.type)) is not None:
             value = reinterpret(value, q.storage_width, q.is_signed)
-        return (as_result(value, op.output.type),)
+        value = as_result(value, op.output.type)
+        if not isinstance(op.value, DenseResourceAttr):
+            # (A blob is cached per blob: `bind_weights` may replace it in place.)
+            value.flags.writeable = False
+            _CONSTANTS[op] = (op.value, op.output.type, value)
+        return (value,)
 
     @impl(shlo.CustomCallOp)
     def run_custom_call(

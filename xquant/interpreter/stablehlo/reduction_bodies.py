@@ -9,9 +9,10 @@ Float `add`/`multiply` bodies fold in the order the lowered IR computes
 the reduced dimensions nested in the order the op lists them, one rounding
 per step), so a program gives the same bits
 before and after lowering; inside `reassociating_fp_reductions()` an `add`
-is numpy's (pairwise) sum. A float body of one other op that is not exact in
-any order (max, min, and, or are) folds step by step in that order too. Other
-bodies (several operands, as argmax) run as a balanced binary tree.
+is numpy's (pairwise) sum. A float `maximum`/`minimum` body is exact in any
+order: one numpy reduce, zeros ordered -0 < +0. A float body of one other op
+folds step by step in loop order too. Other bodies (several operands, as
+argmax) run as a balanced binary tree.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from xdsl.ir import Region
 
 from xquant.dialects.stablehlo import reductions as red
 from xquant.dialects.stablehlo.type_utils import quantized
+from xquant.interpreter.arith import maximumf, minimumf
 from xquant.numerics import uniform
 from xquant.numerics.values import (
     element_type,
@@ -116,6 +118,8 @@ def float_fold(
     combiner = red.combiner_name(region)
     if combiner == "stablehlo.add" and reassociates_fp_reductions():
         return np.add(init, np.add.reduce(x, axis=-1), dtype=x.dtype)
+    if combiner in _MAX_MIN:
+        return _max_min_fold(x, init, combiner == "stablehlo.maximum")
     start = np.broadcast_to(init, (*x.shape[:-1], 1)).astype(x.dtype)
     if combiner in ("stablehlo.add", "stablehlo.multiply"):
         ufunc = np.add if combiner == "stablehlo.add" else np.multiply
@@ -126,6 +130,27 @@ def float_fold(
     for i in range(x.shape[-1]):
         (acc,) = run_body(interpreter, region, [acc, x[..., i]], name)
     return acc
+
+
+_MAX_MIN = frozenset(("stablehlo.maximum", "stablehlo.minimum"))
+
+
+def _max_min_fold(x: np.ndarray, init: np.ndarray, is_max: bool) -> np.ndarray:
+    """The last axis of floats folded into `init` with IEEE maximum (minimum).
+
+    Exact in any order (NaN propagates, -0 < +0), so one numpy reduce does what
+    a fold of the body would, without running it; numpy's reduce does not order
+    the zeros, so a zero result takes its sign from the elements: +0 for a
+    maximum when any is +0, -0 for a minimum when any is -0.
+    """
+    folded = (np.maximum if is_max else np.minimum).reduce(x, axis=-1)
+    zero = folded == 0
+    if np.any(zero):
+        # The sign a zero result must have: the max of the zeros is +0 if any is.
+        wanted = np.any((x == 0) & (np.signbit(x) != is_max), axis=-1)
+        signed = np.where(wanted != is_max, -0.0, 0.0).astype(x.dtype)
+        folded = np.where(zero, signed, folded)
+    return (maximumf if is_max else minimumf)(init, folded)
 
 
 def reduce_arrays(

@@ -81,14 +81,14 @@ class StructuralFunctions(InterpreterFunctions):
     def run_broadcast_in_dim(
         self, interpreter: Interpreter, op: shlo.BroadcastInDimOp, args: PythonValues
     ) -> PythonValues:
-        value, shape = np.asarray(args[0]), shape_of(op.result.type)
+        value, shape, dims = np.asarray(args[0]), shape_of(op.result.type), op.dims
         expanded = [1] * len(shape)
-        for operand_dim, result_dim in enumerate(op.dims):
+        for operand_dim, result_dim in enumerate(dims):
             expanded[result_dim] = value.shape[operand_dim]
-        order = sorted(range(len(op.dims)), key=lambda i: op.dims[i])
+        order = sorted(range(len(dims)), key=dims.__getitem__)
         placed = np.transpose(value, order).reshape(expanded)
         result = broadcast_view(placed, shape)
-        source = _moved_axis_type(op.operand.type, list(op.dims), shape)
+        source = _moved_axis_type(op.operand.type, list(dims), shape)
         return (as_result(convert_to(result, source, op.result.type), op.result.type),)
 
     @impl(shlo.ConcatenateOp)
