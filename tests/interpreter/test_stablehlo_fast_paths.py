@@ -1,6 +1,6 @@
 """The interpreter's fast paths for JAX-sized programs compute what the IR says.
 
-- batched `dot_general` sums every batch at once, in row panels, on threads
+- batched `dot_general` sums every batch at once, in row panels
   when big: each element must still be the scalar loop's k-ordered sum (one
   f32 rounding per product and per add), equal before and after lowering; the
   reassociating mode is numpy's matmul of each batch;
@@ -77,14 +77,13 @@ def test_batched_dot_general_is_the_loop(b: int, m: int, k: int, n: int) -> None
     np.testing.assert_array_equal(fast, blas)
 
 
-def test_panels_and_threads_do_not_change_the_bits(
+def test_panels_do_not_change_the_bits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     a, b = _spread((2, 96, 64), 3), _spread((2, 64, 80), 4)
     want = _loop_batch_matmul(a, b)
-    for panel, threaded in ((1 << 30, 1 << 62), (1000, 1 << 62), (1000, 1)):
+    for panel in (1 << 30, 1000, 1):
         monkeypatch.setattr(kernels, "_PANEL_ELEMENTS", panel)
-        monkeypatch.setattr(kernels, "_THREADED_PRODUCTS", threaded)
         np.testing.assert_array_equal(kernels.loop_order_batch_matmul(a, b), want)
 
 
@@ -153,12 +152,9 @@ func.func @main(%a: tensor<256x64xf32>, %b: tensor<64x1024xf32>) -> tensor<256x1
 """
 
 
-def test_threaded_panels_keep_the_callers_numpy_error_state(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Worker threads start from numpy's default error state (warn on overflow); the
-    run ignores float errors (inf is a value), so the panels must too."""
-    monkeypatch.setattr(kernels, "_worker_count", lambda: 2)
+def test_panels_keep_the_callers_numpy_error_state() -> None:
+    """The run ignores float errors (inf is a value): the panels' error state (set
+    with their buffer size) must not turn an overflow into a warning."""
     a = np.full((256, 64), 3e38, np.float32)
     b = np.full((64, 1024), 3e38, np.float32)
     with warnings.catch_warnings():

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -129,9 +127,8 @@ def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     Vectorized over (b, m, n): two numpy passes over the accumulator per k, into
     a reused buffer. The rows go in panels, each summed over all k while it
     stays in cache (about 20% faster than whole once the accumulator outgrows
-    the L2 cache), and big products spread their panels over the CPUs (numpy
-    releases the GIL in its loops). Every element is still its own k-ordered
-    sum, so the bits do not depend on the panels or the threads.
+    the L2 cache). Every element is still its own k-ordered sum, so the bits do
+    not depend on the panels.
     """
     batch, m, k_size = left.shape
     n = right.shape[2]
@@ -142,29 +139,17 @@ def loop_order_batch_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     columns = np.ascontiguousarray(np.moveaxis(left, 2, 0))[..., None]
     rows = np.ascontiguousarray(np.moveaxis(right, 1, 0))[:, :, None, :]
     panel = max(1, min(m, _PANEL_ELEMENTS // (batch * n)))
-    workers = _worker_count() if acc.size * k_size >= _THREADED_PRODUCTS else 1
-    if workers > 1:
-        panel = min(panel, -(-m // workers))
-
-    caller = np.geterr()  # a worker thread starts from numpy's defaults
-
-    def sum_panel(start: int) -> None:
-        stop = min(m, start + panel)
-        part = acc[:, start:stop]
-        product = np.empty(part.shape, acc.dtype)
-        with np.errstate(**caller):  # also restores the buffer size
-            if n >= _UNBUFFERED_ROW:
-                np.setbufsize(min(n, _NUMPY_BUFSIZE))
+    product = np.empty((batch, panel, n), acc.dtype)
+    with np.errstate():  # restores the buffer size set below
+        if n >= _UNBUFFERED_ROW:
+            np.setbufsize(min(n, _NUMPY_BUFSIZE))
+        for start in range(0, m, panel):
+            stop = min(m, start + panel)
+            part = acc[:, start:stop]
+            out = product[:, : stop - start]
             for k in range(k_size):
-                np.multiply(columns[k, :, start:stop], rows[k], out=product)
-                np.add(part, product, out=part)
-
-    starts = range(0, m, panel)
-    if workers > 1 and len(starts) > 1:
-        list(_thread_pool().map(sum_panel, starts))
-    else:
-        for start in starts:
-            sum_panel(start)
+                np.multiply(columns[k, :, start:stop], rows[k], out=out)
+                np.add(part, out, out=part)
     return acc
 
 
@@ -178,28 +163,6 @@ _PANEL_ELEMENTS = 1 << 16
 # rows on; shorter rows are faster with the default).
 _UNBUFFERED_ROW = 512
 _NUMPY_BUFSIZE = 8192
-# Multiply-adds from which the panels go to threads (about 0.25 ms on one core).
-_THREADED_PRODUCTS = 1 << 20
-_POOL: dict[int, ThreadPoolExecutor] = {}  # by process id: a forked child makes its own
-
-
-def _worker_count() -> int:
-    """The CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def _thread_pool() -> ThreadPoolExecutor:
-    """One pool for the process, made on first use (a fork does not copy threads)."""
-    pid = os.getpid()
-    pool = _POOL.get(pid)
-    if pool is None:
-        _POOL.clear()
-        pool = _POOL[pid] = ThreadPoolExecutor(
-            _worker_count(), thread_name_prefix="xquant-matmul"
-        )
-    return pool
 
 
 def pad_dilate(
