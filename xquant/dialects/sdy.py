@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -79,10 +79,12 @@ __all__ = [
     "MeshOp",
     "ReshardOp",
     "ReturnOp",
-    "Sdy",
     "ShardingConstraintOp",
     "TensorShardingAttr",
     "TensorShardingPerValueAttr",
+    "parse_axis_ref",
+    "parse_tensor_sharding",
+    "verify_sharding",
 ]
 
 
@@ -260,6 +262,9 @@ def _parse_axis_ref(parser: AttrParser) -> AxisRefAttr:
     parser.parse_punctuation(")")
     size = parser.parse_integer(allow_boolean=False)
     return AxisRefAttr(name, IntAttr(pre_size), IntAttr(size))
+
+
+parse_axis_ref = _parse_axis_ref
 
 
 def _parse_axis_list(parser: AttrParser) -> list[AxisRefAttr]:
@@ -479,9 +484,13 @@ def parse_manual_axes(parser: AttrParser) -> list[StringAttr]:
 
 
 def verify_sharding(
-    sharding: TensorShardingAttr, value_type: Attribute, op: Operation
+    sharding: TensorShardingAttr,
+    value_type: Attribute,
+    op: Operation,
+    allow_token: bool = False,
 ) -> None:
-    """Shardy's `verifyTensorShardingAttr`, for a ranked tensor type."""
+    """Shardy's `verifyTensorShardingAttr`, for a ranked tensor type (or, with
+    `allow_token`, any non-shaped type, which takes a rank-0 sharding)."""
     mesh = sharding.mesh(op)
     if isinstance(sharding.mesh_or_ref, MeshAttr):
         sharding.mesh_or_ref.verify_mesh()
@@ -490,6 +499,26 @@ def verify_sharding(
         raise VerifyException(
             f"unknown mesh: {sharding.mesh_or_ref.root_reference.data}"
         )
+    bare = (
+        sharding.rank == 0
+        and not sharding.replicated_axes.data
+        and not sharding.unreduced_axes.data
+    )
+    if not mesh.axes.data:  # a maximal mesh: run on one device
+        if not bare:
+            raise VerifyException(
+                "a maximal sharding can only have a sharding with rank 0 and no "
+                "replicated or unreduced axes."
+            )
+        return
+    if allow_token and not isa(value_type, TensorType):
+        if not bare:
+            raise VerifyException(
+                "non-shaped tensors can only have a sharding with rank 0 and no "
+                f"replicated or unreduced axes. type: {value_type}, sharding: "
+                f"{sharding}"
+            )
+        return
     if not isa(value_type, TensorType):
         raise VerifyException(
             f"only ranked tensors can have a sharding. type: {value_type}"
@@ -518,13 +547,9 @@ def verify_sharding(
                 raise VerifyException(
                     f"dim {dim} is empty and closed but has a priority"
                 )
+        # Shardy verifies with `checkDivisibility=false`: a sharded dimension
+        # may be padded.
         check_axes(dim_sharding.axes.data)
-        sharded = math.prod(axis.sharded_size(mesh) for axis in dim_sharding.axes.data)
-        if size >= 0 and size % sharded:
-            raise VerifyException(
-                f"dim {dim} with size {size} is not divisible by its sharded size "
-                f"{sharded}"
-            )
     check_axes(sharding.replicated_axes.data)
     check_axes(sharding.unreduced_axes.data)
 
@@ -704,18 +729,3 @@ class ManualComputationOp(IRDLOperation):
                 f"number of block arguments {len(self.body.block.args)} doesn't "
                 f"match number of operands {len(self.tensors)}"
             )
-
-
-Sdy = Dialect(
-    "sdy",
-    [MeshOp, ShardingConstraintOp, ReshardOp, ManualComputationOp, ReturnOp],
-    [
-        ManualAxesAttr,
-        MeshAttr,
-        MeshAxisAttr,
-        AxisRefAttr,
-        DimensionShardingAttr,
-        TensorShardingAttr,
-        TensorShardingPerValueAttr,
-    ],
-)

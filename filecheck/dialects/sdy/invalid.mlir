@@ -57,15 +57,6 @@ func.func @duplicate_axis(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // -----
 
 sdy.mesh @mesh = <["a"=2, "b"=4]>
-func.func @divisible(%arg0: tensor<6xf32>) -> tensor<6xf32> {
-  // expected-error@+1 {{dim 0 with size 6 is not divisible by its sharded size 4}}
-  %0 = sdy.sharding_constraint %arg0 <@mesh, [{"b"}]> : tensor<6xf32>
-  return %0 : tensor<6xf32>
-}
-
-// -----
-
-sdy.mesh @mesh = <["a"=2, "b"=4]>
 func.func @priority(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error@+1 {{dim 0 is empty and closed but has a priority}}
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{}p0]> : tensor<8xf32>
