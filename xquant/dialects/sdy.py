@@ -539,16 +539,14 @@ def verify_sharding(
                 raise VerifyException(f"duplicate axis ref: {axis.text()}")
             seen.add(axis.text())
 
-    for dim, (dim_sharding, size) in enumerate(
-        zip(sharding.dim_shardings.data, shape, strict=True)
-    ):
+    # Shardy verifies with `checkDivisibility=false`: a sharded dimension may
+    # be padded, so only the rank is checked against the shape.
+    for dim, dim_sharding in enumerate(sharding.dim_shardings.data):
         if isinstance(dim_sharding.priority, IntAttr):
             if not dim_sharding.axes.data and dim_sharding.is_closed.value.data:
                 raise VerifyException(
                     f"dim {dim} is empty and closed but has a priority"
                 )
-        # Shardy verifies with `checkDivisibility=false`: a sharded dimension
-        # may be padded.
         check_axes(dim_sharding.axes.data)
     check_axes(sharding.replicated_axes.data)
     check_axes(sharding.unreduced_axes.data)

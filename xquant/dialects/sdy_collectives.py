@@ -25,7 +25,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
-    DictionaryAttr,
     IntAttr,
     NoneAttr,
     StringAttr,
@@ -36,6 +35,7 @@ from xdsl.ir import (
     Attribute,
     BlockArgument,
     Operation,
+    OpResult,
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
@@ -334,14 +334,12 @@ def value_sharding(value: SSAValue) -> TensorShardingAttr | None:
     if isinstance(value, BlockArgument):
         owner = value.block.parent_op()
         if isinstance(owner, func.FuncOp) and owner.arg_attrs is not None:
-            entry = owner.arg_attrs.data[value.index]
-            if isinstance(entry, DictionaryAttr):
-                sharding = entry.data.get("sdy.sharding")
-                if isinstance(sharding, TensorShardingAttr):
-                    return sharding
+            sharding = owner.arg_attrs.data[value.index].data.get("sdy.sharding")
+            if isinstance(sharding, TensorShardingAttr):
+                return sharding
         return None
-    op = value.owner
-    assert isinstance(op, Operation)
+    assert isinstance(value, OpResult)
+    op = value.op
     if isinstance(op, ShardingConstraintOp | ReshardOp):
         return op.sharding
     if isinstance(op, DataFlowEdgeOp):
@@ -351,7 +349,7 @@ def value_sharding(value: SSAValue) -> TensorShardingAttr | None:
     per_value = op.attributes.get("sdy.sharding")
     if isinstance(per_value, TensorShardingPerValueAttr):
         shardings = per_value.shardings.data
-        if isinstance(value.index, int) and value.index < len(shardings):
+        if value.index < len(shardings):
             return shardings[value.index]
     return None
 
@@ -452,6 +450,17 @@ class CollectiveOp(IRDLOperation):
             if size != 1:
                 return axis, size
         return None
+
+    def one_device_error(self) -> str | None:
+        """Why this op cannot run on one device (None: it is the identity)."""
+        blocking = self.blocking_axis()
+        if blocking is None:
+            return None
+        axis, size = blocking
+        return (
+            f"communicates over mesh axis {axis.text()} ({size} devices), which "
+            "cannot run on one device"
+        )
 
     def operand_sharding(self) -> TensorShardingAttr:
         sharding = value_sharding(self.tensor)
