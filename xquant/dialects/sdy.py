@@ -497,7 +497,7 @@ def verify_sharding(
     if mesh is None:
         assert isinstance(sharding.mesh_or_ref, SymbolRefAttr)
         raise VerifyException(
-            f"unknown mesh: {sharding.mesh_or_ref.root_reference.data}"
+            f"unknown mesh: @{sharding.mesh_or_ref.root_reference.data}"
         )
     bare = (
         sharding.rank == 0

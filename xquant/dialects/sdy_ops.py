@@ -213,16 +213,16 @@ class NamedComputationOp(IRDLOperation):
                 raise VerifyException(
                     f"expected the type of the {index}'th block argument to match "
                     "the type of the corresponding operand: "
-                    f"{arg.type} vs {operand.type}"
+                    f"'{arg.type}' vs '{operand.type}'"
                 )
         terminator = self.body.block.last_op
         returned = [] if terminator is None else list(terminator.operand_types)
         if returned != list(self.outputs.types):
             raise VerifyException(
                 "inferred type(s) "
-                + ", ".join(str(t) for t in returned)
+                + ", ".join(f"'{t}'" for t in returned)
                 + " are incompatible with return type(s) of operation "
-                + ", ".join(str(t) for t in self.outputs.types)
+                + ", ".join(f"'{t}'" for t in self.outputs.types)
             )
         if self.in_shardings is not None:
             verify_sharding_per_value(
