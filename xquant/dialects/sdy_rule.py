@@ -223,7 +223,8 @@ class OpShardingRuleAttr(ParametrizedAttribute):
                 special[kind].append(parse_factor())
         custom = False
         if parser.parse_optional_punctuation(",") is not None:
-            parser.parse_keyword("custom")
+            if parser.parse_optional_keyword("custom") is None:
+                parser.raise_error("expected 'custom'")
             custom = True
         parser.parse_punctuation(">")
         return (
