@@ -1,9 +1,9 @@
 """The `sdy` dialect: Shardy's ops and attributes (sdy.py, sdy_ops.py,
-sdy_collectives.py, sdy_rule.py), and `sdy.sharding_rule`'s checks."""
+sdy_collectives.py, sdy_rule.py)."""
 
 from __future__ import annotations
 
-from xdsl.ir import Dialect, Operation
+from xdsl.ir import Dialect
 
 from xquant.dialects.sdy import (
     AxisRefAttr,
@@ -48,11 +48,7 @@ from xquant.dialects.sdy_rule import (
     TensorMappingAttr,
 )
 
-__all__ = ["Sdy", "is_sdy_op"]
-
-
-def is_sdy_op(op: Operation) -> bool:
-    return op.name.startswith("sdy.")
+__all__ = ["Sdy"]
 
 
 Sdy = Dialect(

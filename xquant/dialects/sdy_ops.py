@@ -355,8 +355,6 @@ class DataFlowEdgeOp(_UnaryIdentityOp):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        from xquant.dialects.sdy_dialect import is_sdy_op
-
         if not _static(self.result.type):
             raise VerifyException(
                 "expected sdy.data_flow_edge to have a static-shaped result. "
@@ -369,7 +367,7 @@ class DataFlowEdgeOp(_UnaryIdentityOp):
         owner = self.input.owner
         if (
             isinstance(owner, Operation)
-            and is_sdy_op(owner)
+            and owner.name.startswith("sdy.")
             and not isinstance(owner, NamedComputationOp)
         ):
             raise VerifyException(
