@@ -23,8 +23,9 @@ is laid out over devices, never what it holds: on one device a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import ClassVar, Self
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import ClassVar, Self, TypeVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -36,6 +37,8 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TensorType,
+    TupleType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.irdl import (
@@ -82,8 +85,13 @@ __all__ = [
     "ShardingConstraintOp",
     "TensorShardingAttr",
     "TensorShardingPerValueAttr",
+    "axis_bounds",
+    "can_merge",
+    "op_errors",
     "parse_axis_ref",
     "parse_tensor_sharding",
+    "sorted_wrt_mesh",
+    "verify_axis_list",
     "verify_sharding",
 ]
 
@@ -481,6 +489,24 @@ def parse_manual_axes(parser: AttrParser) -> list[StringAttr]:
 
 
 # ----- verification (verifiers.cc) -------------------------------------------------
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def op_errors(verify: Callable[[_OpT], None]) -> Callable[[_OpT], None]:
+    """`verify_` with its messages as MLIR's `emitOpError` words them:
+    `'sdy.all_gather' op ...`."""
+
+    @wraps(verify)
+    def wrapped(self: _OpT) -> None:
+        try:
+            verify(self)
+        except VerifyException as err:
+            text = str(err)
+            if text.startswith("'"):
+                raise
+            raise VerifyException(f"'{self.name}' op {text}") from err
+
+    return wrapped
 
 
 def verify_sharding(
@@ -511,7 +537,17 @@ def verify_sharding(
                 "replicated or unreduced axes."
             )
         return
-    if allow_token and not isa(value_type, TensorType):
+    if isinstance(value_type, TupleType):
+        if len(value_type.types.data) != 1:
+            raise VerifyException(
+                f"ops can only have a sharding for a tuple of size 1: {value_type}"
+            )
+        value_type = value_type.types.data[0]
+    if (
+        allow_token
+        and not isa(value_type, TensorType)
+        and not isinstance(value_type, UnrankedTensorType)
+    ):
         if not bare:
             raise VerifyException(
                 "non-shaped tensors can only have a sharding with rank 0 and no "
@@ -528,28 +564,121 @@ def verify_sharding(
         raise VerifyException(
             f"sharding doesn't match tensor rank: {sharding.rank} != {len(shape)}"
         )
-    sizes = mesh.axis_sizes
     seen: set[str] = set()
-
-    def check_axes(axes: Sequence[AxisRefAttr]) -> None:
-        for axis in axes:
-            if axis.axis_name.data not in sizes:
-                raise VerifyException(f'unknown axis name: "{axis.axis_name.data}"')
-            if axis.text() in seen:
-                raise VerifyException(f"duplicate axis ref: {axis.text()}")
-            seen.add(axis.text())
-
-    # Shardy verifies with `checkDivisibility=false`: a sharded dimension may
-    # be padded, so only the rank is checked against the shape.
+    sub_axes: dict[str, list[AxisRefAttr]] = {}
     for dim, dim_sharding in enumerate(sharding.dim_shardings.data):
         if isinstance(dim_sharding.priority, IntAttr):
             if not dim_sharding.axes.data and dim_sharding.is_closed.value.data:
                 raise VerifyException(
                     f"dim {dim} is empty and closed but has a priority"
                 )
-        check_axes(dim_sharding.axes.data)
-    check_axes(sharding.replicated_axes.data)
-    check_axes(sharding.unreduced_axes.data)
+        verify_axis_list(dim_sharding.axes.data, mesh, seen, sub_axes)
+    # Shardy verifies with `checkDivisibility=false`: a sharded dimension may
+    # be padded, so only the rank is checked against the shape.
+    for kind, axes in (
+        ("replicated", sharding.replicated_axes.data),
+        ("unreduced", sharding.unreduced_axes.data),
+    ):
+        if not sorted_wrt_mesh(axes, mesh):
+            raise VerifyException(f"{kind} axes are not ordered w.r.t. mesh")
+        verify_axis_list(axes, mesh, seen, sub_axes)
+    for name, subs in sub_axes.items():
+        _verify_sub_axes(name, subs, mesh, seen)
+
+
+def axis_bounds(axis: AxisRefAttr, mesh: MeshAttr) -> tuple[int, int]:
+    """(pre-size, next pre-size) of an axis ref; a full axis is (1, size)."""
+    if isinstance(axis.pre_size, IntAttr) and isinstance(axis.size, IntAttr):
+        return axis.pre_size.data, axis.pre_size.data * axis.size.data
+    return 1, mesh.axis_sizes.get(axis.axis_name.data, 1)
+
+
+def can_merge(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
+    """Shardy's `AxisRefAttr::canMerge`: consecutive sub-axes of one axis."""
+    return (
+        a.axis_name == b.axis_name
+        and isinstance(a.pre_size, IntAttr)
+        and isinstance(b.pre_size, IntAttr)
+        and axis_bounds(a, mesh)[1] == axis_bounds(b, mesh)[0]
+    )
+
+
+def sorted_wrt_mesh(axes: Sequence[AxisRefAttr], mesh: MeshAttr) -> bool:
+    """Shardy's `getMeshComparator` order: mesh axis order, then sub-axes."""
+    order = {axis.axis_name.data: i for i, axis in enumerate(mesh.axes.data)}
+
+    def key(a: AxisRefAttr) -> tuple[int, int, int]:
+        pre, end = axis_bounds(a, mesh)
+        return (order.get(a.axis_name.data, -1), pre, end)
+
+    keys = [key(a) for a in axes]
+    return keys == sorted(keys)
+
+
+def verify_axis_list(
+    axes: Sequence[AxisRefAttr],
+    mesh: MeshAttr,
+    seen: set[str],
+    sub_axes: dict[str, list[AxisRefAttr]] | None = None,
+) -> None:
+    """Shardy's `verifyAxisRefList`."""
+    sizes = mesh.axis_sizes
+    previous: AxisRefAttr | None = None
+    for axis in axes:
+        if axis.axis_name.data not in sizes:
+            raise VerifyException(f'unknown axis name: "{axis.axis_name.data}"')
+        if axis.text() in seen:
+            raise VerifyException(f"duplicate axis ref: {axis.text()}")
+        seen.add(axis.text())
+        if not isinstance(axis.pre_size, IntAttr):
+            previous = axis
+            continue
+        if sub_axes is not None:
+            sub_axes.setdefault(axis.axis_name.data, []).append(axis)
+        if previous is not None and can_merge(previous, axis, mesh):
+            raise VerifyException(
+                "two consecutive sub-axes can be merged: "
+                f"{previous.text()}, {axis.text()}"
+            )
+        previous = axis
+
+
+def _verify_sub_axes(
+    name: str, subs: list[AxisRefAttr], mesh: MeshAttr, seen: set[str]
+) -> None:
+    """Shardy's `verifySubAxes`."""
+    if subs and f'"{name}"' in seen:
+        raise VerifyException(
+            f'both sub-axis and full-axis are used for axis name: "{name}"'
+        )
+    full = mesh.axis_sizes[name]
+    previous: AxisRefAttr | None = None
+    for axis in sorted(subs, key=lambda a: axis_bounds(a, mesh)):
+        pre, end = axis_bounds(axis, mesh)
+        assert isinstance(axis.size, IntAttr)
+        size = axis.size.data
+        if pre < 1:
+            raise VerifyException(
+                f"sub-axis pre-size must be at least 1: {axis.text()}"
+            )
+        if size <= 1:
+            raise VerifyException(
+                f"sub-axis sizes must be greater than 1: {axis.text()}"
+            )
+        if full % end:
+            raise VerifyException(
+                f"sub-axis next pre-size {end} doesn't divide the size of the full "
+                f"axis {full}: {axis.text()}"
+            )
+        if size == full:
+            raise VerifyException(
+                f"sub-axis size is equal to the full axis size: {axis.text()}"
+            )
+        if previous is not None and axis_bounds(previous, mesh)[1] > pre:
+            raise VerifyException(
+                f"overlapping sub-axes: {previous.text()}, {axis.text()}"
+            )
+        previous = axis
 
 
 # ----- ops -------------------------------------------------------------------------
@@ -582,6 +711,7 @@ class _ShardingOp(IRDLOperation):
 
     assembly_format = "$input $sharding attr-dict `:` type($result)"
 
+    @op_errors
     def verify_(self) -> None:
         verify_sharding(self.sharding, self.result.type, self)
 
@@ -711,6 +841,7 @@ class ManualComputationOp(IRDLOperation):
             return sharding.mesh(self)
         return None
 
+    @op_errors
     def verify_(self) -> None:
         counts = (
             ("in", len(self.in_shardings.shardings), len(self.tensors)),

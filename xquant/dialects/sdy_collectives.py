@@ -65,8 +65,13 @@ from xquant.dialects.sdy import (
     ShardingConstraintOp,
     TensorShardingAttr,
     TensorShardingPerValueAttr,
+    axis_bounds,
+    can_merge,
+    op_errors,
     parse_axis_ref,
     parse_tensor_sharding,
+    sorted_wrt_mesh,
+    verify_axis_list,
     verify_sharding,
 )
 from xquant.dialects.sdy_ops import DataFlowEdgeOp
@@ -237,13 +242,6 @@ class ReductionOpAttr(EnumAttribute[ReductionKind], SpacedOpaqueSyntaxAttribute)
 # ----- axis arithmetic (Shardy's AxisRefAttr methods) ------------------------------
 
 
-def _bounds(axis: AxisRefAttr, mesh: MeshAttr) -> tuple[int, int]:
-    """(pre-size, next pre-size) of an axis ref; a full axis is (1, size)."""
-    if isinstance(axis.pre_size, IntAttr) and isinstance(axis.size, IntAttr):
-        return axis.pre_size.data, axis.pre_size.data * axis.size.data
-    return 1, mesh.axis_sizes.get(axis.axis_name.data, 1)
-
-
 def _axis(name: str, pre: int, size: int, mesh: MeshAttr) -> AxisRefAttr:
     if pre == 1 and size == mesh.axis_sizes.get(name):
         return AxisRefAttr(StringAttr(name), NoneAttr(), NoneAttr())
@@ -259,7 +257,7 @@ def _overlaps(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
         return False
     if not _is_sub_axis(a) or not _is_sub_axis(b):
         return True
-    (a0, a1), (b0, b1) = _bounds(a, mesh), _bounds(b, mesh)
+    (a0, a1), (b0, b1) = axis_bounds(a, mesh), axis_bounds(b, mesh)
     return a0 < b1 and b0 < a1
 
 
@@ -267,23 +265,14 @@ def _suffix_of(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
     """`a` is a suffix of `b` (contained in it, ending where it ends)."""
     if a.axis_name != b.axis_name:
         return False
-    (a0, a1), (b0, b1) = _bounds(a, mesh), _bounds(b, mesh)
+    (a0, a1), (b0, b1) = axis_bounds(a, mesh), axis_bounds(b, mesh)
     return a1 == b1 and a0 >= b0 and a0 % b0 == 0
 
 
-def _can_merge(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
-    return (
-        a.axis_name == b.axis_name
-        and _is_sub_axis(a)
-        and _is_sub_axis(b)
-        and _bounds(a, mesh)[1] == _bounds(b, mesh)[0]
-    )
-
-
 def _add_or_merge(axes: list[AxisRefAttr], axis: AxisRefAttr, mesh: MeshAttr) -> None:
-    if axes and _can_merge(axes[-1], axis, mesh):
-        pre, _ = _bounds(axes[-1], mesh)
-        _, end = _bounds(axis, mesh)
+    if axes and can_merge(axes[-1], axis, mesh):
+        pre, _ = axis_bounds(axes[-1], mesh)
+        _, end = axis_bounds(axis, mesh)
         axes[-1] = _axis(axis.axis_name.data, pre, end // pre, mesh)
     else:
         axes.append(axis)
@@ -291,38 +280,6 @@ def _add_or_merge(axes: list[AxisRefAttr], axis: AxisRefAttr, mesh: MeshAttr) ->
 
 def _axes_text(axes: Sequence[AxisRefAttr]) -> str:
     return "[" + ", ".join(axis.text() for axis in axes) + "]"
-
-
-def _verify_axis_list(
-    axes: Sequence[AxisRefAttr], mesh: MeshAttr, seen: set[str]
-) -> None:
-    """Shardy's `verifyAxisRefList`."""
-    previous: AxisRefAttr | None = None
-    for axis in axes:
-        if axis.axis_name.data not in mesh.axis_sizes:
-            raise VerifyException(f'unknown axis name: "{axis.axis_name.data}"')
-        if axis.text() in seen:
-            raise VerifyException(f"duplicate axis ref: {axis.text()}")
-        seen.add(axis.text())
-        if (
-            _is_sub_axis(axis)
-            and previous is not None
-            and _can_merge(previous, axis, mesh)
-        ):
-            raise VerifyException(
-                "two consecutive sub-axes can be merged: "
-                f"{previous.text()}, {axis.text()}"
-            )
-        previous = axis
-
-
-def _sorted_wrt_mesh(axes: Sequence[AxisRefAttr], mesh: MeshAttr) -> bool:
-    order = {axis.axis_name.data: i for i, axis in enumerate(mesh.axes.data)}
-    keys = [
-        (order.get(a.axis_name.data, -1), _bounds(a, mesh)[0], _bounds(a, mesh)[1])
-        for a in axes
-    ]
-    return keys == sorted(keys)
 
 
 # ----- the sharding of a value (Shardy's getSharding) ------------------------------
@@ -468,6 +425,7 @@ class CollectiveOp(IRDLOperation):
             return _replicated_like(self.out_sharding, self.out_sharding.rank)
         return sharding
 
+    @op_errors
     def verify_(self) -> None:
         """Shardy's `verifyCollectiveOp`, then the op's own checks."""
         operand = value_sharding(self.tensor)
@@ -526,7 +484,7 @@ class _AxesPerDimOp(CollectiveOp):
         seen: set[str] = set()
         lists = self.axes_per_dim().lists.data
         for axes in lists:
-            _verify_axis_list(axes.axes.data, mesh, seen)
+            verify_axis_list(axes.axes.data, mesh, seen)
         result_dims = self.out_sharding.dim_shardings.data
         if len(result_dims) != len(lists):
             raise VerifyException(
@@ -561,7 +519,7 @@ def _gather_along_dim(
                 f"dimension {dim}"
             )
         last = expected.pop()
-        (last_pre, _), (axis_pre, _) = _bounds(last, mesh), _bounds(axis, mesh)
+        (last_pre, _), (axis_pre, _) = axis_bounds(last, mesh), axis_bounds(axis, mesh)
         if last_pre < axis_pre:
             expected.append(
                 _axis(last.axis_name.data, last_pre, axis_pre // last_pre, mesh)
@@ -707,9 +665,9 @@ class AllReduceOp(CollectiveOp):
         if not _equivalent(operand, result):
             raise VerifyException("operand and result shardings are not equivalent")
         axes = self.reduction_axes.axes.data
-        if not _sorted_wrt_mesh(axes, mesh):
+        if not sorted_wrt_mesh(axes, mesh):
             raise VerifyException("reduction axes are not ordered w.r.t. mesh")
-        _verify_axis_list(axes, mesh, set())
+        verify_axis_list(axes, mesh, set())
         used = [a for d in operand.dim_shardings.data for a in d.axes.data]
         used += list(operand.replicated_axes.data)
         for axis in axes:
@@ -753,7 +711,7 @@ class AllToAllOp(CollectiveOp):
         seen_axes: set[str] = set()
         previous = -1
         for param in params:
-            _verify_axis_list(param.axes.data, mesh, seen_axes)
+            verify_axis_list(param.axes.data, mesh, seen_axes)
             src, tgt = param.src_dim.data, param.tgt_dim.data
             for dim, kind in ((src, "source"), (tgt, "target")):
                 if not 0 <= dim < rank:
@@ -844,7 +802,7 @@ def _sort_and_merge(axes: list[AxisRefAttr], mesh: MeshAttr) -> list[AxisRefAttr
     """Shardy's `sortAndMergeAxes`: sorted w.r.t. the mesh, sub-axes merged."""
     order = {axis.axis_name.data: i for i, axis in enumerate(mesh.axes.data)}
     ordered = sorted(
-        axes, key=lambda a: (order.get(a.axis_name.data, -1), _bounds(a, mesh))
+        axes, key=lambda a: (order.get(a.axis_name.data, -1), axis_bounds(a, mesh))
     )
     merged: list[AxisRefAttr] = []
     for axis in ordered:
@@ -916,9 +874,9 @@ class ReplicatedToUnreducedOp(CollectiveOp):
         axes = list(self.axes.axes.data)
         if not axes:
             raise VerifyException("r2u axes must not be empty")
-        if not _sorted_wrt_mesh(axes, mesh):
+        if not sorted_wrt_mesh(axes, mesh):
             raise VerifyException("r2u axes are not ordered w.r.t. mesh")
-        _verify_axis_list(axes, mesh, set())
+        verify_axis_list(axes, mesh, set())
         dims = [a for d in operand.dim_shardings.data for a in d.axes.data]
         for axis in axes:
             if any(_overlaps(axis, other, mesh) for other in dims):

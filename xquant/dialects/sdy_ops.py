@@ -59,6 +59,7 @@ from xdsl.utils.str_enum import StrEnum
 from xquant.dialects.sdy import (
     TensorShardingAttr,
     TensorShardingPerValueAttr,
+    op_errors,
     parse_tensor_sharding,
     verify_sharding,
 )
@@ -124,6 +125,17 @@ def verify_sharding_per_value(
 ) -> None:
     """Shardy's `verifyTensorShardingPerValueAttr`, messages after `prefix`."""
     values = shardings.shardings.data
+    if not types and len(values) == 1:
+        first = values[0]
+        mesh = first.mesh(op)
+        replicated = all(not d.axes.data for d in first.dim_shardings.data)
+        if (mesh is not None and not mesh.axes.data) or replicated:
+            if first.rank or first.replicated_axes.data or first.unreduced_axes.data:
+                raise VerifyException(
+                    f"{prefix}0 - a maximal sharding can only have a sharding with "
+                    "rank 0 and no replicated or unreduced axes."
+                )
+            return
     if len(values) != len(types):
         raise VerifyException(
             f"{prefix}shardings don't match number of values: {len(values)} "
@@ -201,6 +213,7 @@ class NamedComputationOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_function_type(self.operands_.types, self.outputs.types)
 
+    @op_errors
     def verify_(self) -> None:
         args = self.body.block.args
         if len(args) != len(self.operands_):
@@ -294,6 +307,7 @@ class PropagationBarrierOp(_UnaryIdentityOp):
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
 
+    @op_errors
     def verify_(self) -> None:
         if not isa(self.input.type, TensorType):
             raise VerifyException(
@@ -354,6 +368,7 @@ class DataFlowEdgeOp(_UnaryIdentityOp):
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
+    @op_errors
     def verify_(self) -> None:
         if not _static(self.result.type):
             raise VerifyException(
@@ -386,6 +401,7 @@ class FuncDataFlowEdgeOp(_UnaryIdentityOp):
 
     assembly_format = "$input attr-dict `:` type($result)"
 
+    @op_errors
     def verify_(self) -> None:
         if not _static(self.result.type):
             raise VerifyException(
