@@ -698,7 +698,11 @@ class MeshOp(IRDLOperation):
     assembly_format = "$sym_name `=` $mesh attr-dict"
 
     def verify_(self) -> None:
-        self.mesh.verify_mesh()
+        # MLIR checks the mesh while it parses the op: "custom op 'sdy.mesh' ...".
+        try:
+            self.mesh.verify_mesh()
+        except VerifyException as err:
+            raise VerifyException(f"custom op 'sdy.mesh' {err}") from err
 
 
 class _ShardingOp(IRDLOperation):
@@ -713,7 +717,7 @@ class _ShardingOp(IRDLOperation):
 
     @op_errors
     def verify_(self) -> None:
-        verify_sharding(self.sharding, self.result.type, self)
+        verify_sharding(self.sharding, self.result.type, self, allow_token=True)
 
 
 @irdl_op_definition

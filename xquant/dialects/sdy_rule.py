@@ -247,7 +247,7 @@ class OpShardingRuleAttr(ParametrizedAttribute):
         if sizes:
             body = ", ".join(f"{factor_symbol(i)}={s}" for i, s in enumerate(sizes))
             parts.append(f" {{{body}}}")
-        for kind, factors in zip(_SPECIAL, self._special(), strict=True):
+        for kind, factors in zip(_SPECIAL, self.special_factors(), strict=True):
             if factors:
                 body = ", ".join(factor_symbol(f) for f in factors)
                 parts.append(f" {kind}={{{body}}}")
@@ -255,7 +255,7 @@ class OpShardingRuleAttr(ParametrizedAttribute):
             parts.append(", custom")
         return "".join(parts) + ">"
 
-    def _special(self) -> tuple[list[int], ...]:
+    def special_factors(self) -> tuple[list[int], ...]:
         return tuple(
             [f.data for f in group.data]
             for group in (
@@ -269,32 +269,6 @@ class OpShardingRuleAttr(ParametrizedAttribute):
     @property
     def sizes(self) -> list[int]:
         return [s.data for s in self.factor_sizes.data]
-
-    def verify(self) -> None:
-        """What `verifyOpShardingRuleAttr` checks without the op's types."""
-        seen_operands = _verify_mappings(
-            self.operand_mappings.data, self.sizes, "operand"
-        )
-        seen_results = _verify_mappings(self.result_mappings.data, self.sizes, "result")
-        for index, size in enumerate(self.sizes):
-            if index not in seen_operands and index not in seen_results:
-                raise VerifyException(
-                    f"has factor {factor_symbol(index)}={size} that isn't used in "
-                    "operand and result mappings"
-                )
-        reduction, replication, permutation, blocked = self._special()
-        for group in (reduction, replication, permutation):
-            _verify_special(group, len(self.sizes))
-        if len(set(reduction) | set(replication) | set(permutation)) != len(
-            reduction
-        ) + len(replication) + len(permutation):
-            raise VerifyException(
-                "a factor can only be in one of the reduction, need replication, or "
-                "permutation factor sets"
-            )
-        _verify_special(blocked, len(self.sizes))
-        if any(factor in seen_results for factor in reduction):
-            raise VerifyException("reduction factor cannot be in result mappings")
 
 
 def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
@@ -360,7 +334,9 @@ def _verify_special(indices: Sequence[int], count: int) -> None:
 
 
 def verify_sharding_rule_for_op(rule: OpShardingRuleAttr, op: Operation) -> None:
-    """The checks of `verifyShardingRuleMapping` that need `op`'s types."""
+    """Shardy's `verifyOpShardingRuleAttr` (messages without the op prefix)."""
+    sizes = rule.sizes
+    seen: list[set[int]] = []
     for kind, mappings, values in (
         ("operand", rule.operand_mappings.data, op.operand_types),
         ("result", rule.result_mappings.data, op.result_types),
@@ -382,6 +358,27 @@ def verify_sharding_rule_for_op(rule: OpShardingRuleAttr, op: Operation) -> None
                 raise VerifyException(
                     prefix + f"mapping rank must match: {mapping.rank} != {len(shape)}"
                 )
+        seen.append(_verify_mappings(mappings, sizes, kind))
+    seen_operands, seen_results = seen
+    for index, size in enumerate(sizes):
+        if index not in seen_operands and index not in seen_results:
+            raise VerifyException(
+                f"has factor {factor_symbol(index)}={size} that isn't used in "
+                "operand and result mappings"
+            )
+    reduction, replication, permutation, blocked = rule.special_factors()
+    for group in (reduction, replication, permutation):
+        _verify_special(group, len(sizes))
+    if len(set(reduction) | set(replication) | set(permutation)) != len(
+        reduction
+    ) + len(replication) + len(permutation):
+        raise VerifyException(
+            "a factor can only be in one of the reduction, need replication, or "
+            "permutation factor sets"
+        )
+    _verify_special(blocked, len(sizes))
+    if any(factor in seen_results for factor in reduction):
+        raise VerifyException("reduction factor cannot be in result mappings")
 
 
 def _static_shape(typ: Attribute) -> tuple[int, ...] | None:
