@@ -93,6 +93,7 @@ __all__ = [
     "sorted_wrt_mesh",
     "verify_axis_list",
     "verify_sharding",
+    "verify_sharding_per_value",
 ]
 
 
@@ -586,6 +587,38 @@ def verify_sharding(
         _verify_sub_axes(name, subs, mesh, seen)
 
 
+def verify_sharding_per_value(
+    shardings: TensorShardingPerValueAttr,
+    types: Sequence[Attribute],
+    op: Operation,
+    prefix: str,
+) -> None:
+    """Shardy's `verifyTensorShardingPerValueAttr`, messages after `prefix`."""
+    values = shardings.shardings.data
+    if not types and len(values) == 1:
+        first = values[0]
+        mesh = first.mesh(op)
+        replicated = all(not d.axes.data for d in first.dim_shardings.data)
+        if (mesh is not None and not mesh.axes.data) or replicated:
+            if first.rank or first.replicated_axes.data or first.unreduced_axes.data:
+                raise VerifyException(
+                    f"{prefix}0 - a maximal sharding can only have a sharding with "
+                    "rank 0 and no replicated or unreduced axes."
+                )
+            return
+    if len(values) != len(types):
+        raise VerifyException(
+            f"{prefix}shardings don't match number of values: {len(values)} "
+            f"shardings vs {len(types)} values"
+        )
+    for index, (sharding, typ) in enumerate(zip(values, types, strict=True)):
+        where = "- " if len(types) == 1 else f"{index} - "
+        try:
+            verify_sharding(sharding, typ, op, allow_token=True)
+        except VerifyException as err:
+            raise VerifyException(f"{prefix}{where}{err}") from err
+
+
 def axis_bounds(axis: AxisRefAttr, mesh: MeshAttr) -> tuple[int, int]:
     """(pre-size, next pre-size) of an axis ref; a full axis is (1, size)."""
     if isinstance(axis.pre_size, IntAttr) and isinstance(axis.size, IntAttr):
@@ -681,6 +714,72 @@ def _verify_sub_axes(
         previous = axis
 
 
+def _verify_manual_values(
+    op: Operation,
+    kind: str,
+    shardings: TensorShardingPerValueAttr,
+    outer: Sequence[Attribute],
+    inner: Sequence[Attribute],
+    manual: set[str],
+) -> None:
+    """Shardy's `verifyManualComputationValue`."""
+    if not outer and not inner and not shardings.shardings.data:
+        return
+    verify_sharding_per_value(shardings, outer, op, f"{kind} ")
+    if len(outer) != len(inner):
+        raise VerifyException(
+            f"number of op {kind}s and region {kind}s must match. Op has "
+            f"{len(outer)} op {kind}s and {len(inner)} region {kind}s"
+        )
+    for index, (global_type, local_type, sharding) in enumerate(
+        zip(outer, inner, shardings.shardings.data, strict=True)
+    ):
+        for dim, dim_sharding in enumerate(sharding.dim_shardings.data):
+            axes = dim_sharding.axes.data
+            free = [i for i, a in enumerate(axes) if a.axis_name.data not in manual]
+            late = [
+                i
+                for i in range(len(axes))
+                if free and i > free[0] and axes[i].axis_name.data in manual
+            ]
+            if late:
+                raise VerifyException(
+                    f"{kind} sharding at index {index} must have all manual axes "
+                    f"come before free axes in its dimension sharding at index "
+                    f"{dim}. Saw manual axis {axes[late[0]].text()} after free axis "
+                    f"{axes[late[0] - 1].text()}"
+                )
+        if not isa(global_type, TensorType):
+            continue
+        mesh = sharding.mesh(op)
+        assert mesh is not None
+        local: list[int] = []
+        for size, dim_sharding in zip(
+            global_type.get_shape(), sharding.dim_shardings.data, strict=True
+        ):
+            if size < 0:
+                local.append(size)
+                continue
+            manual_size = math.prod(
+                a.sharded_size(mesh)
+                for a in dim_sharding.axes.data
+                if a.axis_name.data in manual
+            )
+            if size % manual_size:
+                raise VerifyException(
+                    f"{kind} dimension size {size} is not divisible by the manual "
+                    f"axes size {manual_size}"
+                )
+            local.append(size // manual_size)
+        expected = TensorType(global_type.get_element_type(), local)
+        if expected != local_type:
+            raise VerifyException(
+                f"{kind} shape, corresponding sharding, and region {kind} shape at "
+                f"index {index} must match. Expected local shape '{expected}', "
+                f"actual local shape '{local_type}'"
+            )
+
+
 # ----- ops -------------------------------------------------------------------------
 
 
@@ -753,11 +852,11 @@ class ManualComputationOp(IRDLOperation):
 
     name = "sdy.manual_computation"
 
-    tensors = var_operand_def(TensorType)
+    tensors = var_operand_def()
     in_shardings = prop_def(TensorShardingPerValueAttr)
     out_shardings = prop_def(TensorShardingPerValueAttr)
     manual_axes = prop_def(ManualAxesAttr)
-    outputs = var_result_def(TensorType)
+    outputs = var_result_def()
     body = region_def("single_block")
 
     traits = traits_def(IsolatedFromAbove(), RecursiveMemoryEffect())
@@ -847,18 +946,30 @@ class ManualComputationOp(IRDLOperation):
 
     @op_errors
     def verify_(self) -> None:
-        counts = (
-            ("in", len(self.in_shardings.shardings), len(self.tensors)),
-            ("out", len(self.out_shardings.shardings), len(self.outputs)),
-        )
-        for kind, shardings, values in counts:
-            if shardings != values:
-                raise VerifyException(
-                    f"{kind}_shardings don't match number of values: {shardings} "
-                    f"shardings vs {values} values"
-                )
-        if len(self.body.block.args) != len(self.tensors):
+        manual = {axis.data for axis in self.manual_axes.axes}
+        terminator = self.body.block.last_op
+        returned = () if terminator is None else tuple(terminator.operand_types)
+        for kind, shardings, outer, inner in (
+            (
+                "operand",
+                self.in_shardings,
+                self.tensors.types,
+                self.body.block.arg_types,
+            ),
+            ("result", self.out_shardings, self.outputs.types, returned),
+        ):
+            _verify_manual_values(self, kind, shardings, outer, inner, manual)
+        shardings = (*self.in_shardings.shardings, *self.out_shardings.shardings)
+        if not shardings:
+            return
+        meshes = {sharding.mesh(self) for sharding in shardings}
+        meshes.discard(MeshAttr.get([]))
+        if len(meshes) > 1 and self.manual_axes.axes.data:
             raise VerifyException(
-                f"number of block arguments {len(self.body.block.args)} doesn't "
-                f"match number of operands {len(self.tensors)}"
+                "all in and out shardings must be bound to the same mesh or an "
+                "empty mesh."
             )
+        mesh = next(iter(meshes), None)
+        for axis in self.manual_axes.axes:
+            if mesh is not None and axis.data not in mesh.axis_sizes:
+                raise VerifyException(f'unknown manual axis: "{axis.data}"')

@@ -39,6 +39,7 @@ from xquant.dialects.sdy_collectives import (
     ShardedToUnreducedOp,
 )
 from xquant.dialects.sdy_ops import (
+    ConstantOp,
     DataFlowEdgeOp,
     FuncDataFlowEdgeOp,
     NamedComputationOp,
@@ -70,6 +71,7 @@ Sdy = Dialect(
         DataFlowEdgeOp,
         FuncDataFlowEdgeOp,
         ShardingGroupOp,
+        ConstantOp,
         AllGatherOp,
         AllSliceOp,
         AllReduceOp,

@@ -7,6 +7,7 @@
     %1 = sdy.propagation_barrier %0 allowed_direction=BACKWARD : tensor<8xf32>
     %2 = sdy.data_flow_edge %1 sharding=<@mesh, [{"a"}]> : tensor<8xf32>
     sdy.sharding_group %2 group_id=0 : tensor<8xf32>
+    %3 = sdy.constant dense<1.0> : tensor<8xf32>
 
 Syntax and messages as Shardy's ops.td and verifiers.cc. On one device a
 named computation is its body, and the others are the identity (or nothing).
@@ -14,12 +15,13 @@ named computation is its body, and the others are the identity (or nothing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -51,20 +53,23 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, RecursiveMemoryEffect
+from xdsl.traits import IsolatedFromAbove, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
+from xquant.dialects import stablehlo as shlo
 from xquant.dialects.sdy import (
     TensorShardingAttr,
     TensorShardingPerValueAttr,
     op_errors,
     parse_tensor_sharding,
     verify_sharding,
+    verify_sharding_per_value,
 )
 
 __all__ = [
+    "ConstantOp",
     "DataFlowEdgeOp",
     "FuncDataFlowEdgeOp",
     "NamedComputationOp",
@@ -115,38 +120,6 @@ def print_region_with_arguments(printer: Printer, region: Region) -> None:
     printer.print_region(
         region, print_entry_block_args=False, print_block_terminators=True
     )
-
-
-def verify_sharding_per_value(
-    shardings: TensorShardingPerValueAttr,
-    types: Sequence[Attribute],
-    op: Operation,
-    prefix: str,
-) -> None:
-    """Shardy's `verifyTensorShardingPerValueAttr`, messages after `prefix`."""
-    values = shardings.shardings.data
-    if not types and len(values) == 1:
-        first = values[0]
-        mesh = first.mesh(op)
-        replicated = all(not d.axes.data for d in first.dim_shardings.data)
-        if (mesh is not None and not mesh.axes.data) or replicated:
-            if first.rank or first.replicated_axes.data or first.unreduced_axes.data:
-                raise VerifyException(
-                    f"{prefix}0 - a maximal sharding can only have a sharding with "
-                    "rank 0 and no replicated or unreduced axes."
-                )
-            return
-    if len(values) != len(types):
-        raise VerifyException(
-            f"{prefix}shardings don't match number of values: {len(values)} "
-            f"shardings vs {len(types)} values"
-        )
-    for index, (sharding, typ) in enumerate(zip(values, types, strict=True)):
-        where = "- " if len(types) == 1 else f"{index} - "
-        try:
-            verify_sharding(sharding, typ, op, allow_token=True)
-        except VerifyException as err:
-            raise VerifyException(f"{prefix}{where}{err}") from err
 
 
 # ----- named_computation -----------------------------------------------------------
@@ -461,3 +434,42 @@ class ShardingGroupOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
+
+
+# ----- constant --------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`sdy.constant dense<...> : T`: a constant Shardy keeps from being
+    deduplicated; `stablehlo.constant`'s syntax and values."""
+
+    name = "sdy.constant"
+
+    value = prop_def(DenseIntOrFPElementsAttr | DenseResourceAttr)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parsed = shlo.ConstantOp.parse(parser)
+        return cls.create(
+            properties=dict(parsed.properties),
+            attributes=dict(parsed.attributes),
+            result_types=list(parsed.result_types),
+        )
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+
+    @op_errors
+    def verify_(self) -> None:
+        if self.value.type != self.output.type:
+            raise VerifyException(
+                f"inferred type(s) '{self.value.type}' are incompatible with return "
+                f"type(s) of operation '{self.output.type}'"
+            )

@@ -3,8 +3,8 @@
 A sharding says how a tensor is laid out over devices, not what it holds, so
 on the one device the interpreter models `sdy.sharding_constraint`,
 `sdy.reshard`, `sdy.propagation_barrier` and the data-flow edges return their
-operand, `sdy.sharding_group` does nothing, and `sdy.mesh` is a module-level
-symbol that is never executed. An `sdy.named_computation` runs its body. An
+operand, `sdy.constant` is `stablehlo.constant`, `sdy.sharding_group` does
+nothing, and `sdy.mesh` is a module-level symbol that is never executed. An `sdy.named_computation` runs its body. An
 `sdy.manual_computation` runs its body when its manual axes span one device;
 over more it holds per-device code (the shapes of one shard, explicit
 collectives) that one device cannot run, and it is an error naming the op.
@@ -15,6 +15,7 @@ error naming the op and the axis.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import DenseResourceAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -44,12 +45,16 @@ from xquant.dialects.sdy_collectives import (
     ShardedToUnreducedOp,
 )
 from xquant.dialects.sdy_ops import (
+    ConstantOp,
     DataFlowEdgeOp,
     FuncDataFlowEdgeOp,
     NamedComputationOp,
     PropagationBarrierOp,
     ShardingGroupOp,
 )
+from xquant.interpreter.resources import resource_value
+from xquant.interpreter.stablehlo.values import as_result
+from xquant.numerics.values import dense_value
 
 
 def _collective(op: CollectiveOp, args: PythonValues) -> PythonValues:
@@ -98,6 +103,17 @@ class SdyFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: ShardingGroupOp, args: PythonValues
     ) -> PythonValues:
         return ()
+
+    @impl(ConstantOp)
+    def run_constant(
+        self, interpreter: Interpreter, op: ConstantOp, args: PythonValues
+    ) -> PythonValues:
+        value = (
+            resource_value(op.value)
+            if isinstance(op.value, DenseResourceAttr)
+            else dense_value(op.value)
+        )
+        return (as_result(value, op.output.type),)
 
     @impl(NamedComputationOp)
     def run_named_computation(

@@ -6,8 +6,8 @@ the same numbers without them. This pass (xquant's own: upstream Shardy
 exports shardings to XLA's partitioner instead) rewrites
 
 - `sdy.sharding_constraint`, `sdy.reshard`, `sdy.propagation_barrier`,
-  `sdy.data_flow_edge` and `sdy.func_data_flow_edge` to their operand, and
-  erases `sdy.sharding_group`;
+  `sdy.data_flow_edge` and `sdy.func_data_flow_edge` to their operand,
+  `sdy.constant` to `stablehlo.constant`, and erases `sdy.sharding_group`;
 - an `sdy.named_computation` to its body, inlined where it stands (upstream's
   export turns it into a `func.call` of a private function: the same values);
 - an `sdy.manual_computation` whose manual axes span one device to its body
@@ -39,6 +39,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from xquant.asm.diagnostics import OpDiagnostic
+from xquant.dialects import stablehlo as shlo
 from xquant.dialects.sdy import (
     ManualComputationOp,
     MeshOp,
@@ -48,6 +49,7 @@ from xquant.dialects.sdy import (
 )
 from xquant.dialects.sdy_collectives import CollectiveOp
 from xquant.dialects.sdy_ops import (
+    ConstantOp,
     DataFlowEdgeOp,
     FuncDataFlowEdgeOp,
     NamedComputationOp,
@@ -140,6 +142,15 @@ class SdyDropShardingsPass(ModulePass):
             if isinstance(inner, _IDENTITIES):
                 inner.results[0].replace_all_uses_with(inner.operands[0])
                 Rewriter.erase_op(inner)
+            elif isinstance(inner, ConstantOp):
+                Rewriter.replace_op(
+                    inner,
+                    shlo.ConstantOp.create(
+                        properties={"value": inner.value},
+                        attributes=dict(inner.attributes),
+                        result_types=[inner.output.type],
+                    ),
+                )
             elif isinstance(inner, ShardingGroupOp):
                 Rewriter.erase_op(inner)
             elif isinstance(inner, ManualComputationOp):

@@ -76,7 +76,7 @@ func.func @bad_priority(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 
 sdy.mesh @mesh = <["x"=2]>
 func.func @manual_counts(%arg0: tensor<4xf32>) -> tensor<2xf32> {
-  // expected-error@+1 {{in_shardings don't match number of values: 2 shardings vs 1 values}}
+  // expected-error@+1 {{op operand shardings don't match number of values: 2 shardings vs 1 values}}
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>, <@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%arg1: tensor<2xf32>) {
     sdy.return %arg1 : tensor<2xf32>
   } : (tensor<4xf32>) -> tensor<2xf32>
