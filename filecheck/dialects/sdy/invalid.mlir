@@ -196,3 +196,60 @@ func.func @edge_users(%arg0: tensor<32x96xf32>) -> (tensor<32x96xf32>, tensor<32
   %0 = sdy.data_flow_edge %arg0 : tensor<32x96xf32>
   return %arg0, %0 : tensor<32x96xf32>, tensor<32x96xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @manual_local_shape(%arg0: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  // expected-error@+1 {{'sdy.manual_computation' op operand shape, corresponding sharding, and region operand shape at index 0 must match. Expected local shape 'tensor<8x32xf32>', actual local shape 'tensor<16x32xf32>'}}
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg1: tensor<16x32xf32>) {
+    sdy.return %arg1 : tensor<16x32xf32>
+  } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @manual_unknown_axis(%arg0: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  // expected-error@+1 {{'sdy.manual_computation' op unknown manual axis: "c"}}
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}, {}]>] out_shardings=[<@mesh, [{}, {}]>] manual_axes={"c"} (%arg1: tensor<16x32xf32>) {
+    sdy.return %arg1 : tensor<16x32xf32>
+  } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
+// Discardable attributes are verified against their op (Shardy's
+// verifyRegionArgAttribute / verifyOperationAttribute).
+sdy.mesh @mesh = <["a"=2]>
+// expected-error@+1 {{'func.func' op arg 0 - sharding doesn't match tensor rank: 2 != 1}}
+func.func @arg_rank(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=8]>
+func.func @sub_axes(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{'stablehlo.negate' op result - overlapping sub-axes: "a":(1)4, "a":(2)4}}
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a":(1)4, "a":(2)4}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @rule_count(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{'stablehlo.add' op number of operands and mappings must match: 2 != 1}}
+  %0 = stablehlo.add %arg0, %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @rule_reduction(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error@+1 {{'stablehlo.negate' op reduction factor cannot be in result mappings}}
+  %0 = stablehlo.negate %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=4} reduction={j}>} : tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
