@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import ClassVar, Self, TypeVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -40,7 +41,14 @@ from xdsl.dialects.builtin import (
     TupleType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.ir import (
+    Attribute,
+    BlockArgument,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    SSAValue,
+)
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -91,9 +99,11 @@ __all__ = [
     "parse_axis_ref",
     "parse_tensor_sharding",
     "sorted_wrt_mesh",
+    "value_sharding",
     "verify_axis_list",
     "verify_sharding",
     "verify_sharding_per_value",
+    "verify_unreduced_transition",
 ]
 
 
@@ -714,6 +724,133 @@ def _verify_sub_axes(
         previous = axis
 
 
+def value_sharding(value: SSAValue) -> TensorShardingAttr | None:
+    """Shardy's `getSharding`: the sharding `value` has (its function argument's
+    `sdy.sharding`, the sharding of the sdy op defining it, or its op's
+    `sdy.sharding` per value)."""
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        if isinstance(owner, func.FuncOp) and owner.arg_attrs is not None:
+            sharding = owner.arg_attrs.data[value.index].data.get("sdy.sharding")
+            if isinstance(sharding, TensorShardingAttr):
+                return sharding
+        return None
+    assert isinstance(value, OpResult)
+    op = value.op
+    if op.name.startswith("sdy."):
+        # sharding_constraint, reshard, data_flow_edge; a collective's out_sharding.
+        for name in ("sharding", "out_sharding"):
+            sharding = op.properties.get(name)
+            if isinstance(sharding, TensorShardingAttr):
+                return sharding
+        if op.name != "sdy.named_computation":
+            return None
+    per_value = op.attributes.get("sdy.sharding")
+    if isinstance(per_value, TensorShardingPerValueAttr):
+        shardings = per_value.shardings.data
+        if value.index < len(shardings):
+            return shardings[value.index]
+    return None
+
+
+def _bypassing_barriers(value: SSAValue) -> TensorShardingAttr | None:
+    while isinstance(value, OpResult) and value.op.name == "sdy.propagation_barrier":
+        value = value.op.operands[0]
+    return value_sharding(value)
+
+
+def _axis_diff(
+    axes: Sequence[AxisRefAttr], other: Sequence[AxisRefAttr], mesh: MeshAttr
+) -> list[AxisRefAttr]:
+    """Shardy's `getAxisSetDiff`: the parts of `axes` no axis of `other` covers."""
+    result: list[AxisRefAttr] = []
+    for axis in axes:
+        name = axis.axis_name.data
+        parts = [axis_bounds(axis, mesh)]
+        for b in other:
+            if b.axis_name.data != name:
+                continue
+            b0, b1 = axis_bounds(b, mesh)
+            kept: list[tuple[int, int]] = []
+            for s0, s1 in parts:
+                if s1 <= b0 or b1 <= s0:
+                    kept.append((s0, s1))
+                    continue
+                if s0 < b0:
+                    kept.append((s0, b0))
+                if b1 < s1:
+                    kept.append((b1, s1))
+            parts = kept
+        for s0, s1 in parts:
+            if s0 == 1 and s1 == mesh.axis_sizes.get(name):
+                result.append(AxisRefAttr(StringAttr(name), NoneAttr(), NoneAttr()))
+            else:
+                result.append(
+                    AxisRefAttr(StringAttr(name), IntAttr(s0), IntAttr(s1 // s0))
+                )
+    return result
+
+
+def _overlap(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
+    if a.axis_name != b.axis_name:
+        return False
+    (a0, a1), (b0, b1) = axis_bounds(a, mesh), axis_bounds(b, mesh)
+    return a0 < b1 and b0 < a1
+
+
+def verify_unreduced_transition(
+    op: Operation,
+    operand: TensorShardingAttr | None,
+    result: TensorShardingAttr,
+    introduced_op: str | None,
+    removed_op: str | None,
+) -> None:
+    """Shardy's `verifyUnreducedAxesTransition` for one operand and result:
+    `introduced_op`/`removed_op` is the reduction a new/dropped unreduced axis
+    must have (None: no axis may be added/dropped)."""
+    if operand is None:
+        return
+    mesh, operand_mesh = result.mesh(op), operand.mesh(op)
+    if mesh is None or (operand_mesh is not None and operand_mesh != mesh):
+        return
+    before, after = operand.unreduced_axes.data, result.unreduced_axes.data
+    introduced = _axis_diff(after, before, mesh)
+    removed = _axis_diff(before, after, mesh)
+
+    def check(
+        sharding: TensorShardingAttr, diff: list[AxisRefAttr], expected: str, verb: str
+    ) -> None:
+        if any(
+            _overlap(a, d, mesh) for a in sharding.unreduced_axes.data for d in diff
+        ):
+            if sharding.reduction.data != expected:
+                raise VerifyException(
+                    f"cannot {verb} '{sharding.reduction.data}' unreduced axes. "
+                    f"Expected '{expected}'."
+                )
+
+    if introduced:
+        if introduced_op is None:
+            raise VerifyException(
+                f"cannot add new unreduced axis '{introduced[0].axis_name.data}'."
+            )
+        check(result, introduced, introduced_op, "introduce")
+    if removed:
+        if removed_op is None:
+            raise VerifyException(
+                f"dropped unreduced axis '{removed[0].axis_name.data}' without a "
+                "blessed operation (e.g., sdy.reshard). This is an invalid transition "
+                "from unreduced to reduced."
+            )
+        check(operand, removed, removed_op, "reduce")
+    if any(_overlap(a, b, mesh) for a in after for b in before):
+        if operand.reduction.data != result.reduction.data:
+            raise VerifyException(
+                "cannot change the reduction operator of kept unreduced axes from "
+                f"{operand.reduction.data} to {result.reduction.data}."
+            )
+
+
 def _verify_manual_values(
     op: Operation,
     kind: str,
@@ -817,6 +954,11 @@ class _ShardingOp(IRDLOperation):
     @op_errors
     def verify_(self) -> None:
         verify_sharding(self.sharding, self.result.type, self, allow_token=True)
+        source = _bypassing_barriers(self.input)
+        if source is not None:
+            verify_unreduced_transition(
+                self, source, self.sharding, "sum", source.reduction.data
+            )
 
 
 @irdl_op_definition

@@ -21,7 +21,6 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
-from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -33,12 +32,9 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
-    BlockArgument,
     Operation,
-    OpResult,
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
-    SSAValue,
 )
 from xdsl.irdl import (
     AnyAttr,
@@ -61,20 +57,18 @@ from xquant.dialects.sdy import (
     AxisRefAttr,
     DimensionShardingAttr,
     MeshAttr,
-    ReshardOp,
-    ShardingConstraintOp,
     TensorShardingAttr,
-    TensorShardingPerValueAttr,
     axis_bounds,
     can_merge,
     op_errors,
     parse_axis_ref,
     parse_tensor_sharding,
     sorted_wrt_mesh,
+    value_sharding,
     verify_axis_list,
     verify_sharding,
+    verify_unreduced_transition,
 )
-from xquant.dialects.sdy_ops import DataFlowEdgeOp
 
 __all__ = [
     "AllGatherOp",
@@ -283,32 +277,6 @@ def _axes_text(axes: Sequence[AxisRefAttr]) -> str:
 
 
 # ----- the sharding of a value (Shardy's getSharding) ------------------------------
-
-
-def value_sharding(value: SSAValue) -> TensorShardingAttr | None:
-    """The sharding `value` has: its function argument's `sdy.sharding`, the
-    sharding of the sdy op defining it, or its op's `sdy.sharding` per value."""
-    if isinstance(value, BlockArgument):
-        owner = value.block.parent_op()
-        if isinstance(owner, func.FuncOp) and owner.arg_attrs is not None:
-            sharding = owner.arg_attrs.data[value.index].data.get("sdy.sharding")
-            if isinstance(sharding, TensorShardingAttr):
-                return sharding
-        return None
-    assert isinstance(value, OpResult)
-    op = value.op
-    if isinstance(op, ShardingConstraintOp | ReshardOp):
-        return op.sharding
-    if isinstance(op, DataFlowEdgeOp):
-        return op.sharding
-    if isinstance(op, CollectiveOp):
-        return op.out_sharding
-    per_value = op.attributes.get("sdy.sharding")
-    if isinstance(per_value, TensorShardingPerValueAttr):
-        shardings = per_value.shardings.data
-        if value.index < len(shardings):
-            return shardings[value.index]
-    return None
 
 
 def _equivalent(a: TensorShardingAttr, b: TensorShardingAttr) -> bool:
@@ -619,6 +587,16 @@ class ReduceScatterOp(_AxesPerDimOp):
         _print_reduction(printer, self)
         super().print_prefix(printer)
 
+    def verify_collective(self, mesh: MeshAttr) -> None:
+        verify_unreduced_transition(
+            self,
+            value_sharding(self.tensor),
+            self.out_sharding,
+            None,
+            _reduction(self).value,
+        )
+        super().verify_collective(mesh)
+
     def expected_dim(
         self,
         operand: DimensionShardingAttr,
@@ -680,6 +658,9 @@ class AllReduceOp(CollectiveOp):
                 raise VerifyException(
                     f"reduction axis {axis.text()} overlaps with result unreduced axes"
                 )
+        verify_unreduced_transition(
+            self, value_sharding(self.tensor), result, None, _reduction(self).value
+        )
 
 
 @irdl_op_definition

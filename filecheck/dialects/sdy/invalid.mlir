@@ -253,3 +253,21 @@ func.func @rule_reduction(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = stablehlo.negate %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=4} reduction={j}>} : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @reshard_max(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
+  // expected-error@+1 {{'sdy.reshard' op cannot introduce 'max' unreduced axes. Expected 'sum'.}}
+  %0 = sdy.reshard %arg0 <@mesh, [{}], unreduced=max{"b"}> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @all_reduce_adds_unreduced(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<8xf32> {
+  // expected-error@+1 {{'sdy.all_reduce' op cannot add new unreduced axis 'b'.}}
+  %0 = sdy.all_reduce {"a"} %arg0 out_sharding=<@mesh, [{}], unreduced={"b"}> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
