@@ -80,7 +80,7 @@ def _check() -> Dialect:
 
 
 def _sdy() -> Dialect:
-    from xquant.dialects.sdy import Sdy
+    from xquant.dialects.sdy_dialect import Sdy
 
     return Sdy
 

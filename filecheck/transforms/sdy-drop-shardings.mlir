@@ -35,3 +35,29 @@ func.func @manual(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %3 = stablehlo.add %0, %arg0 : tensor<4xf32>
   return %3 : tensor<4xf32>
 }
+
+// -----
+
+// Named computations are inlined where they stand; barriers, edges, groups,
+// sharding rules and collectives over an axis of size 1 disappear.
+// CHECK-NOT: sdy.
+// CHECK-LABEL: func.func @named(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32> {
+// CHECK-NEXT:    %0 = stablehlo.abs %arg0 : tensor<4x2xf32>
+// CHECK-NEXT:    %1 = stablehlo.multiply %arg0, %0 : tensor<4x2xf32>
+// CHECK-NEXT:    %2 = stablehlo.negate %1 : tensor<4x2xf32>
+// CHECK-NEXT:    return %2 : tensor<4x2xf32>
+sdy.mesh @mesh = <["x"=1, "y"=2]>
+func.func @named(%arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<4x2xf32> {
+  %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<4x2xf32>
+  %1 = stablehlo.abs %arg0 : tensor<4x2xf32>
+  %2 = sdy.all_reduce {"x"} %1 out_sharding=<@mesh, [{}, {}]> : tensor<4x2xf32>
+  %3 = sdy.named_computation<"mul">(%0, %2) out_shardings=[<@mesh, [{}, {}]>] (%arg1: tensor<4x2xf32>, %arg2: tensor<4x2xf32>) {
+    %4 = stablehlo.multiply %arg1, %arg2 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j],[i, j])->([i, j]) {i=4, j=2}>} : tensor<4x2xf32>
+    sdy.return %4 : tensor<4x2xf32>
+  } : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %5 = sdy.propagation_barrier %3 allowed_direction=NONE : tensor<4x2xf32>
+  %6 = stablehlo.negate %5 : tensor<4x2xf32>
+  %7 = sdy.data_flow_edge %6 : tensor<4x2xf32>
+  sdy.sharding_group %7 group_id=3 : tensor<4x2xf32>
+  return %7 : tensor<4x2xf32>
+}

@@ -123,10 +123,25 @@ def test_manual_computation_over_two_devices_is_a_located_error(
 def test_bad_sharding_is_a_verify_error() -> None:
     text = """\
 sdy.mesh @mesh = <["a"=2]>
+func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.sharding_constraint %arg0 <@mesh, [{"b"}]> : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    with pytest.raises(VerifyException, match='unknown axis name: "b"'):
+        xquant.parse_module(text)
+
+
+def test_a_padded_dimension_is_allowed() -> None:
+    """Shardy verifies with `checkDivisibility=false` (verifiers.cc): a
+    dimension of 3 over 2 devices is padded, not an error."""
+    text = """\
+sdy.mesh @mesh = <["a"=2]>
 func.func @f(%arg0: tensor<3xf32>) -> tensor<3xf32> {
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"a"}]> : tensor<3xf32>
   return %0 : tensor<3xf32>
 }
 """
-    with pytest.raises(VerifyException, match="dim 0 with size 3 is not divisible"):
-        xquant.parse_module(text)
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    (result,) = xquant.run(xquant.parse_module(text), "f", x)
+    np.testing.assert_array_equal(result, x)

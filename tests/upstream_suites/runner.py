@@ -200,6 +200,7 @@ def xquant_tool() -> ToolMap:
             ("stablehlo-translate --interpret", f"{_venv_command('xquant-run')} -"),
             ("stablehlo-opt", opt),
             ("mlir-opt", opt),
+            ("sdy_opt", opt),
             ("FileCheck", _venv_command("filecheck")),
         ),
     )

@@ -24,6 +24,7 @@ from xquant.compat import (
     dense_hex_float_elements,
     dense_literal_arrays,
     dense_resource_handles,
+    dialect_attribute_verifiers,
     dialect_mnemonics,
     float_overflow_to_inf,
     func_declaration_attrs,
@@ -84,4 +85,5 @@ def install() -> None:
     dense_resource_handles.install()
     arith_casts.install()
     dialect_mnemonics.install()
+    dialect_attribute_verifiers.install()
     _installed = True

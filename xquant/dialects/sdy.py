@@ -23,9 +23,11 @@ is laid out over devices, never what it holds: on one device a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import ClassVar, Self
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import ClassVar, Self, TypeVar
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -36,8 +38,17 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TensorType,
+    TupleType,
+    UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
+from xdsl.ir import (
+    Attribute,
+    BlockArgument,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    SSAValue,
+)
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -79,10 +90,20 @@ __all__ = [
     "MeshOp",
     "ReshardOp",
     "ReturnOp",
-    "Sdy",
     "ShardingConstraintOp",
     "TensorShardingAttr",
     "TensorShardingPerValueAttr",
+    "axis_bounds",
+    "can_merge",
+    "op_errors",
+    "parse_axis_ref",
+    "parse_tensor_sharding",
+    "sorted_wrt_mesh",
+    "value_sharding",
+    "verify_axis_list",
+    "verify_sharding",
+    "verify_sharding_per_value",
+    "verify_unreduced_transition",
 ]
 
 
@@ -260,6 +281,9 @@ def _parse_axis_ref(parser: AttrParser) -> AxisRefAttr:
     parser.parse_punctuation(")")
     size = parser.parse_integer(allow_boolean=False)
     return AxisRefAttr(name, IntAttr(pre_size), IntAttr(size))
+
+
+parse_axis_ref = _parse_axis_ref
 
 
 def _parse_axis_list(parser: AttrParser) -> list[AxisRefAttr]:
@@ -476,20 +500,72 @@ def parse_manual_axes(parser: AttrParser) -> list[StringAttr]:
 
 
 # ----- verification (verifiers.cc) -------------------------------------------------
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def op_errors(verify: Callable[[_OpT], None]) -> Callable[[_OpT], None]:
+    """`verify_` with its messages as MLIR's `emitOpError` words them:
+    `'sdy.all_gather' op ...`."""
+
+    @wraps(verify)
+    def wrapped(self: _OpT) -> None:
+        try:
+            verify(self)
+        except VerifyException as err:
+            text = str(err)
+            if text.startswith("'"):
+                raise
+            raise VerifyException(f"'{self.name}' op {text}") from err
+
+    return wrapped
 
 
 def verify_sharding(
-    sharding: TensorShardingAttr, value_type: Attribute, op: Operation
+    sharding: TensorShardingAttr,
+    value_type: Attribute,
+    op: Operation,
+    allow_token: bool = False,
 ) -> None:
-    """Shardy's `verifyTensorShardingAttr`, for a ranked tensor type."""
+    """Shardy's `verifyTensorShardingAttr`, for a ranked tensor type (or, with
+    `allow_token`, any non-shaped type, which takes a rank-0 sharding)."""
     mesh = sharding.mesh(op)
     if isinstance(sharding.mesh_or_ref, MeshAttr):
         sharding.mesh_or_ref.verify_mesh()
     if mesh is None:
         assert isinstance(sharding.mesh_or_ref, SymbolRefAttr)
         raise VerifyException(
-            f"unknown mesh: {sharding.mesh_or_ref.root_reference.data}"
+            f"unknown mesh: @{sharding.mesh_or_ref.root_reference.data}"
         )
+    bare = (
+        sharding.rank == 0
+        and not sharding.replicated_axes.data
+        and not sharding.unreduced_axes.data
+    )
+    if not mesh.axes.data:  # a maximal mesh: run on one device
+        if not bare:
+            raise VerifyException(
+                "a maximal sharding can only have a sharding with rank 0 and no "
+                "replicated or unreduced axes."
+            )
+        return
+    if isinstance(value_type, TupleType):
+        if len(value_type.types.data) != 1:
+            raise VerifyException(
+                f"ops can only have a sharding for a tuple of size 1: {value_type}"
+            )
+        value_type = value_type.types.data[0]
+    if (
+        allow_token
+        and not isa(value_type, TensorType)
+        and not isinstance(value_type, UnrankedTensorType)
+    ):
+        if not bare:
+            raise VerifyException(
+                "non-shaped tensors can only have a sharding with rank 0 and no "
+                f"replicated or unreduced axes. type: {value_type}, sharding: "
+                f"{sharding}"
+            )
+        return
     if not isa(value_type, TensorType):
         raise VerifyException(
             f"only ranked tensors can have a sharding. type: {value_type}"
@@ -499,34 +575,346 @@ def verify_sharding(
         raise VerifyException(
             f"sharding doesn't match tensor rank: {sharding.rank} != {len(shape)}"
         )
-    sizes = mesh.axis_sizes
     seen: set[str] = set()
-
-    def check_axes(axes: Sequence[AxisRefAttr]) -> None:
-        for axis in axes:
-            if axis.axis_name.data not in sizes:
-                raise VerifyException(f'unknown axis name: "{axis.axis_name.data}"')
-            if axis.text() in seen:
-                raise VerifyException(f"duplicate axis ref: {axis.text()}")
-            seen.add(axis.text())
-
-    for dim, (dim_sharding, size) in enumerate(
-        zip(sharding.dim_shardings.data, shape, strict=True)
-    ):
+    sub_axes: dict[str, list[AxisRefAttr]] = {}
+    for dim, dim_sharding in enumerate(sharding.dim_shardings.data):
         if isinstance(dim_sharding.priority, IntAttr):
             if not dim_sharding.axes.data and dim_sharding.is_closed.value.data:
                 raise VerifyException(
                     f"dim {dim} is empty and closed but has a priority"
                 )
-        check_axes(dim_sharding.axes.data)
-        sharded = math.prod(axis.sharded_size(mesh) for axis in dim_sharding.axes.data)
-        if size >= 0 and size % sharded:
+        verify_axis_list(dim_sharding.axes.data, mesh, seen, sub_axes)
+    # Shardy verifies with `checkDivisibility=false`: a sharded dimension may
+    # be padded, so only the rank is checked against the shape.
+    for kind, axes in (
+        ("replicated", sharding.replicated_axes.data),
+        ("unreduced", sharding.unreduced_axes.data),
+    ):
+        if not sorted_wrt_mesh(axes, mesh):
+            raise VerifyException(f"{kind} axes are not ordered w.r.t. mesh")
+        verify_axis_list(axes, mesh, seen, sub_axes)
+    for name, subs in sub_axes.items():
+        _verify_sub_axes(name, subs, mesh, seen)
+
+
+def verify_sharding_per_value(
+    shardings: TensorShardingPerValueAttr,
+    types: Sequence[Attribute],
+    op: Operation,
+    prefix: str,
+) -> None:
+    """Shardy's `verifyTensorShardingPerValueAttr`, messages after `prefix`."""
+    values = shardings.shardings.data
+    if not types and len(values) == 1:
+        first = values[0]
+        mesh = first.mesh(op)
+        replicated = all(not d.axes.data for d in first.dim_shardings.data)
+        if (mesh is not None and not mesh.axes.data) or replicated:
+            if first.rank or first.replicated_axes.data or first.unreduced_axes.data:
+                raise VerifyException(
+                    f"{prefix}0 - a maximal sharding can only have a sharding with "
+                    "rank 0 and no replicated or unreduced axes."
+                )
+            return
+    if len(values) != len(types):
+        raise VerifyException(
+            f"{prefix}shardings don't match number of values: {len(values)} "
+            f"shardings vs {len(types)} values"
+        )
+    for index, (sharding, typ) in enumerate(zip(values, types, strict=True)):
+        where = "- " if len(types) == 1 else f"{index} - "
+        try:
+            verify_sharding(sharding, typ, op, allow_token=True)
+        except VerifyException as err:
+            raise VerifyException(f"{prefix}{where}{err}") from err
+
+
+def axis_bounds(axis: AxisRefAttr, mesh: MeshAttr) -> tuple[int, int]:
+    """(pre-size, next pre-size) of an axis ref; a full axis is (1, size)."""
+    if isinstance(axis.pre_size, IntAttr) and isinstance(axis.size, IntAttr):
+        return axis.pre_size.data, axis.pre_size.data * axis.size.data
+    return 1, mesh.axis_sizes.get(axis.axis_name.data, 1)
+
+
+def can_merge(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
+    """Shardy's `AxisRefAttr::canMerge`: consecutive sub-axes of one axis."""
+    return (
+        a.axis_name == b.axis_name
+        and isinstance(a.pre_size, IntAttr)
+        and isinstance(b.pre_size, IntAttr)
+        and axis_bounds(a, mesh)[1] == axis_bounds(b, mesh)[0]
+    )
+
+
+def sorted_wrt_mesh(axes: Sequence[AxisRefAttr], mesh: MeshAttr) -> bool:
+    """Shardy's `getMeshComparator` order: mesh axis order, then sub-axes."""
+    order = {axis.axis_name.data: i for i, axis in enumerate(mesh.axes.data)}
+
+    def key(a: AxisRefAttr) -> tuple[int, int, int]:
+        pre, end = axis_bounds(a, mesh)
+        return (order.get(a.axis_name.data, -1), pre, end)
+
+    keys = [key(a) for a in axes]
+    return keys == sorted(keys)
+
+
+def verify_axis_list(
+    axes: Sequence[AxisRefAttr],
+    mesh: MeshAttr,
+    seen: set[str],
+    sub_axes: dict[str, list[AxisRefAttr]] | None = None,
+) -> None:
+    """Shardy's `verifyAxisRefList`."""
+    sizes = mesh.axis_sizes
+    previous: AxisRefAttr | None = None
+    for axis in axes:
+        if axis.axis_name.data not in sizes:
+            raise VerifyException(f'unknown axis name: "{axis.axis_name.data}"')
+        if axis.text() in seen:
+            raise VerifyException(f"duplicate axis ref: {axis.text()}")
+        seen.add(axis.text())
+        if not isinstance(axis.pre_size, IntAttr):
+            previous = axis
+            continue
+        if sub_axes is not None:
+            sub_axes.setdefault(axis.axis_name.data, []).append(axis)
+        if previous is not None and can_merge(previous, axis, mesh):
             raise VerifyException(
-                f"dim {dim} with size {size} is not divisible by its sharded size "
-                f"{sharded}"
+                "two consecutive sub-axes can be merged: "
+                f"{previous.text()}, {axis.text()}"
             )
-    check_axes(sharding.replicated_axes.data)
-    check_axes(sharding.unreduced_axes.data)
+        previous = axis
+
+
+def _verify_sub_axes(
+    name: str, subs: list[AxisRefAttr], mesh: MeshAttr, seen: set[str]
+) -> None:
+    """Shardy's `verifySubAxes`."""
+    if subs and f'"{name}"' in seen:
+        raise VerifyException(
+            f'both sub-axis and full-axis are used for axis name: "{name}"'
+        )
+    full = mesh.axis_sizes[name]
+    previous: AxisRefAttr | None = None
+    for axis in sorted(subs, key=lambda a: axis_bounds(a, mesh)):
+        pre, end = axis_bounds(axis, mesh)
+        assert isinstance(axis.size, IntAttr)
+        size = axis.size.data
+        if pre < 1:
+            raise VerifyException(
+                f"sub-axis pre-size must be at least 1: {axis.text()}"
+            )
+        if size <= 1:
+            raise VerifyException(
+                f"sub-axis sizes must be greater than 1: {axis.text()}"
+            )
+        if full % end:
+            raise VerifyException(
+                f"sub-axis next pre-size {end} doesn't divide the size of the full "
+                f"axis {full}: {axis.text()}"
+            )
+        if size == full:
+            raise VerifyException(
+                f"sub-axis size is equal to the full axis size: {axis.text()}"
+            )
+        if previous is not None and axis_bounds(previous, mesh)[1] > pre:
+            raise VerifyException(
+                f"overlapping sub-axes: {previous.text()}, {axis.text()}"
+            )
+        previous = axis
+
+
+def value_sharding(value: SSAValue) -> TensorShardingAttr | None:
+    """Shardy's `getSharding`: the sharding `value` has (its function argument's
+    `sdy.sharding`, the sharding of the sdy op defining it, or its op's
+    `sdy.sharding` per value)."""
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        if isinstance(owner, func.FuncOp) and owner.arg_attrs is not None:
+            sharding = owner.arg_attrs.data[value.index].data.get("sdy.sharding")
+            if isinstance(sharding, TensorShardingAttr):
+                return sharding
+        return None
+    assert isinstance(value, OpResult)
+    op = value.op
+    if op.name.startswith("sdy."):
+        # sharding_constraint, reshard, data_flow_edge; a collective's out_sharding.
+        for name in ("sharding", "out_sharding"):
+            sharding = op.properties.get(name)
+            if isinstance(sharding, TensorShardingAttr):
+                return sharding
+        if op.name != "sdy.named_computation":
+            return None
+    per_value = op.attributes.get("sdy.sharding")
+    if isinstance(per_value, TensorShardingPerValueAttr):
+        shardings = per_value.shardings.data
+        if value.index < len(shardings):
+            return shardings[value.index]
+    return None
+
+
+def _bypassing_barriers(value: SSAValue) -> TensorShardingAttr | None:
+    while isinstance(value, OpResult) and value.op.name == "sdy.propagation_barrier":
+        value = value.op.operands[0]
+    return value_sharding(value)
+
+
+def _axis_diff(
+    axes: Sequence[AxisRefAttr], other: Sequence[AxisRefAttr], mesh: MeshAttr
+) -> list[AxisRefAttr]:
+    """Shardy's `getAxisSetDiff`: the parts of `axes` no axis of `other` covers."""
+    result: list[AxisRefAttr] = []
+    for axis in axes:
+        name = axis.axis_name.data
+        parts = [axis_bounds(axis, mesh)]
+        for b in other:
+            if b.axis_name.data != name:
+                continue
+            b0, b1 = axis_bounds(b, mesh)
+            kept: list[tuple[int, int]] = []
+            for s0, s1 in parts:
+                if s1 <= b0 or b1 <= s0:
+                    kept.append((s0, s1))
+                    continue
+                if s0 < b0:
+                    kept.append((s0, b0))
+                if b1 < s1:
+                    kept.append((b1, s1))
+            parts = kept
+        for s0, s1 in parts:
+            if s0 == 1 and s1 == mesh.axis_sizes.get(name):
+                result.append(AxisRefAttr(StringAttr(name), NoneAttr(), NoneAttr()))
+            else:
+                result.append(
+                    AxisRefAttr(StringAttr(name), IntAttr(s0), IntAttr(s1 // s0))
+                )
+    return result
+
+
+def _overlap(a: AxisRefAttr, b: AxisRefAttr, mesh: MeshAttr) -> bool:
+    if a.axis_name != b.axis_name:
+        return False
+    (a0, a1), (b0, b1) = axis_bounds(a, mesh), axis_bounds(b, mesh)
+    return a0 < b1 and b0 < a1
+
+
+def verify_unreduced_transition(
+    op: Operation,
+    operand: TensorShardingAttr | None,
+    result: TensorShardingAttr,
+    introduced_op: str | None,
+    removed_op: str | None,
+) -> None:
+    """Shardy's `verifyUnreducedAxesTransition` for one operand and result:
+    `introduced_op`/`removed_op` is the reduction a new/dropped unreduced axis
+    must have (None: no axis may be added/dropped)."""
+    if operand is None:
+        return
+    mesh, operand_mesh = result.mesh(op), operand.mesh(op)
+    if mesh is None or (operand_mesh is not None and operand_mesh != mesh):
+        return
+    before, after = operand.unreduced_axes.data, result.unreduced_axes.data
+    introduced = _axis_diff(after, before, mesh)
+    removed = _axis_diff(before, after, mesh)
+
+    def check(
+        sharding: TensorShardingAttr, diff: list[AxisRefAttr], expected: str, verb: str
+    ) -> None:
+        if any(
+            _overlap(a, d, mesh) for a in sharding.unreduced_axes.data for d in diff
+        ):
+            if sharding.reduction.data != expected:
+                raise VerifyException(
+                    f"cannot {verb} '{sharding.reduction.data}' unreduced axes. "
+                    f"Expected '{expected}'."
+                )
+
+    if introduced:
+        if introduced_op is None:
+            raise VerifyException(
+                f"cannot add new unreduced axis '{introduced[0].axis_name.data}'."
+            )
+        check(result, introduced, introduced_op, "introduce")
+    if removed:
+        if removed_op is None:
+            raise VerifyException(
+                f"dropped unreduced axis '{removed[0].axis_name.data}' without a "
+                "blessed operation (e.g., sdy.reshard). This is an invalid transition "
+                "from unreduced to reduced."
+            )
+        check(operand, removed, removed_op, "reduce")
+    if any(_overlap(a, b, mesh) for a in after for b in before):
+        if operand.reduction.data != result.reduction.data:
+            raise VerifyException(
+                "cannot change the reduction operator of kept unreduced axes from "
+                f"{operand.reduction.data} to {result.reduction.data}."
+            )
+
+
+def _verify_manual_values(
+    op: Operation,
+    kind: str,
+    shardings: TensorShardingPerValueAttr,
+    outer: Sequence[Attribute],
+    inner: Sequence[Attribute],
+    manual: set[str],
+) -> None:
+    """Shardy's `verifyManualComputationValue`."""
+    if not outer and not inner and not shardings.shardings.data:
+        return
+    verify_sharding_per_value(shardings, outer, op, f"{kind} ")
+    if len(outer) != len(inner):
+        raise VerifyException(
+            f"number of op {kind}s and region {kind}s must match. Op has "
+            f"{len(outer)} op {kind}s and {len(inner)} region {kind}s"
+        )
+    for index, (global_type, local_type, sharding) in enumerate(
+        zip(outer, inner, shardings.shardings.data, strict=True)
+    ):
+        for dim, dim_sharding in enumerate(sharding.dim_shardings.data):
+            axes = dim_sharding.axes.data
+            free = [i for i, a in enumerate(axes) if a.axis_name.data not in manual]
+            late = [
+                i
+                for i in range(len(axes))
+                if free and i > free[0] and axes[i].axis_name.data in manual
+            ]
+            if late:
+                raise VerifyException(
+                    f"{kind} sharding at index {index} must have all manual axes "
+                    f"come before free axes in its dimension sharding at index "
+                    f"{dim}. Saw manual axis {axes[late[0]].text()} after free axis "
+                    f"{axes[late[0] - 1].text()}"
+                )
+        if not isa(global_type, TensorType):
+            continue
+        mesh = sharding.mesh(op)
+        assert mesh is not None
+        local: list[int] = []
+        for size, dim_sharding in zip(
+            global_type.get_shape(), sharding.dim_shardings.data, strict=True
+        ):
+            if size < 0:
+                local.append(size)
+                continue
+            manual_size = math.prod(
+                a.sharded_size(mesh)
+                for a in dim_sharding.axes.data
+                if a.axis_name.data in manual
+            )
+            if size % manual_size:
+                raise VerifyException(
+                    f"{kind} dimension size {size} is not divisible by the manual "
+                    f"axes size {manual_size}"
+                )
+            local.append(size // manual_size)
+        expected = TensorType(global_type.get_element_type(), local)
+        if expected != local_type:
+            raise VerifyException(
+                f"{kind} shape, corresponding sharding, and region {kind} shape at "
+                f"index {index} must match. Expected local shape '{expected}', "
+                f"actual local shape '{local_type}'"
+            )
 
 
 # ----- ops -------------------------------------------------------------------------
@@ -546,7 +934,11 @@ class MeshOp(IRDLOperation):
     assembly_format = "$sym_name `=` $mesh attr-dict"
 
     def verify_(self) -> None:
-        self.mesh.verify_mesh()
+        # MLIR checks the mesh while it parses the op: "custom op 'sdy.mesh' ...".
+        try:
+            self.mesh.verify_mesh()
+        except VerifyException as err:
+            raise VerifyException(f"custom op 'sdy.mesh' {err}") from err
 
 
 class _ShardingOp(IRDLOperation):
@@ -559,8 +951,14 @@ class _ShardingOp(IRDLOperation):
 
     assembly_format = "$input $sharding attr-dict `:` type($result)"
 
+    @op_errors
     def verify_(self) -> None:
-        verify_sharding(self.sharding, self.result.type, self)
+        verify_sharding(self.sharding, self.result.type, self, allow_token=True)
+        source = _bypassing_barriers(self.input)
+        if source is not None:
+            verify_unreduced_transition(
+                self, source, self.sharding, "sum", source.reduction.data
+            )
 
 
 @irdl_op_definition
@@ -596,11 +994,11 @@ class ManualComputationOp(IRDLOperation):
 
     name = "sdy.manual_computation"
 
-    tensors = var_operand_def(TensorType)
+    tensors = var_operand_def()
     in_shardings = prop_def(TensorShardingPerValueAttr)
     out_shardings = prop_def(TensorShardingPerValueAttr)
     manual_axes = prop_def(ManualAxesAttr)
-    outputs = var_result_def(TensorType)
+    outputs = var_result_def()
     body = region_def("single_block")
 
     traits = traits_def(IsolatedFromAbove(), RecursiveMemoryEffect())
@@ -688,34 +1086,32 @@ class ManualComputationOp(IRDLOperation):
             return sharding.mesh(self)
         return None
 
+    @op_errors
     def verify_(self) -> None:
-        counts = (
-            ("in", len(self.in_shardings.shardings), len(self.tensors)),
-            ("out", len(self.out_shardings.shardings), len(self.outputs)),
-        )
-        for kind, shardings, values in counts:
-            if shardings != values:
-                raise VerifyException(
-                    f"{kind}_shardings don't match number of values: {shardings} "
-                    f"shardings vs {values} values"
-                )
-        if len(self.body.block.args) != len(self.tensors):
+        manual = {axis.data for axis in self.manual_axes.axes}
+        terminator = self.body.block.last_op
+        returned = () if terminator is None else tuple(terminator.operand_types)
+        for kind, shardings, outer, inner in (
+            (
+                "operand",
+                self.in_shardings,
+                self.tensors.types,
+                self.body.block.arg_types,
+            ),
+            ("result", self.out_shardings, self.outputs.types, returned),
+        ):
+            _verify_manual_values(self, kind, shardings, outer, inner, manual)
+        shardings = (*self.in_shardings.shardings, *self.out_shardings.shardings)
+        if not shardings:
+            return
+        meshes = {sharding.mesh(self) for sharding in shardings}
+        meshes.discard(MeshAttr.get([]))
+        if len(meshes) > 1 and self.manual_axes.axes.data:
             raise VerifyException(
-                f"number of block arguments {len(self.body.block.args)} doesn't "
-                f"match number of operands {len(self.tensors)}"
+                "all in and out shardings must be bound to the same mesh or an "
+                "empty mesh."
             )
-
-
-Sdy = Dialect(
-    "sdy",
-    [MeshOp, ShardingConstraintOp, ReshardOp, ManualComputationOp, ReturnOp],
-    [
-        ManualAxesAttr,
-        MeshAttr,
-        MeshAxisAttr,
-        AxisRefAttr,
-        DimensionShardingAttr,
-        TensorShardingAttr,
-        TensorShardingPerValueAttr,
-    ],
-)
+        mesh = next(iter(meshes), None)
+        for axis in self.manual_axes.axes:
+            if mesh is not None and axis.data not in mesh.axis_sizes:
+                raise VerifyException(f'unknown manual axis: "{axis.data}"')
