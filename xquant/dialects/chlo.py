@@ -20,7 +20,7 @@ the broadcast shape (dynamic dimensions are accepted as compatible).
 
 from __future__ import annotations
 
-from typing import ClassVar, Self
+from typing import ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -29,9 +29,10 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
     TensorType,
+    i1,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect, SSAValue, TypedAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -54,6 +55,7 @@ from xquant.dialects.stablehlo.syntax import (
     print_functional_op_tail,
     print_operands,
 )
+from xquant.numerics.values import with_element
 
 
 def broadcast_shape(
@@ -199,6 +201,38 @@ class BroadcastMinimumOp(BroadcastBinaryOp):
     STABLEHLO_NAME: ClassVar[str] = "stablehlo.minimum"
 
 
+@irdl_op_definition
+class BroadcastNextAfterOp(BroadcastBinaryOp):
+    """Broadcasting `chlo.next_after`."""
+
+    name = "chlo.broadcast_next_after"
+    STABLEHLO_NAME: ClassVar[str] = "chlo.next_after"
+
+
+@irdl_op_definition
+class BroadcastPolygammaOp(BroadcastBinaryOp):
+    """Broadcasting `chlo.polygamma`."""
+
+    name = "chlo.broadcast_polygamma"
+    STABLEHLO_NAME: ClassVar[str] = "chlo.polygamma"
+
+
+@irdl_op_definition
+class BroadcastZetaOp(BroadcastBinaryOp):
+    """Broadcasting `chlo.zeta`."""
+
+    name = "chlo.broadcast_zeta"
+    STABLEHLO_NAME: ClassVar[str] = "chlo.zeta"
+
+
+CHLO_TARGET_BROADCASTS: tuple[type[BroadcastBinaryOp], ...] = (
+    BroadcastNextAfterOp,
+    BroadcastPolygammaOp,
+    BroadcastZetaOp,
+)
+"""Broadcasting ops whose element-wise op is itself a chlo op (expanded in turn)."""
+
+
 class ChloUnaryOp(IRDLOperation):
     """Base of chlo's element-wise unary ops on floats (`ChloOps.td`, `CHLO_UnaryElementwiseOp`):
 
@@ -263,6 +297,13 @@ LgammaOp = _unary(
 )
 DigammaOp = _unary("chlo.digamma", "DigammaOp", "The digamma function.")
 
+BesselI1eOp = _unary(
+    "chlo.bessel_i1e",
+    "BesselI1eOp",
+    "The exponentially scaled modified Bessel function of order one.",
+)
+ConjOp = _unary("chlo.conj", "ConjOp", "The complex conjugate (the identity on reals).")
+
 UNARY_OPS: tuple[type[ChloUnaryOp], ...] = (
     SquareOp,
     ErfOp,
@@ -279,7 +320,130 @@ UNARY_OPS: tuple[type[ChloUnaryOp], ...] = (
     AtanhOp,
     LgammaOp,
     DigammaOp,
+    BesselI1eOp,
+    ConjOp,
 )
+
+
+class ChloPredicateOp(IRDLOperation):
+    """Base of chlo's float classification ops (`chlo.is_inf`, ...): an i1 tensor of
+    the operand's shape.
+
+    %0 = chlo.is_inf %x : tensor<16xf32> -> tensor<16xi1>
+    """
+
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$operand attr-dict `:` type($operand) `->` type($result)"
+
+    def __init__(self, operand: SSAValue):
+        super().__init__(
+            operands=[operand], result_types=[with_element(operand.type, i1)]
+        )
+
+    def verify_(self) -> None:
+        operand, result = self.operand.type, self.result.type
+        if not isa(operand, TensorType) or not isa(result, TensorType):
+            return
+        if result.get_element_type() != i1 or not _compatible_shapes(
+            tuple(operand.get_shape()), tuple(result.get_shape())
+        ):
+            raise VerifyException(
+                f"'{self.name}' op inferred type(s) '{with_element(operand, i1)}' "
+                f"are incompatible with return type(s) of operation '{result}'"
+            )
+
+
+def _predicate(op_name: str, class_name: str, doc: str) -> type[ChloPredicateOp]:
+    cls = type(class_name, (ChloPredicateOp,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+IsInfOp = _predicate("chlo.is_inf", "IsInfOp", "`x` is +inf or -inf.")
+IsPosInfOp = _predicate("chlo.is_pos_inf", "IsPosInfOp", "`x` is +inf.")
+IsNegInfOp = _predicate("chlo.is_neg_inf", "IsNegInfOp", "`x` is -inf.")
+
+PREDICATE_OPS: tuple[type[ChloPredicateOp], ...] = (IsInfOp, IsPosInfOp, IsNegInfOp)
+
+
+class ChloBinaryOp(IRDLOperation):
+    """Base of chlo's non-broadcasting binary ops (`ChloOps.td`: next_after, zeta,
+    polygamma, mulhi): operands and result of one type.
+
+    %0 = chlo.zeta %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+    """
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+    )
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+    def verify_(self) -> None:
+        types = [self.lhs.type, self.rhs.type, self.result.type]
+        if not all(isa(t, TensorType) for t in types):
+            return
+        tensors = [cast("TensorType[Attribute]", t) for t in types]
+        first = tensors[0]
+        for t in tensors[1:]:
+            if t.get_element_type() != first.get_element_type() or not (
+                _compatible_shapes(tuple(t.get_shape()), tuple(first.get_shape()))
+            ):
+                raise VerifyException(
+                    f"'{self.name}' op requires compatible types for all operands "
+                    "and results"
+                )
+
+
+def _binary(op_name: str, class_name: str, doc: str) -> type[ChloBinaryOp]:
+    cls = type(class_name, (ChloBinaryOp,), {"name": op_name, "__doc__": doc})
+    return irdl_op_definition(cls)
+
+
+NextAfterOp = _binary(
+    "chlo.next_after",
+    "NextAfterOp",
+    "The next representable value of `x` towards `y` (C's `nextafter`).",
+)
+PolygammaOp = _binary(
+    "chlo.polygamma", "PolygammaOp", "The polygamma function of order `n` at `x`."
+)
+ZetaOp = _binary("chlo.zeta", "ZetaOp", "The Hurwitz zeta function zeta(x, q).")
+MulhiOp = _binary(
+    "chlo.mulhi",
+    "MulhiOp",
+    "The high N bits of the 2N-bit product of two N-bit integers.",
+)
+
+BINARY_OPS: tuple[type[ChloBinaryOp], ...] = (NextAfterOp, PolygammaOp, ZetaOp, MulhiOp)
+
+
+@irdl_op_definition
+class ConstantLikeOp(IRDLOperation):
+    """`"chlo.constant_like"(%x) {value = 3.2 : f32} : (tensor<1x2xi64>) -> tensor<1x2xf32>`:
+    a splat of `value` with the operand's shape."""
+
+    name = "chlo.constant_like"
+
+    operand = operand_def(TensorType)
+    value = prop_def(TypedAttribute)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        result = self.result.type
+        if not isa(result, TensorType):
+            return
+        if self.value.get_type() != result.get_element_type():
+            raise VerifyException(
+                "'chlo.constant_like' op value's type doesn't match element return type"
+            )
 
 
 @irdl_op_definition
@@ -366,6 +530,9 @@ Chlo = Dialect(
     "chlo",
     [
         *UNARY_OPS,
+        *PREDICATE_OPS,
+        *BINARY_OPS,
+        ConstantLikeOp,
         TopKOp,
         BroadcastAddOp,
         BroadcastSubtractOp,
@@ -373,6 +540,7 @@ Chlo = Dialect(
         BroadcastDivideOp,
         BroadcastMaximumOp,
         BroadcastMinimumOp,
+        *CHLO_TARGET_BROADCASTS,
     ],
     [],
 )
