@@ -276,10 +276,9 @@ def acos(m: _Math, x: SSAValue) -> SSAValue:
 
 def acosh(m: _Math, x: SSAValue) -> SSAValue:
     """`log(2) + log(x)` for x >= max/2, else `log1p(sqrt(x - 1) * (sqrt(x + 1) + sqrt(x - 1)))`."""
+    largest = m.const(_max_finite(x), x)
     two = m.const(2.0, x)
-    large = m.b.compare(
-        ComparisonDirection.GE, x, m.div(m.const(_max_finite(x), x), two)
-    )
+    large = m.b.compare(ComparisonDirection.GE, x, m.div(largest, two))
     log_form = m.add(m.b.unary(ew.LogOp, two), m.b.unary(ew.LogOp, x))
     one = m.const(1.0, x)
     sqrt_below = m.b.unary(ew.SqrtOp, m.sub(x, one))
