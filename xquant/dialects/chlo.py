@@ -25,16 +25,29 @@ from typing import ClassVar, Self, cast
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
+    ArrayAttr,
     BoolAttr,
     DenseArrayBase,
+    IntAttr,
     IntegerAttr,
+    IntegerType,
     TensorType,
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue, TypedAttribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypedAttribute,
+)
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -42,11 +55,12 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+from xdsl.utils.str_enum import StrEnum
 
 from xquant.dialects.stablehlo.syntax import (
     array_values,
@@ -526,6 +540,141 @@ class TopKOp(IRDLOperation):
         printer.print_string(")")
 
 
+class Precision(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGH = "HIGH"
+    HIGHEST = "HIGHEST"
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    """`#chlo<precision HIGH>`: the precision of one `chlo.ragged_dot` operand."""
+
+    name = "chlo.precision"
+
+
+RAGGED_DOT_FIELDS = (
+    "lhs_batching_dimensions",
+    "rhs_batching_dimensions",
+    "lhs_contracting_dimensions",
+    "rhs_contracting_dimensions",
+    "lhs_ragged_dimensions",
+    "rhs_group_dimensions",
+)
+
+
+@irdl_attr_definition
+class RaggedDotDimensionNumbersAttr(ParametrizedAttribute):
+    """`#chlo.ragged_dot<lhs_batching_dimensions = [0], ..., rhs_group_dimensions = [0]>`:
+    dot_general's dimension numbers plus the lhs ragged and rhs group dimensions
+    (fields in any order when parsed, empty ones omitted when printed, as upstream)."""
+
+    name = "chlo.ragged_dot"
+
+    lhs_batching_dimensions: ArrayAttr[IntAttr]
+    rhs_batching_dimensions: ArrayAttr[IntAttr]
+    lhs_contracting_dimensions: ArrayAttr[IntAttr]
+    rhs_contracting_dimensions: ArrayAttr[IntAttr]
+    lhs_ragged_dimensions: ArrayAttr[IntAttr]
+    rhs_group_dimensions: ArrayAttr[IntAttr]
+
+    def dims(self, field: str) -> tuple[int, ...]:
+        """One field's dimensions (`field` one of `RAGGED_DOT_FIELDS`)."""
+        values: ArrayAttr[IntAttr] = getattr(self, field)
+        return tuple(v.data for v in values.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        values: dict[str, list[int]] = {}
+
+        def parse_entry() -> None:
+            start = parser.pos
+            key = parser.parse_identifier()
+            if key not in RAGGED_DOT_FIELDS or key in values:
+                parser.raise_error(
+                    "failed parsing ragged dot dimension numbers attribute",
+                    start,
+                    parser.pos,
+                )
+            parser.parse_punctuation("=")
+            values[key] = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE,
+                lambda: parser.parse_integer(allow_boolean=False),
+            )
+
+        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        return [
+            ArrayAttr([IntAttr(v) for v in values.get(f, [])])
+            for f in RAGGED_DOT_FIELDS
+        ]
+
+    def print_parameters(self, printer: Printer) -> None:
+        parts = [
+            f"{f} = [{', '.join(str(v) for v in self.dims(f))}]"
+            for f in RAGGED_DOT_FIELDS
+            if self.dims(f)
+        ]
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+
+@irdl_op_definition
+class RaggedDotOp(IRDLOperation):
+    """`chlo.ragged_dot`: a dot_general over one ragged dimension, whose groups'
+    sizes `group_sizes` gives (generic syntax, as upstream). Modes: the ragged
+    dimension is an lhs free dimension (1: `[b,m,k] x [g,b,k,n] -> [b,m,n]`), a
+    contracting one (2: `-> [g,b,m,n]`) or a batch one (3)."""
+
+    name = "chlo.ragged_dot"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    group_sizes = operand_def(TensorType)
+    ragged_dot_dimension_numbers = prop_def(RaggedDotDimensionNumbersAttr)
+    precision_config = opt_prop_def(ArrayAttr[PrecisionAttr])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_(self) -> None:
+        types = [self.lhs.type, self.rhs.type, self.group_sizes.type, self.result.type]
+        if not all(isa(t, TensorType) for t in types):
+            return
+        lhs, rhs, groups, _ = [cast("TensorType[Attribute]", t) for t in types]
+        numbers = self.ragged_dot_dimension_numbers
+        if len(numbers.dims("lhs_ragged_dimensions")) != 1:
+            raise VerifyException(
+                "'chlo.ragged_dot' op There must be exactly one ragged dimension "
+                "in the lhs."
+            )
+        if not isinstance(groups.get_element_type(), IntegerType):
+            raise VerifyException(
+                "'chlo.ragged_dot' op operand #2 must be ranked tensor of integer values"
+            )
+        for side, t in (("lhs", lhs), ("rhs", rhs)):
+            rank = t.get_num_dims()
+            for field in RAGGED_DOT_FIELDS:
+                if not field.startswith(side):
+                    continue
+                for d in numbers.dims(field):
+                    if not 0 <= d < rank:
+                        raise VerifyException(
+                            f"'chlo.ragged_dot' op {field} value: {d} is out of "
+                            f"range: [0, {rank})"
+                        )
+        if len(numbers.dims("rhs_group_dimensions")) > 1:
+            raise VerifyException(
+                "'chlo.ragged_dot' op There must be at most one group dimension "
+                "in the rhs."
+            )
+        if self.precision_config is not None and len(
+            self.precision_config.data
+        ) not in (0, 2):
+            raise VerifyException(
+                "'chlo.ragged_dot' op expects precision config to be empty or have "
+                "<= 2 elements."
+            )
+
+
 Chlo = Dialect(
     "chlo",
     [
@@ -533,6 +682,7 @@ Chlo = Dialect(
         *PREDICATE_OPS,
         *BINARY_OPS,
         ConstantLikeOp,
+        RaggedDotOp,
         TopKOp,
         BroadcastAddOp,
         BroadcastSubtractOp,
@@ -542,5 +692,5 @@ Chlo = Dialect(
         BroadcastMinimumOp,
         *CHLO_TARGET_BROADCASTS,
     ],
-    [],
+    [PrecisionAttr, RaggedDotDimensionNumbersAttr],
 )

@@ -190,6 +190,7 @@ ChloUnaryFunctions = shared_functions(
         *chlo.PREDICATE_OPS,
         *chlo.BINARY_OPS,
         chlo.ConstantLikeOp,
+        chlo.RaggedDotOp,
     ],
     _run,
 )

@@ -90,7 +90,8 @@ class LowerChloOp(RewritePattern):
             chlo.ChloUnaryOp
             | chlo.ChloPredicateOp
             | chlo.ChloBinaryOp
-            | chlo.ConstantLikeOp,
+            | chlo.ConstantLikeOp
+            | chlo.RaggedDotOp,
         ):
             return
         expanded = expand(op, op.operands, self.full_constants)

@@ -3,6 +3,7 @@ chlo ops itself, upstream's expansions on XLA's own pow/log/exp), in f32, f64 an
 
 - `chlo.zeta(x, q)`, `chlo.polygamma(n, x)`, `chlo.bessel_i1e(x)`,
   `chlo.next_after(x, y)`, `chlo.erf_inv(x)`, `chlo.erf(x)`, `chlo.erfc(x)`;
+- `chlo.ragged_dot` (f32) in its three modes;
 - the same through `lax.zeta`, `lax.polygamma`, `lax.bessel_i1e`, `lax.nextafter`,
   `lax.erf_inv`, `lax.erf`, `lax.erfc` (`jax_*`), as a JAX program computes them.
 
@@ -131,6 +132,45 @@ def xla_chlo(op: str, arrays: list[np.ndarray], type_name: str) -> np.ndarray:
     return np.asarray(out[0])
 
 
+RAGGED_DOT_MODES = {
+    # name: lhs shape, rhs shape, group sizes, ((lhs_contracting, rhs_contracting),
+    # (lhs_batch, rhs_batch)), lhs_ragged_dimensions, rhs_group_dimensions
+    # [b,m,k] x [g,b,k,n], group_sizes [g] -> [b,m,n]
+    "mode1": ((2, 11, 5), (3, 2, 5, 7), [4, 0, 6], (([2], [2]), ([0], [1])), [1], [0]),
+    # [b,m,k] x [b,k,n], group_sizes [b,g] -> [g,b,m,n]
+    "mode2": (
+        (2, 3, 5), (2, 5, 7), [[1, 2, 0, 2], [3, 0, 1, 0]], (([2], [1]), ([0], [0])),
+        [2], [],
+    ),
+    # [b,m,k] x [b,k,n], group_sizes [g] -> [b,m,n]
+    "mode3": ((2, 3, 5), (2, 5, 7), [1, 1], (([2], [1]), ([0], [0])), [0], []),
+}  # fmt: skip
+
+
+def ragged_dot(arrays: dict[str, np.ndarray]) -> None:
+    """f32 `lax.ragged_dot_general` in the three modes of `chlo.ragged_dot` (XLA's
+    CPU backend has no ragged-dot of its own: JAX computes it)."""
+    rng = np.random.default_rng(43)
+    for mode, (lhs, rhs, sizes, dims, ragged, group) in RAGGED_DOT_MODES.items():
+        a = rng.normal(size=lhs).astype(np.float32)
+        b = rng.normal(size=rhs).astype(np.float32)
+        g = np.array(sizes, np.int64)
+        numbers = lax.RaggedDotDimensionNumbers(
+            dot_dimension_numbers=dims,
+            lhs_ragged_dimensions=ragged,
+            rhs_group_dimensions=group,
+        )
+        out = jax.jit(
+            lambda x, y, s, n=numbers: lax.ragged_dot_general(
+                x, y, s, n, precision=lax.Precision.HIGHEST
+            )
+        )(a, b, g)
+        arrays[f"ragged_{mode}_lhs"] = a
+        arrays[f"ragged_{mode}_rhs"] = b
+        arrays[f"ragged_{mode}_groups"] = g
+        arrays[f"ragged_{mode}_jax"] = np.asarray(out)
+
+
 def main() -> None:
     arrays: dict[str, np.ndarray] = {}
 
@@ -158,6 +198,7 @@ def main() -> None:
             put(f"xla_{op}", name, xla_chlo(op, [a, b], name))
             jitted = jax.jit(BINARY[op])
             put(f"jax_{op}", name, np.asarray(jitted(jnp.asarray(a), jnp.asarray(b))))
+    ragged_dot(arrays)
     np.savez_compressed(HERE / "special.npz", **arrays)
     (HERE / "MANIFEST.txt").write_text(f"jax {jax.__version__}\nspecial.npz\n")
 

@@ -21,6 +21,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     BoolAttr,
     ComplexType,
     DenseArrayBase,
@@ -39,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.hints import isa
 
-from xquant.dialects.chlo import ConstantLikeOp, TopKOp
+from xquant.dialects.chlo import ConstantLikeOp, RaggedDotOp, TopKOp
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra
 from xquant.dialects.stablehlo.attributes import (
@@ -47,7 +48,10 @@ from xquant.dialects.stablehlo.attributes import (
     ComparisonDirectionAttr,
     ComparisonType,
     ComparisonTypeAttr,
+    DotDimensionNumbersAttr,
 )
+from xquant.dialects.stablehlo.attributes import Precision as ShloPrecision
+from xquant.dialects.stablehlo.attributes import PrecisionAttr as ShloPrecisionAttr
 from xquant.dialects.stablehlo.bitwise import (
     AndOp,
     OrOp,
@@ -55,10 +59,17 @@ from xquant.dialects.stablehlo.bitwise import (
     ShiftRightLogicalOp,
 )
 from xquant.dialects.stablehlo.control_flow import SortOp
+from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
 from xquant.dialects.stablehlo.reductions import ReturnOp
-from xquant.dialects.stablehlo.structural import IotaOp, SliceOp
+from xquant.dialects.stablehlo.structural import (
+    BroadcastInDimOp,
+    ConcatenateOp,
+    IotaOp,
+    ReshapeOp,
+    SliceOp,
+)
 from xquant.numerics.values import dtype_of, element_type, int_info, with_element
-from xquant.transforms.utils.stablehlo_emitters import HloBuilder, shape_of
+from xquant.transforms.utils.stablehlo_emitters import HloBuilder, is_static, shape_of
 
 ERF_T = (
     +7.853861353153693e-5,
@@ -1232,6 +1243,9 @@ def expand(
     b = HloBuilder()
     m = _Math(b, full_constants)
     value: SSAValue | None = None
+    if isinstance(op, RaggedDotOp):
+        ragged = expand_ragged_dot(op, operands)
+        return None if ragged is None else (ragged, [ragged.ops[-1].results[0]])
     if isinstance(op, ConstantLikeOp):
         value = constant_like(m, op, operands[0])
     elif op.name in EXPANSIONS and len(operands) == 1:
@@ -1262,3 +1276,185 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     if m.full_constants or not shape:
         return m.b.constant([number], element, shape)
     return m.b.splat(number, element, shape)
+
+
+# ----- ragged_dot (`ConvertRaggedDotOp`, static shapes)
+
+
+def _i64_zero(b: HloBuilder, shape: Sequence[int]) -> SSAValue:
+    return b.constant([0], i64, shape)
+
+
+def _ragged_mask(
+    b: HloBuilder,
+    lhs: SSAValue,
+    zero: SSAValue,
+    start: SSAValue,
+    limit: SSAValue,
+    iota: SSAValue,
+    group_sizes_rank: int,
+) -> SSAValue:
+    """`applyRaggedMask`: lhs where start <= iota < limit, else zero."""
+    lhs_shape = shape_of(lhs.type)
+    target = TensorType(i64, lhs_shape)
+    dims = list(range(group_sizes_rank - 1))
+    start_b = b.add(BroadcastInDimOp(start, dims, target))
+    limit_b = b.add(BroadcastInDimOp(limit, dims, target))
+    iota_b = b.add(BroadcastInDimOp(iota, list(range(len(lhs_shape))), target))
+    ge_start = b.compare(ComparisonDirection.GE, iota_b, start_b)
+    lt_limit = b.compare(ComparisonDirection.LT, iota_b, limit_b)
+    mask = b.binary(AndOp, ge_start, lt_limit)
+    return b.add(
+        ew.SelectOp.create(operands=[mask, lhs, zero], result_types=[lhs.type])
+    )
+
+
+def _group_size(
+    b: HloBuilder, group_sizes: SSAValue, index: int, batch_shape: Sequence[int]
+) -> SSAValue:
+    """`getGroupSize` (static): group_sizes[..., index] reshaped to the batch shape, i64."""
+    shape = list(shape_of(group_sizes.type))
+    rank = len(shape)
+    start = [0] * rank
+    start[-1] = index
+    limit = list(shape)
+    limit[-1] = index + 1
+    sliced = b.add(_slice(group_sizes, start, limit))
+    element = element_type(group_sizes.type)
+    size = b.add(ReshapeOp(sliced, TensorType(element, batch_shape)))
+    if element != i64:
+        size = b.add(ew.ConvertOp(size, TensorType(i64, batch_shape)))
+    return size
+
+
+def _slice(value: SSAValue, start: Sequence[int], limit: Sequence[int]) -> SliceOp:
+    shape = [hi - lo for lo, hi in zip(start, limit, strict=True)]
+    return SliceOp.create(
+        operands=[value],
+        result_types=[with_element(TensorType(i1, shape), element_type(value.type))],
+        properties={
+            "start_indices": DenseArrayBase.from_list(i64, list(start)),
+            "limit_indices": DenseArrayBase.from_list(i64, list(limit)),
+            "strides": DenseArrayBase.from_list(i64, [1] * len(start)),
+        },
+    )
+
+
+def _dot(
+    lhs: SSAValue,
+    rhs: SSAValue,
+    numbers: DotDimensionNumbersAttr,
+    precision: Attribute | None,
+    result_type: Attribute,
+) -> DotGeneralOp:
+    op = DotGeneralOp(lhs, rhs, numbers, result_type)
+    if precision is not None:
+        op.properties["precision_config"] = precision
+    return op
+
+
+def _precision(op: RaggedDotOp) -> Attribute | None:
+    """`convertPrecisionConfig`: chlo's precisions as StableHLO's."""
+    config = op.precision_config
+    if config is None:
+        return None
+    return ArrayAttr(
+        [ShloPrecisionAttr(ShloPrecision(p.data.value)) for p in config.data]
+    )
+
+
+def expand_ragged_dot(
+    op: RaggedDotOp, operands: Sequence[SSAValue]
+) -> HloBuilder | None:
+    """`ConvertRaggedDotOp` on static shapes: mode 1 (ragged lhs free dimension) as
+    one masked dot_general per group, summed; mode 2 (ragged contracting dimension)
+    one per group, concatenated along a new leading dimension; mode 3 (ragged batch
+    dimension) a plain dot_general, on `operands` (lhs, rhs, group_sizes). The
+    builder's last op gives the result."""
+    lhs, rhs, group_sizes = operands
+    types = [lhs.type, rhs.type, group_sizes.type, op.result.type]
+    if not all(isa(t, TensorType) and is_static(t) for t in types):
+        return None
+    numbers = op.ragged_dot_dimension_numbers
+    lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
+    result_shape = shape_of(op.result.type)
+    group_shape = shape_of(group_sizes.type)
+    precision = _precision(op)
+    b = HloBuilder()
+    lhs_batching = numbers.dims("lhs_batching_dimensions")
+    rhs_batching = numbers.dims("rhs_batching_dimensions")
+    lhs_contracting = numbers.dims("lhs_contracting_dimensions")
+    rhs_contracting = numbers.dims("rhs_contracting_dimensions")
+    (ragged,) = numbers.dims("lhs_ragged_dimensions")
+    if len(lhs_shape) >= len(rhs_shape) and len(lhs_shape) >= len(result_shape):
+        dims = DotDimensionNumbersAttr.get(
+            lhs_batching, rhs_batching, lhs_contracting, rhs_contracting
+        )
+        b.add(_dot(lhs, rhs, dims, precision, op.result.type))
+        return b
+    batch_shape = list(group_shape[:-1])
+    start = _i64_zero(b, batch_shape)
+    iota_shape = [1] * len(lhs_shape)
+    iota_shape[ragged] = lhs_shape[ragged]
+    iota = b.add(
+        IotaOp.create(
+            result_types=[TensorType(i64, iota_shape)],
+            properties={"iota_dimension": IntegerAttr(ragged, i64)},
+        )
+    )
+    zero = b.constant([0], element_type(lhs.type), lhs_shape)
+    mode_1 = len(lhs_shape) < len(rhs_shape)
+    group_dim = -1
+    if mode_1:
+        (group_dim,) = numbers.dims("rhs_group_dimensions")
+        groups = rhs_shape[group_dim]
+
+        def adjusted(d: int) -> int:
+            return d - 1 if d > group_dim else d
+
+        dims = DotDimensionNumbersAttr.get(
+            lhs_batching,
+            [adjusted(d) for d in rhs_batching],
+            lhs_contracting,
+            [adjusted(d) for d in rhs_contracting],
+        )
+    else:
+        groups = group_shape[-1]
+        dims = DotDimensionNumbersAttr.get(
+            lhs_batching, rhs_batching, lhs_contracting, rhs_contracting
+        )
+    outputs: list[SSAValue] = []
+    for i in range(groups):
+        size = _group_size(b, group_sizes, i, batch_shape)
+        limit = b.binary(ew.AddOp, start, size)
+        masked = _ragged_mask(b, lhs, zero, start, limit, iota, len(group_shape))
+        if mode_1:
+            begin = [0] * len(rhs_shape)
+            begin[group_dim] = i
+            end = list(rhs_shape)
+            end[group_dim] = i + 1
+            sliced = b.add(_slice(rhs, begin, end))
+            kept = [n for d, n in enumerate(rhs_shape) if d != group_dim]
+            operand = b.add(ReshapeOp(sliced, TensorType(element_type(rhs.type), kept)))
+            dot = b.add(_dot(masked, operand, dims, precision, op.result.type))
+            outputs = [dot] if i == 0 else [b.binary(ew.AddOp, outputs[0], dot)]
+        else:
+            result_type = TensorType(element_type(op.result.type), result_shape[1:])
+            outputs.append(b.add(_dot(masked, rhs, dims, precision, result_type)))
+        start = limit
+    if mode_1:
+        return b
+    reshaped = [
+        b.add(
+            ReshapeOp(out, TensorType(element_type(out.type), [1, *shape_of(out.type)]))
+        )
+        for out in outputs
+    ]
+    b.add(
+        ConcatenateOp.create(
+            operands=reshaped,
+            result_types=[op.result.type],
+            properties={"dimension": IntegerAttr(0, i64)},
+        )
+    )
+    return b
