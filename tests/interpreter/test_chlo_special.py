@@ -288,3 +288,30 @@ def test_ragged_dot(mode: str) -> None:
         assert not [o for o in module.walk() if o.name.startswith("chlo.")]
         lowered = np.asarray(xquant.run(module, "main", *arrays)[0])
         assert lowered.tobytes() == got.tobytes(), pipeline
+
+
+COMPLEX = """func.func @main(%x: tensor<2xcomplex<f32>>) -> (tensor<2xcomplex<f32>>,
+    tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) {
+  %0 = chlo.sinh %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  %1 = chlo.cosh %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  %2 = chlo.tan %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  %3 = chlo.square %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  return %0, %1, %2, %3 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>,
+      tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>
+}"""
+
+
+def test_complex_expansions_are_upstreams() -> None:
+    """Complex sinh/cosh (the exp pair), tan (stablehlo.tan) and square (real and
+    imaginary parts) expand as upstream writes them; the interpreter has no complex
+    element types, so only the ops are checked (upstream's FileCheck tests too)."""
+    module = xquant.apply_passes(
+        xquant.parse_module(COMPLEX), "chlo-legalize-to-stablehlo"
+    )
+    names = [o.name.split(".")[1] for o in module.walk() if "." in o.name]
+    body = names[names.index("func") + 1 : names.index("return")]
+    pair = ["constant", "log", "add", "exponential", "subtract", "exponential"]
+    square = ["real", "is_finite", "abs", "imag", "abs", "compare", "and"]
+    square += ["constant", "subtract", "add", "multiply", "select", "constant"]
+    square += ["multiply", "multiply", "complex"]
+    assert body == [*pair, "subtract", *pair, "add", "tan", *square]

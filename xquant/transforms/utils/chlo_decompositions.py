@@ -136,14 +136,21 @@ class _Math:
         element = element_type(like.type)
         if isinstance(element, IntegerType):
             return self.splat(int(value), like)
+        if isinstance(element, ComplexType):
+            return self.splat((value, 0.0), like)
         if isinstance(element, Float32Type):
             value = float(np.float32(value))  # a C++ `float` literal
         return self.splat(value, like)
 
-    def splat(self, value: float | int, like: SSAValue) -> SSAValue:
+    def splat(self, value: float | tuple[float, float], like: SSAValue) -> SSAValue:
         element, shape = element_type(like.type), shape_of(like.type)
-        if self.full_constants and shape and all(n >= 0 for n in shape):
-            return self.b.constant([value], element, shape)  # a splat
+        if isinstance(value, tuple) or (
+            self.full_constants and all(n >= 0 for n in shape)
+        ):
+            # a splat of the full shape (complex: always, xquant's broadcast
+            # emitters take real numbers)
+            values = cast("list[float]", [value])
+            return self.b.constant(values, element, shape)
         return self.b.splat(value, element, shape)
 
     def mul(self, a: SSAValue, c: SSAValue) -> SSAValue:
@@ -230,9 +237,12 @@ def cosh(m: _Math, x: SSAValue) -> SSAValue:
 
 
 def sinh(m: _Math, x: SSAValue) -> SSAValue:
-    """`materializeSinhApproximation`: expm1-based for |x| < 1, else the exp pair."""
+    """`materializeSinhApproximation`: expm1-based for |x| < 1, else the exp pair
+    (complex values: the exp pair only)."""
     exp_add, exp_sub = _exp_pair(m, x)
     large = m.sub(exp_add, exp_sub)
+    if isinstance(element_type(x.type), ComplexType):
+        return large
     expm1 = m.b.unary(ew.Expm1Op, x)
     one = m.const(1.0, x)
     one_half = m.const(0.5, x)
@@ -243,8 +253,34 @@ def sinh(m: _Math, x: SSAValue) -> SSAValue:
 
 
 def square(m: _Math, x: SSAValue) -> SSAValue:
-    """`x * x` (ChloDecompositionPatterns.td, non-complex)."""
-    return m.mul(x, x)
+    """`x * x`; on complex values (re^2 - im^2, 2 re im), the real part 0 where
+    |re| == |im| and re is finite (ChloDecompositionPatterns.td)."""
+    element = element_type(x.type)
+    if not isinstance(element, ComplexType):
+        return m.mul(x, x)
+    b = m.b
+    part = with_element(x.type, cast(Attribute, element.element_type))  # pyright: ignore[reportUnknownMemberType]
+    real = b.add(math_extra.RealOp.create(operands=[x], result_types=[part]))
+    finite = b.add(
+        math_extra.IsFiniteOp.create(
+            operands=[real], result_types=[with_element(part, i1)]
+        )
+    )
+    abs_real = b.unary(ew.AbsOp, real)
+    imag = b.add(math_extra.ImagOp.create(operands=[x], result_types=[part]))
+    abs_imag = b.unary(ew.AbsOp, imag)
+    equal = b.compare(ComparisonDirection.EQ, abs_real, abs_imag)
+    exact_zero = b.binary(AndOp, finite, equal)
+    zero = m.const(0.0, real)
+    difference = m.mul(m.sub(real, imag), m.add(real, imag))
+    real_part = m.select(exact_zero, zero, difference)
+    two = m.const(2.0, real)
+    imag_part = m.mul(two, m.mul(real, imag))
+    return b.add(
+        math_extra.ComplexOp.create(
+            operands=[real_part, imag_part], result_types=[x.type]
+        )
+    )
 
 
 def atan(m: _Math, x: SSAValue) -> SSAValue:
@@ -1177,24 +1213,29 @@ def _float_binary(
     return expand
 
 
-def _not_complex(
-    body: Callable[[_Math, SSAValue], SSAValue],
+def _complex_or(
+    real: Callable[[_Math, SSAValue], SSAValue | None],
+    complex_body: Callable[[_Math, SSAValue], SSAValue],
 ) -> Callable[[_Math, SSAValue], SSAValue | None]:
+    """`complex_body` on complex values, `real` otherwise."""
+
     def expand(m: _Math, x: SSAValue) -> SSAValue | None:
-        return None if isinstance(element_type(x.type), ComplexType) else body(m, x)
+        if isinstance(element_type(x.type), ComplexType):
+            return complex_body(m, x)
+        return real(m, x)
 
     return expand
 
 
 EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
-    "chlo.square": _not_complex(square),
+    "chlo.square": _any(square),
     "chlo.erf": _by_width(erf_f32, erf_f64),
     "chlo.erfc": _by_width(erfc_f32, erfc_f64),
     "chlo.erf_inv": _by_width(erf_inv_f32, erf_inv_f64),
-    "chlo.cosh": _upcast(cosh),
-    "chlo.sinh": _upcast(sinh),
+    "chlo.cosh": _complex_or(_upcast(cosh), cosh),
+    "chlo.sinh": _complex_or(_upcast(sinh), sinh),
     "chlo.atan": _float_only(atan),
-    "chlo.tan": _float_only(tan),
+    "chlo.tan": _complex_or(_float_only(tan), tan),
     "chlo.atanh": _float_only(atanh),
     "chlo.asin": _float_only(asin),
     "chlo.acos": _float_only(acos),
