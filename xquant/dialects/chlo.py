@@ -641,10 +641,10 @@ class RaggedDotOp(IRDLOperation):
             return
         lhs, rhs, groups, _ = [cast("TensorType[Attribute]", t) for t in types]
         numbers = self.ragged_dot_dimension_numbers
-        if len(numbers.dims("lhs_ragged_dimensions")) != 1:
+        ragged = numbers.dims("lhs_ragged_dimensions")
+        if len(ragged) != 1:
             raise VerifyException(
-                "'chlo.ragged_dot' op There must be exactly one ragged dimension "
-                "in the lhs."
+                "There must be exactly one ragged dimension in the lhs."
             )
         if not isinstance(groups.get_element_type(), IntegerType):
             raise VerifyException(
@@ -661,10 +661,21 @@ class RaggedDotOp(IRDLOperation):
                             f"'chlo.ragged_dot' op {field} value: {d} is out of "
                             f"range: [0, {rank})"
                         )
-        if len(numbers.dims("rhs_group_dimensions")) > 1:
+        group = numbers.dims("rhs_group_dimensions")
+        batch_or_contracting = (
+            *numbers.dims("lhs_batching_dimensions"),
+            *numbers.dims("lhs_contracting_dimensions"),
+        )
+        if ragged[0] in batch_or_contracting:
+            if group:
+                raise VerifyException(
+                    "There must be zero group dimensions in the rhs when the "
+                    "ragged dimension is batch or contracting."
+                )
+        elif len(group) != 1:
             raise VerifyException(
-                "'chlo.ragged_dot' op There must be at most one group dimension "
-                "in the rhs."
+                "There must be exactly one group dimension in the rhs when the lhs "
+                "ragged dimension is non-contracting."
             )
         if self.precision_config is not None and len(
             self.precision_config.data
