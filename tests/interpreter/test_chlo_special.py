@@ -315,3 +315,48 @@ def test_complex_expansions_are_upstreams() -> None:
     square += ["constant", "subtract", "add", "multiply", "select", "constant"]
     square += ["multiply", "multiply", "complex"]
     assert body == [*pair, "subtract", *pair, "add", "tan", *square]
+
+
+SCAN = """func.func @main(%x: tensor<4x3xf32>, %c: tensor<3xf32>)
+    -> (tensor<4x3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<3xf32>) {
+  %0:2 = chlo.scan(%x) inits(%c) dimension=0 {
+  ^bb0(%a: tensor<3xf32>, %acc: tensor<3xf32>):
+    %1 = stablehlo.add %a, %acc : tensor<3xf32>
+    %2 = stablehlo.multiply %1, %a : tensor<3xf32>
+    stablehlo.return %2, %1 : tensor<3xf32>, tensor<3xf32>
+  } : (tensor<4x3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  %3:2 = chlo.scan(%x) inits(%c) dimension=0 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<3xf32>, %acc: tensor<3xf32>):
+    %1 = stablehlo.add %a, %acc : tensor<3xf32>
+    stablehlo.return %1, %1 : tensor<3xf32>, tensor<3xf32>
+  } : (tensor<4x3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  return %0#0, %0#1, %3#0, %3#1
+      : tensor<4x3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<3xf32>
+}"""
+
+
+def test_scan() -> None:
+    """`chlo.scan` forwards and reversed against a Python loop (f32 per step, so
+    exact), interpreted and lowered to linalg bit for bit. (The upstream-form
+    expansion measures the scan with `stablehlo.get_dimension_size`, which the
+    interpreter does not run; upstream's FileCheck test checks that form.)"""
+    x = (np.arange(12, dtype=np.float32).reshape(4, 3) / 7).astype(np.float32)
+    c = np.array([1, 2, 3], np.float32)
+    acc, outputs = c.copy(), []
+    for row in x:
+        acc = row + acc
+        outputs.append(acc * row)
+    back, stacked = c.copy(), [c] * 4
+    for i in reversed(range(4)):
+        back = x[i] + back
+        stacked[i] = back
+    want = [np.stack(outputs), acc, np.stack(stacked), back]
+    got = [np.asarray(v) for v in xquant.run(SCAN, "main", x, c)]
+    for g, w in zip(got, want, strict=True):
+        assert g.tobytes() == w.astype(np.float32).tobytes()
+    lowered = xquant.apply_passes(
+        xquant.parse_module(SCAN), "stablehlo-legalize-to-linalg"
+    )
+    assert not [o for o in lowered.walk() if o.name.startswith("chlo.")]
+    for g, w in zip(xquant.run(lowered, "main", x, c), got, strict=True):
+        assert np.asarray(g).tobytes() == w.tobytes()

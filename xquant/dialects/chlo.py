@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     i1,
+    i32,
     i64,
 )
 from xdsl.dialects.utils import EnumAttribute
@@ -45,6 +46,8 @@ from xdsl.ir import (
     TypedAttribute,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    AttrSizedResultSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_attr_definition,
@@ -52,8 +55,11 @@ from xdsl.irdl import (
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
+    var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -686,6 +692,154 @@ class RaggedDotOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    """`chlo.scan(%in) inits(%init) dimension=0 {^bb0(%x, %acc): ...} : (...) -> (...)`:
+    `body` applied along `dimension` of `inputs`, threading the carries (`inits`);
+    results are the per-step `outputs` (stacked along `dimension`), then the final
+    carries. `is_reverse` scans from the end."""
+
+    name = "chlo.scan"
+
+    inputs = var_operand_def(TensorType)
+    inits = var_operand_def(TensorType)
+    dimension = prop_def(IntegerAttr[I64])
+    scan_dim_size = opt_prop_def(IntegerAttr[I64])
+    is_reverse = opt_prop_def(BoolAttr)
+    is_associative = opt_prop_def(BoolAttr)
+    outputs = var_result_def(TensorType)
+    carries = var_result_def(TensorType)
+    body = region_def("single_block")
+    irdl_options = (
+        AttrSizedOperandSegments(as_property=True),
+        AttrSizedResultSegments(as_property=True),
+        ParsePropInAttrDict(),
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        inputs = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_keyword("inits")
+        inits = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_keyword("dimension")
+        parser.parse_punctuation("=")
+        dimension = parser.parse_integer(allow_boolean=False)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        parser.parse_punctuation(":")
+        function_type = parser.parse_function_type()
+        operand_types = function_type.inputs.data
+        result_types = function_type.outputs.data
+        if len(operand_types) != len(inputs) + len(inits):
+            parser.raise_error(
+                "operand types must match the number of inputs and inits",
+                start,
+                parser.pos,
+            )
+        outputs = len(result_types) - len(inits)
+        if outputs < 0:
+            parser.raise_error(
+                "not enough result types to cover the required carries",
+                start,
+                parser.pos,
+            )
+        resolved = [
+            parser.resolve_operand(o, t)
+            for o, t in zip([*inputs, *inits], operand_types, strict=True)
+        ]
+        properties: dict[str, Attribute] = {
+            "dimension": IntegerAttr(dimension, i64),
+            "operandSegmentSizes": DenseArrayBase.from_list(
+                i32, [len(inputs), len(inits)]
+            ),
+            "resultSegmentSizes": DenseArrayBase.from_list(i32, [outputs, len(inits)]),
+        }
+        extra = dict(attributes.data) if attributes is not None else {}
+        for key in ("scan_dim_size", "is_reverse", "is_associative"):
+            if key in extra:
+                properties[key] = extra.pop(key)
+        return cls.create(
+            operands=resolved,
+            result_types=list(result_types),
+            properties=properties,
+            attributes=extra,
+            regions=[body],
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(") inits (")
+        printer.print_list(self.inits, printer.print_operand)
+        printer.print_string(f") dimension={self.dimension.value.data} ")
+        shown = {
+            key: value
+            for key in ("scan_dim_size", "is_reverse", "is_associative")
+            if (value := self.properties.get(key)) is not None
+        }
+        printer.print_op_attributes({**shown, **self.attributes}, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+        printer.print_string(" : ")
+        printer.print_function_type(
+            [v.type for v in self.operands], [r.type for r in self.results]
+        )
+
+    def verify_(self) -> None:
+        if not self.inputs and not self.outputs:
+            raise VerifyException(
+                "'chlo.scan' op at least one of inputs or outputs must be present"
+            )
+        dim = self.dimension.value.data
+        size: int | None = (
+            None if self.scan_dim_size is None else self.scan_dim_size.value.data
+        )
+        for i, value in enumerate(self.inputs):
+            t = value.type
+            if not isa(t, TensorType):
+                raise VerifyException(f"'chlo.scan' op operand {i} is not ranked")
+            shape = tuple(t.get_shape())
+            if dim >= len(shape):
+                raise VerifyException(
+                    f"'chlo.scan' op scan dimension of operand {i} is out of bounds"
+                )
+            if shape[dim] == DYNAMIC_INDEX:
+                continue
+            if size is not None and size != shape[dim]:
+                raise VerifyException(
+                    f"'chlo.scan' op invalid scan dimension size of operand {i}"
+                )
+            size = shape[dim]
+        args = self.body.block.args
+        if len(args) != len(self.operands):
+            raise VerifyException(
+                f"'chlo.scan' op expects {len(self.operands)} arguments in the body, "
+                f"but got {len(args)}"
+            )
+        for i, (value, arg) in enumerate(zip(self.operands, args, strict=True)):
+            t = value.type
+            if not isa(t, TensorType):
+                raise VerifyException(f"'chlo.scan' op operand {i} is not ranked")
+            shape = list(t.get_shape())
+            if i < len(self.inputs):
+                del shape[dim]
+            expected = TensorType(t.get_element_type(), shape)
+            arg_type = arg.type
+            if not (
+                isa(arg_type, TensorType)
+                and arg_type.get_element_type() == expected.get_element_type()
+                and _compatible_shapes(tuple(shape), tuple(arg_type.get_shape()))
+            ):
+                raise VerifyException(
+                    f"'chlo.scan' op operand and body argument {i} are incompatible"
+                )
+
+
 Chlo = Dialect(
     "chlo",
     [
@@ -694,6 +848,7 @@ Chlo = Dialect(
         *BINARY_OPS,
         ConstantLikeOp,
         RaggedDotOp,
+        ScanOp,
         TopKOp,
         BroadcastAddOp,
         BroadcastSubtractOp,

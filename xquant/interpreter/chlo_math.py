@@ -58,12 +58,14 @@ def expansion_region(op: Operation) -> Region | None:
     """A one-block region computing chlo `op` from its block arguments (upstream's
     expansion, `chlo_decompositions.expand`), or None; built once per op kind,
     types and properties."""
-    key = (
+    key: tuple[Any, ...] = (
         op.name,
         tuple(v.type for v in op.operands),
         tuple(r.type for r in op.results),
         tuple(sorted(op.properties.items())),
     )
+    if isinstance(op, chlo.ScanOp):
+        key = ("chlo.scan", op)  # the expansion copies this op's own body
     if key not in _EXPANSIONS:
         block = Block(arg_types=[v.type for v in op.operands])
         # complex values: the interpreter has no stablehlo.real/imag/complex
@@ -191,6 +193,7 @@ ChloUnaryFunctions = shared_functions(
         *chlo.BINARY_OPS,
         chlo.ConstantLikeOp,
         chlo.RaggedDotOp,
+        chlo.ScanOp,
     ],
     _run,
 )

@@ -91,7 +91,8 @@ class LowerChloOp(RewritePattern):
             | chlo.ChloPredicateOp
             | chlo.ChloBinaryOp
             | chlo.ConstantLikeOp
-            | chlo.RaggedDotOp,
+            | chlo.RaggedDotOp
+            | chlo.ScanOp,
         ):
             return
         expanded = expand(op, op.operands, self.full_constants)

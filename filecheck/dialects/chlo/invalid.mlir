@@ -60,3 +60,14 @@ func.func @ragged_dot_no_group(%l: tensor<11x5xf32>, %r: tensor<5x7xf32>, %g: te
   } : (tensor<11x5xf32>, tensor<5x7xf32>, tensor<3xi32>) -> tensor<11x7xf32>
   func.return %0 : tensor<11x7xf32>
 }
+
+// -----
+
+func.func @scan_body_args(%arg0: tensor<2xi32>, %arg1: tensor<i32>) -> (tensor<2xi32>, tensor<i32>) {
+  // expected-error@+1 {{'chlo.scan' op expects 2 arguments in the body, but got 1}}
+  %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 {
+  ^bb0(%a: tensor<i32>):
+    stablehlo.return %a, %a : tensor<i32>, tensor<i32>
+  } : (tensor<2xi32>, tensor<i32>) -> (tensor<2xi32>, tensor<i32>)
+  func.return %0#0, %0#1 : tensor<2xi32>, tensor<i32>
+}

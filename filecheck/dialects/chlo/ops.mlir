@@ -55,3 +55,18 @@ func.func @ragged_dot(%l: tensor<11x5xf32>, %r: tensor<3x5x7xf32>, %g: tensor<3x
   } : (tensor<11x5xf32>, tensor<3x5x7xf32>, tensor<3xi32>) -> tensor<11x7xf32>
   func.return %0 : tensor<11x7xf32>
 }
+
+// CHECK-LABEL: func.func @scan
+// CHECK-NEXT:  %0:2 = chlo.scan(%arg0) inits (%arg1) dimension=0 attributes {is_reverse = true} {
+// CHECK-NEXT:  ^bb0(%arg2: tensor<i32>, %arg3: tensor<i32>):
+// CHECK-NEXT:    %1 = stablehlo.add %arg2, %arg3 : tensor<i32>
+// CHECK-NEXT:    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+// CHECK-NEXT:  } : (tensor<2xi32>, tensor<i32>) -> (tensor<2xi32>, tensor<i32>)
+func.func @scan(%arg0: tensor<2xi32>, %arg1: tensor<i32>) -> (tensor<2xi32>, tensor<i32>) {
+  %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %1 = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+  } : (tensor<2xi32>, tensor<i32>) -> (tensor<2xi32>, tensor<i32>)
+  func.return %0#0, %0#1 : tensor<2xi32>, tensor<i32>
+}

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.hints import isa
 
-from xquant.dialects.chlo import ConstantLikeOp, RaggedDotOp, TopKOp
+from xquant.dialects.chlo import ConstantLikeOp, RaggedDotOp, ScanOp, TopKOp
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra
 from xquant.dialects.stablehlo.attributes import (
@@ -58,8 +58,13 @@ from xquant.dialects.stablehlo.bitwise import (
     ShiftRightArithmeticOp,
     ShiftRightLogicalOp,
 )
-from xquant.dialects.stablehlo.control_flow import SortOp
+from xquant.dialects.stablehlo.control_flow import SortOp, WhileOp
 from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
+from xquant.dialects.stablehlo.dynamism import (
+    DynamicSliceOp,
+    DynamicUpdateSliceOp,
+    GetDimensionSizeOp,
+)
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import (
     BroadcastInDimOp,
@@ -1284,6 +1289,8 @@ def expand(
     b = HloBuilder()
     m = _Math(b, full_constants)
     value: SSAValue | None = None
+    if isinstance(op, ScanOp):
+        return expand_scan(op, operands, full_constants)
     if isinstance(op, RaggedDotOp):
         ragged = expand_ragged_dot(op, operands)
         return None if ragged is None else (ragged, [ragged.ops[-1].results[0]])
@@ -1499,3 +1506,129 @@ def expand_ragged_dot(
         )
     )
     return b
+
+
+# ----- scan (`ConvertScanOp`, static shapes)
+
+
+def _i64_scalar(b: HloBuilder, value: int) -> SSAValue:
+    return b.constant([value], i64, [])
+
+
+def expand_scan(
+    op: ScanOp, operands: Sequence[SSAValue], upstream_form: bool = False
+) -> tuple[HloBuilder, list[SSAValue]] | None:
+    """`ConvertScanOp` on static shapes: a `stablehlo.while` over an i64 index whose
+    body slices each input at the index (`dynamic_slice` + `reshape`), runs the scan
+    body on the slices and carries, and writes each output step with
+    `dynamic_update_slice`; `is_reverse` counts the position down from the end.
+    The scan length is `get_dimension_size` of the first input in `upstream_form`,
+    else the same static size as an i32 constant (what the interpreter and the
+    linalg lowering run)."""
+    inputs = list(operands[: len(op.inputs)])
+    inits = list(operands[len(op.inputs) :])
+    if not all(is_static(v.type) for v in [*operands, *op.results]):
+        return None
+    dim = op.dimension.value.data
+    reverse = op.is_reverse is not None and op.is_reverse.value.data
+    b = HloBuilder()
+    if inputs and upstream_form:
+        size = b.add(
+            GetDimensionSizeOp.create(
+                operands=[inputs[0]],
+                result_types=[TensorType(i32, [])],
+                properties={"dimension": IntegerAttr(dim, i64)},
+            )
+        )
+    else:
+        reference = inputs[0].type if inputs else op.results[0].type
+        size = b.constant([shape_of(reference)[dim]], i32, [])
+    scan_size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+    initial: list[SSAValue] = [_i64_scalar(b, 0), *inits]
+    outputs = list(op.outputs)
+    for result in outputs:
+        element = element_type(result.type)
+        zero_value: Any = (0.0, 0.0) if isinstance(element, ComplexType) else 0
+        zero = b.constant([zero_value], cast(Attribute, element), [])
+        initial.append(b.add(BroadcastInDimOp(zero, [], result.type)))
+    types = [v.type for v in initial]
+    cond = Block(arg_types=types)
+    compare = ew.CompareOp.create(
+        operands=[cond.args[0], scan_size],
+        result_types=[TensorType(i1, [])],
+        properties={
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection.LT)
+        },
+    )
+    cond.add_ops([compare, ReturnOp.create(operands=[compare.results[0]])])
+    body = Block(arg_types=types)
+    inner = HloBuilder()
+    index = body.args[0]
+    position: SSAValue = index
+    if reverse:
+        one = _i64_scalar(inner, 1)
+        last = inner.binary(ew.SubtractOp, scan_size, one)
+        position = inner.binary(ew.SubtractOp, last, index)
+    carries = list(body.args[1 : 1 + len(inits)])
+    current = list(body.args[1 + len(inits) :])
+    sliced: list[SSAValue] = []
+    for value in inputs:
+        shape = list(shape_of(value.type))
+        slice_shape = list(shape)
+        slice_shape[dim] = 1
+        zero_index = _i64_scalar(inner, 0)
+        starts = [position if d == dim else zero_index for d in range(len(shape))]
+        element = element_type(value.type)
+        piece = inner.add(
+            DynamicSliceOp.create(
+                operands=[value, *starts],
+                result_types=[TensorType(element, slice_shape)],
+                properties={"slice_sizes": DenseArrayBase.from_list(i64, slice_shape)},
+            )
+        )
+        kept = [n for d, n in enumerate(slice_shape) if d != dim]
+        sliced.append(inner.add(ReshapeOp(piece, TensorType(element, kept))))
+    scan_block = op.body.block
+    mapping: dict[SSAValue, SSAValue] = dict(
+        zip(scan_block.args, [*sliced, *carries], strict=True)
+    )
+    terminator = scan_block.last_op
+    assert terminator is not None
+    for nested in scan_block.ops:
+        if nested is terminator:
+            break
+        inner.add(nested.clone(value_mapper=mapping))
+    produced = [mapping.get(v, v) for v in terminator.operands]
+    new_outputs = produced[: len(outputs)]
+    new_carries = produced[len(outputs) :]
+    updated: list[SSAValue] = []
+    for out, element_value in zip(current, new_outputs, strict=True):
+        shape = list(shape_of(out.type))
+        element_shape = list(shape)
+        element_shape[dim] = 1
+        step = inner.add(
+            ReshapeOp(element_value, TensorType(element_type(out.type), element_shape))
+        )
+        zero_index = _i64_scalar(inner, 0)
+        starts = [position if d == dim else zero_index for d in range(len(shape))]
+        updated.append(
+            inner.add(
+                DynamicUpdateSliceOp.create(
+                    operands=[out, step, *starts], result_types=[out.type]
+                )
+            )
+        )
+    next_index = inner.binary(ew.AddOp, index, _i64_scalar(inner, 1))
+    body.add_ops(
+        [*inner.ops, ReturnOp.create(operands=[next_index, *new_carries, *updated])]
+    )
+    loop = WhileOp.create(
+        operands=initial, result_types=types, regions=[Region(cond), Region(body)]
+    )
+    b.ops.append(loop)
+    results = loop.results
+    replacements = [
+        *results[1 + len(inits) :],
+        *results[1 : 1 + len(inits)],
+    ]
+    return b, list(replacements)
