@@ -360,3 +360,49 @@ def test_scan() -> None:
     assert not [o for o in lowered.walk() if o.name.startswith("chlo.")]
     for g, w in zip(xquant.run(lowered, "main", x, c), got, strict=True):
         assert np.asarray(g).tobytes() == w.tobytes()
+
+
+IREE_OPS = ("bessel_i1e", "erf_inv", "zeta", "polygamma", "next_after")
+
+
+@pytest.mark.parametrize("op", IREE_OPS)
+def test_iree_f32(op: str) -> None:
+    """Under IREE (the lowered expansion on IREE's own exp/log/pow/sqrt): within
+    8 eps of XLA (measured: 7.5 for zeta at q = 0.001, IREE's powf; bessel_i1e in
+    the last bit; next_after bit-exact); mulhi in `test_iree_mulhi`. Documented
+    difference (excluded): IREE's `powf` of a negative base can be NaN for an
+    integer exponent, so zeta(x, q < 0) is often NaN under IREE where XLA gives a
+    finite value (asserted: NaN somewhere there)."""
+    from xquant.backends import iree
+
+    if (reason := iree.available()) is not None:
+        pytest.skip(reason)
+    arrays = inputs(op, "f32")
+    text = program(op, len(arrays), arrays[0].size, "f32")
+    got = np.asarray(xquant.run(text, "main", *arrays, backend="iree")[0])
+    want = golden(f"xla_{op}", "f32")
+    keep = ~polygamma_pole(op, "f32")
+    if op == "zeta":
+        negative = arrays[1] < 0
+        assert np.any(np.isnan(got[negative]) & np.isfinite(want[negative]))
+        keep &= ~negative
+    assert_close(got[keep], want[keep], 8.0, f"iree {op}")
+    if op == "next_after":
+        assert got.tobytes() == want.tobytes()
+
+
+def test_iree_mulhi() -> None:
+    from xquant.backends import iree
+
+    if (reason := iree.available()) is not None:
+        pytest.skip(reason)
+    lhs = np.array([-5, 7, 2**30, -(2**31), 2**31 - 1], np.int32)
+    rhs = np.array([3, -9, 2**30, -(2**31), 2**31 - 1], np.int32)
+    t = "tensor<5xi32>"
+    text = (
+        f"func.func @main(%a: {t}, %b: {t}) -> {t} {{\n"
+        f"  %0 = chlo.mulhi %a, %b : {t}, {t} -> {t}\n  return %0 : {t}\n}}"
+    )
+    want = np.array([(int(a) * int(b)) >> 32 for a, b in zip(lhs, rhs)], np.int32)
+    got = np.asarray(xquant.run(text, "main", lhs, rhs, backend="iree")[0])
+    assert got.tobytes() == want.tobytes()
