@@ -1,21 +1,21 @@
 """Interpreter implementations of chlo's element-wise math and `chlo.top_k`.
 
-An op that `chlo-legalize-to-stablehlo` expands (`chlo.erf`, `chlo.square`,
-...) runs that expansion, upstream's StableHLO ops in upstream's order, so the
-interpreter and the lowered IR compute the same bits; the expansions are
-built once per (op, type); `chlo.lgamma`/`chlo.digamma` (f16, bf16, f32, f64) only
-run that way. The others (f64 `erf`/`erfc`, complex inputs) compute with numpy
-(or Python's `math`) in the operand type.
+An op that `chlo-legalize-to-stablehlo` expands (`chlo.erf`, `chlo.zeta`,
+`chlo.mulhi`, `chlo.next_after`, ...) runs that expansion, upstream's StableHLO ops
+in upstream's order, so the interpreter and the lowered IR compute the same bits;
+the expansions are built once per (op, types, properties); complex values are
+not expanded (the interpreter has no complex element types).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ComplexType, FloatAttr, IntegerAttr
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -23,13 +23,15 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from xquant.dialects import chlo
+from xquant.interpreter.chlo import align
 from xquant.interpreter.functions import shared_functions
 from xquant.interpreter.stablehlo.values import as_result
-from xquant.transforms.utils.chlo_decompositions import expand_unary
+from xquant.numerics.values import dtype_of, element_type
+from xquant.transforms.utils.chlo_decompositions import expand
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
@@ -49,21 +51,62 @@ NUMPY_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "chlo.erfc": _erfc,
 }
 
-_EXPANSIONS: dict[tuple[str, Attribute], Region | None] = {}
+_EXPANSIONS: dict[tuple[Any, ...], Region | None] = {}
 
 
-def expansion_region(op: chlo.ChloUnaryOp) -> Region | None:
-    """A one-block region computing `op` from its block argument, or None."""
-    key = (op.name, op.operand.type)
+def expansion_region(op: Operation) -> Region | None:
+    """A one-block region computing chlo `op` from its block arguments (upstream's
+    expansion, `chlo_decompositions.expand`), or None; built once per op kind,
+    types and properties."""
+    key: tuple[Any, ...] = (
+        op.name,
+        tuple(v.type for v in op.operands),
+        tuple(r.type for r in op.results),
+        tuple(sorted(op.properties.items())),
+    )
+    if isinstance(op, chlo.ScanOp):
+        key = ("chlo.scan", op)  # the expansion copies this op's own body
     if key not in _EXPANSIONS:
-        block = Block(arg_types=[op.operand.type])
-        b = expand_unary(op.name, block.args[0], op.result.type)
-        if b is None:
+        block = Block(arg_types=[v.type for v in op.operands])
+        # complex values: the interpreter has no stablehlo.real/imag/complex
+        complex_values = any(
+            isinstance(element_type(v.type), ComplexType)
+            for v in (*op.operands, *op.results)
+        )
+        expanded = None if complex_values else expand(op, block.args)
+        if expanded is None:
             _EXPANSIONS[key] = None
         else:
-            block.add_ops([*b.ops, func.ReturnOp(b.ops[-1].results[0])])
+            b, values = expanded
+            block.add_ops([*b.ops, func.ReturnOp(*values)])
             _EXPANSIONS[key] = Region(block)
     return _EXPANSIONS[key]
+
+
+def broadcast_target_region(op: chlo.BroadcastBinaryOp) -> Region | None:
+    """For a broadcasting op whose element-wise op is a chlo op (`broadcast_zeta`, ...):
+    that op's expansion on operands of the result's shape."""
+    key = ("broadcast", op.name, op.result.type)
+    if key not in _EXPANSIONS:
+        target = TARGETS[op.name]
+        block = Block(arg_types=[op.result.type, op.result.type])
+        probe = target(block.args[0], block.args[1])
+        expanded = expand(probe, block.args)
+        probe.drop_all_references()
+        if expanded is None:
+            _EXPANSIONS[key] = None
+        else:
+            b, values = expanded
+            block.add_ops([*b.ops, func.ReturnOp(*values)])
+            _EXPANSIONS[key] = Region(block)
+    return _EXPANSIONS[key]
+
+
+TARGETS: dict[str, type[chlo.ChloBinaryOp]] = {
+    "chlo.broadcast_next_after": chlo.NextAfterOp,
+    "chlo.broadcast_polygamma": chlo.PolygammaOp,
+    "chlo.broadcast_zeta": chlo.ZetaOp,
+}
 
 
 def top_k(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -98,10 +141,15 @@ class ChloMathFunctions(InterpreterFunctions):
 
 
 def _run(interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
-    assert isinstance(op, chlo.ChloUnaryOp)
     region = expansion_region(op)
     if region is not None:
         return interpreter.run_ssacfg_region(region, args, op.name)
+    if isinstance(op, chlo.ConstantLikeOp):
+        return _constant_like(op, args)
+    if not isinstance(op, chlo.ChloUnaryOp):
+        raise InterpretationError(
+            f"{op.name} on {', '.join(str(v.type) for v in op.operands)} is not supported"
+        )
     function = NUMPY_FUNCTIONS.get(op.name)
     if function is None:
         raise InterpretationError(f"{op.name} on {op.operand.type} is not supported")
@@ -111,11 +159,54 @@ def _run(interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonV
     return (as_result(result, op.result.type),)
 
 
+def _constant_like(op: chlo.ConstantLikeOp, args: PythonValues) -> PythonValues:
+    """A dynamically shaped `constant_like`: the value at the operand's runtime shape."""
+    value = op.value
+    if not isinstance(value, FloatAttr | IntegerAttr):
+        raise InterpretationError(f"chlo.constant_like of {value} is not supported")
+    number = cast("FloatAttr | IntegerAttr[Any]", value).value.data
+    shape: tuple[int, ...] = np.shape(args[0])
+    result = np.full(shape, number, dtype=dtype_of(op.result.type))
+    return (as_result(result, op.result.type),)
+
+
+def _run_broadcast(
+    interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    assert isinstance(op, chlo.BroadcastBinaryOp)
+    region = broadcast_target_region(op)
+    if region is None:
+        raise InterpretationError(f"{op.name} on {op.result.type} is not supported")
+    lhs, rhs = align(np.asarray(args[0]), np.asarray(args[1]), op.dims)
+    lhs, rhs = np.broadcast_arrays(lhs, rhs)
+    return interpreter.run_ssacfg_region(
+        region, (np.ascontiguousarray(lhs), np.ascontiguousarray(rhs)), op.name
+    )
+
+
 ChloUnaryFunctions = shared_functions(
     "ChloUnaryFunctions",
-    "chlo's element-wise math.",
-    chlo.UNARY_OPS,
+    "chlo's element-wise math and `chlo.constant_like`: their expansions.",
+    [
+        *chlo.UNARY_OPS,
+        *chlo.PREDICATE_OPS,
+        *chlo.BINARY_OPS,
+        chlo.ConstantLikeOp,
+        chlo.RaggedDotOp,
+        chlo.ScanOp,
+    ],
     _run,
 )
 
-FUNCTIONS: list[InterpreterFunctions] = [ChloMathFunctions(), ChloUnaryFunctions()]
+ChloBroadcastMathFunctions = shared_functions(
+    "ChloBroadcastMathFunctions",
+    "chlo's broadcasting ops whose element-wise op is a chlo op (`broadcast_zeta`, ...).",
+    chlo.CHLO_TARGET_BROADCASTS,
+    _run_broadcast,
+)
+
+FUNCTIONS: list[InterpreterFunctions] = [
+    ChloMathFunctions(),
+    ChloUnaryFunctions(),
+    ChloBroadcastMathFunctions(),
+]

@@ -25,7 +25,7 @@ from xquant.dialects import chlo
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.numerics.values import element_type
-from xquant.transforms.utils.chlo_decompositions import expand_top_k, expand_unary
+from xquant.transforms.utils.chlo_decompositions import expand, expand_top_k
 from xquant.transforms.utils.stablehlo_emitters import (
     HloBuilder,
     is_static,
@@ -33,13 +33,16 @@ from xquant.transforms.utils.stablehlo_emitters import (
     shape_of,
 )
 
-CHLO_TO_STABLEHLO: dict[str, type[ew.BinaryElementwiseOp]] = {
+CHLO_TO_STABLEHLO: dict[str, type[ew.BinaryElementwiseOp] | type[chlo.ChloBinaryOp]] = {
     "chlo.broadcast_add": ew.AddOp,
     "chlo.broadcast_subtract": ew.SubtractOp,
     "chlo.broadcast_multiply": ew.MultiplyOp,
     "chlo.broadcast_divide": ew.DivideOp,
     "chlo.broadcast_maximum": ew.MaximumOp,
     "chlo.broadcast_minimum": ew.MinimumOp,
+    "chlo.broadcast_next_after": chlo.NextAfterOp,
+    "chlo.broadcast_polygamma": chlo.PolygammaOp,
+    "chlo.broadcast_zeta": chlo.ZetaOp,
 }
 
 
@@ -67,23 +70,37 @@ class LowerChloBroadcast(RewritePattern):
             )
             target = retype(result_type, element_type(value.type))
             operands.append(b.add(shlo.BroadcastInDimOp(value, dims, target)))
-        b.binary(CHLO_TO_STABLEHLO[op.name], operands[0], operands[1])
+        b.add(CHLO_TO_STABLEHLO[op.name](operands[0], operands[1]))
         rewriter.insert(b.ops, InsertPoint.before(op))
         rewriter.replace(op, [], [b.ops[-1].results[0]])
 
 
-class LowerChloUnary(RewritePattern):
-    """chlo's element-wise math (`chlo.erf`, `chlo.square`, ...) to upstream's StableHLO
-    expansion (`chlo_decompositions`); ops whose expansion is not reproduced stay."""
+@dataclass
+class LowerChloOp(RewritePattern):
+    """chlo's element-wise math (`chlo.erf`, `chlo.zeta`, `chlo.mulhi`, ...) and
+    `chlo.constant_like` to upstream's StableHLO expansion (`chlo_decompositions`);
+    ops whose expansion is not reproduced stay. With `full_constants`, constants are
+    splats of the full static shape, as upstream prints them."""
+
+    full_constants: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, chlo.ChloUnaryOp):
+        if not isinstance(
+            op,
+            chlo.ChloUnaryOp
+            | chlo.ChloPredicateOp
+            | chlo.ChloBinaryOp
+            | chlo.ConstantLikeOp
+            | chlo.RaggedDotOp
+            | chlo.ScanOp,
+        ):
             return
-        b = expand_unary(op.name, op.operand, op.result.type)
-        if b is None:
+        expanded = expand(op, op.operands, self.full_constants)
+        if expanded is None:
             return
+        b, values = expanded
         rewriter.insert(b.ops, InsertPoint.before(op))
-        rewriter.replace(op, [], [b.ops[-1].results[0]])
+        rewriter.replace(op, [], values)
 
 
 class LowerTopK(RewritePattern):
@@ -110,13 +127,19 @@ class ChloLegalizeToStablehloPass(ModulePass):
     name = "chlo-legalize-to-stablehlo"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        legalize_chlo(op)
+        legalize_chlo(op, upstream_form=True)
 
 
-def legalize_chlo(module: ModuleOp) -> None:
-    """Rewrite every static-shape `chlo` broadcasting op of `module` into StableHLO."""
+def legalize_chlo(module: ModuleOp, upstream_form: bool = False) -> None:
+    """Rewrite every static-shape `chlo` op of `module` that has an expansion into StableHLO.
+
+    `upstream_form` prints as upstream's pass does: constants as splats of the full
+    shape, and no dead-code elimination (a chlo op whose result is unused still
+    expands). Otherwise (pipelines that lower further) constants are rank-0 and
+    broadcast, and dead ops go."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [LowerChloBroadcast(), LowerChloUnary(), LowerTopK()]
+            [LowerChloBroadcast(), LowerChloOp(upstream_form), LowerTopK()],
+            dce_enabled=not upstream_form,
         )
     ).rewrite_module(module)
