@@ -9,10 +9,11 @@
 
 Each takes the sharding of its operand (from the op defining it, Shardy's
 `getSharding`) to `out_sharding`; types are the global ones. Syntax and
-messages as Shardy's ops.td, attrs.td and verifiers.cc. On one device a
-collective over mesh axes all of size 1 moves nothing and is the identity;
-one over a larger axis is per-device communication, an error naming the op and
-the axis (`blocking_axis`).
+messages as Shardy's ops.td, attrs.td and verifiers.cc. Every collective keeps
+the global value (its operand and result have the same, global type; an
+"unreduced" tensor's value is the reduction of its per-device parts), so a
+program run on one device, which holds the global values, computes it as the
+identity.
 """
 
 from __future__ import annotations
@@ -363,29 +364,6 @@ class CollectiveOp(IRDLOperation):
     def collective_axes(self) -> list[AxisRefAttr]:
         """The mesh axes this collective communicates over."""
         raise NotImplementedError
-
-    def blocking_axis(self) -> tuple[AxisRefAttr, int] | None:
-        """The first axis (and its size) over more than one device, if any:
-        with none, the op is the identity on one device."""
-        mesh = self.mesh()
-        if mesh is None:
-            return None
-        for axis in self.collective_axes():
-            size = axis.sharded_size(mesh)
-            if size != 1:
-                return axis, size
-        return None
-
-    def one_device_error(self) -> str | None:
-        """Why this op cannot run on one device (None: it is the identity)."""
-        blocking = self.blocking_axis()
-        if blocking is None:
-            return None
-        axis, size = blocking
-        return (
-            f"communicates over mesh axis {axis.text()} ({size} devices), which "
-            "cannot run on one device"
-        )
 
     def operand_sharding(self) -> TensorShardingAttr:
         sharding = value_sharding(self.tensor)

@@ -8,9 +8,9 @@ nothing, and `sdy.mesh` is a module-level symbol that is never executed. An `sdy
 `sdy.manual_computation` runs its body when its manual axes span one device;
 over more it holds per-device code (the shapes of one shard, explicit
 collectives) that one device cannot run, and it is an error naming the op.
-A collective (`sdy.all_gather`, `sdy.all_reduce`, ...) over mesh axes all of
-size 1 moves nothing and returns its operand; over a larger axis it is an
-error naming the op and the axis.
+A collective (`sdy.all_gather`, `sdy.all_reduce`, ...) changes how the global
+value is spread over devices, never the value (Shardy's types are global), so it
+returns its operand.
 """
 
 from __future__ import annotations
@@ -58,9 +58,7 @@ from xquant.numerics.values import dense_value
 
 
 def _collective(op: CollectiveOp, args: PythonValues) -> PythonValues:
-    error = op.one_device_error()
-    if error is not None:
-        raise InterpretationError(error)
+    """The global value, unchanged."""
     return tuple(args)
 
 

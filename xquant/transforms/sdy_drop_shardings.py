@@ -14,14 +14,15 @@ exports shardings to XLA's partitioner instead) rewrites
   (its local shapes are then the global ones);
 - a collective (`sdy.all_gather`, `sdy.all_slice`, `sdy.all_reduce`,
   `sdy.reduce_scatter`, `sdy.all_to_all`, `sdy.collective_permute`,
-  `sdy.sharded_to_unreduced`, `sdy.replicated_to_unreduced`) over mesh axes all
-  of size 1 to its operand;
+  `sdy.sharded_to_unreduced`, `sdy.replicated_to_unreduced`) to its operand:
+  it moves parts of the global value between devices, and the one device holds
+  the global value;
 - and erases `sdy.mesh` symbols and `sdy.*` discardable attributes
   (`sdy.sharding` on function arguments, results and ops, `sdy.sharding_rule`).
 
-A `manual_computation` over more than one device is per-device code, and a
-collective over an axis of more than one device is communication: either is
-an error naming the op (and the axis), and the module is left as it was. So is
+A `manual_computation` over more than one device is per-device code (local
+shapes, explicit communication): an error naming the op and its axes, and the
+module is left as it was. So is
 an `sdy.sharding_rule` whose mappings do not fit its op's operands and results.
 """
 
@@ -118,8 +119,6 @@ def _check_one_device(op: Operation) -> None:
             f"'sdy.manual_computation' op per-device code over manual axes "
             f"{{{axes}}} ({op.manual_size()} devices) cannot run on one device",
         )
-    if isinstance(op, CollectiveOp) and (error := op.one_device_error()):
-        raise OpDiagnostic(op, f"'{op.name}' op {error}")
     rule = op.attributes.get("sdy.sharding_rule")
     if isinstance(rule, OpShardingRuleAttr):
         try:
