@@ -23,8 +23,13 @@ from xquant.numerics.gguf.quantize import (
 )
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+# golden.npz, golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py) and
+# golden_iq.npz (IQ2_XXS ... IQ1_M, NaN/Inf scales included: generate_iq.py)
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),
+}
 READ = [t for t in LAYOUTS]
 
 
