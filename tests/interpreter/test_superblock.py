@@ -15,8 +15,13 @@ from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 from xquant.numerics.gguf.quantize import QUANTIZERS
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+# golden.npz, golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py) and
+# golden_iq.npz (IQ2_XXS ... IQ1_M: generate_iq.py)
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),
+}
 
 
 def _module(t: GGMLType, rows: int, cols: int, blob: bytes, quantize: bool) -> str:

@@ -53,7 +53,7 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.superblock import SuperblockQuantizedType, superblock_of
-from xquant.numerics.gguf.layouts import GGMLType
+from xquant.numerics.gguf.layouts import IQ_TYPES, GGMLType
 from xquant.transforms.utils.mx_emitters import Constants, build_generic
 from xquant.transforms.utils.op_list import OpList
 
@@ -608,6 +608,12 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     result_type = op.result.type
     if not isa(result_type, TensorType[Attribute]):
         raise OpDiagnostic(op, "'quant.dcast' op expected ranked tensors")
+    if qtype.ggml_type in IQ_TYPES:
+        raise OpDiagnostic(
+            op,
+            "lower-quant-ops cannot lower 'quant.dcast' of !quant.superblock layout "
+            f'"{qtype.layout}" (a codebook layout): it runs in the interpreter only',
+        )
     if any(d < 0 for d in result_type.get_shape()):
         raise OpDiagnostic(
             op, "lower-quant-ops: !quant.superblock needs static tensor shapes"
