@@ -131,16 +131,43 @@ def test_lowered_qcast_from_f16_converts_first() -> None:
 
 
 @pytest.mark.parametrize("t", sorted(IQ_TYPES), ids=lambda t: t.name)
-def test_dcast_of_codebook_layouts_is_not_lowered(t: GGMLType) -> None:
-    """The i-quants' codebook dcast is not lowered yet: a located error naming
-    the layout, never a wrong op."""
-    text = _module(t, GOLDEN[f"raw_{t.name}"], 2)
-    with pytest.raises(
-        DiagnosticException,
-        match=rf"cannot lower 'quant\.dcast' of !quant\.superblock "
-        rf'layout "ggml\.{t.name}"',
-    ):
-        xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+def test_lowered_codebook_dcast_is_bit_identical(t: GGMLType) -> None:
+    """The i-quants: one generic gathering each element's bytes, codebook
+    vector and sign from constant tensors; the interpreter's (and gguf's)
+    bits, NaN/Inf `d` included."""
+    raw = GOLDEN[f"raw_{t.name}"]
+    text = _module(t, raw, 2)
+    (want,) = xquant.run(xquant.parse_module(text), "main")
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    assert not any(isinstance(op, DequantizeCastOp) for op in lowered.walk())
+    assert sum(isinstance(op, GenericOp) for op in lowered.walk()) == 1
+    (got,) = xquant.run(lowered, "main")
+    assert _same(got, want)
+    assert _same(got, GOLDEN[f"deq_raw_{t.name}"].reshape(want.shape))
+
+
+def test_lowered_codebook_dcast_to_f16_and_rank_3() -> None:
+    """IQ3_S to f16 (one rounding of the f32 value) at rank 3."""
+    raw = GOLDEN["raw_IQ3_S"].reshape(2, 1, -1)
+    qtype = SuperblockQuantizedType.ggml(GGMLType.IQ3_S, 2, Float16Type())
+    q = f"tensor<2x1x1024x{qtype}>"
+    text = f"""func.func @main() -> tensor<2x1x1024xf16> {{
+  %b = arith.constant dense_resource<blob> : tensor<2x1x440xi8>
+  %q = quant.scast %b : tensor<2x1x440xi8> to {q}
+  %f = quant.dcast %q : {q} to tensor<2x1x1024xf16>
+  func.return %f : tensor<2x1x1024xf16>
+}}
+{{-#
+  dialect_resources: {{ builtin: {{ blob: "0x04000000{raw.tobytes().hex()}" }} }}
+#-}}
+"""
+    (want,) = xquant.run(xquant.parse_module(text), "main")
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    (got,) = xquant.run(lowered, "main")
+    assert got.dtype == np.float16 and _same(got, want)
+    with np.errstate(over="ignore"):  # f32 beyond f16's range: inf
+        gguf_values = GOLDEN["deq_raw_IQ3_S"].reshape(2, 1, 1024).astype(np.float16)
+    assert _same(got, gguf_values)
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,7 @@ from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.superblock import SuperblockQuantizedType, superblock_of
 from xquant.numerics.gguf.layouts import IQ_TYPES, GGMLType
+from xquant.transforms.utils.iquant_emitters import lower_iq_dcast
 from xquant.transforms.utils.mx_emitters import Constants, build_generic
 from xquant.transforms.utils.op_list import OpList
 
@@ -608,16 +609,12 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
     result_type = op.result.type
     if not isa(result_type, TensorType[Attribute]):
         raise OpDiagnostic(op, "'quant.dcast' op expected ranked tensors")
-    if qtype.ggml_type in IQ_TYPES:
-        raise OpDiagnostic(
-            op,
-            "lower-quant-ops cannot lower 'quant.dcast' of !quant.superblock layout "
-            f'"{qtype.layout}" (a codebook layout): it runs in the interpreter only',
-        )
     if any(d < 0 for d in result_type.get_shape()):
         raise OpDiagnostic(
             op, "lower-quant-ops: !quant.superblock needs static tensor shapes"
         )
+    if qtype.ggml_type in IQ_TYPES:  # codebook layouts: one generic, gathers
+        return lower_iq_dcast(op, qtype)
     shape = tuple(result_type.get_shape())
     layout = qtype.block_layout
     bs, ts = layout.block_size, layout.type_size
