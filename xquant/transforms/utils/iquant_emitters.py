@@ -8,7 +8,8 @@ computed from `e` (the f16 `d`, the sub-block scale, the codebook index, the
 sign or shift bit), looks the codebook value up in the grid, a constant f32
 tensor (`tensor.extract` at `index * N + e mod N`, as TQ1_0 reads its trits),
 and the ksigns parity table likewise, then does the f32 operations of
-`numerics/gguf/iquants.py` (gguf's) in its order: bit-identical. Every
+`numerics/gguf/iquants.py` (gguf's) in its order: bit-identical (the sign
+is a select of `negf`, NaN kept as gguf's multiply keeps it). Every
 element re-decodes its sub-block's scale (a few integer ops): simple, not
 fast.
 """
@@ -138,10 +139,14 @@ def _decode(
         return x.and_(x.shr(s, x.and_(e, 7)), 1)
 
     def signed(value: SSAValue, negative: SSAValue) -> SSAValue:
-        one = x.consts.float(1.0)
-        minus = x.consts.float(-1.0)
-        cond = x.b.add(arith.CmpiOp(negative, x.c(0), "eq"))
-        return x.fmul(value, x.b.add(arith.SelectOp(cond, one, minus)))
+        """`value * (+-1)` as gguf computes it: a negation, except that a NaN
+        stays as it is (x86's `mulss` returns the NaN operand). Written as a
+        select on `fneg`, so no compiler may turn it into a sign flip of NaN
+        (LLVM may rewrite `x * select(c, 1, -1)` to `select(c, x, -x)`)."""
+        neg = x.b.add(arith.CmpiOp(negative, x.c(0), "ne"))
+        ordered = x.b.add(arith.CmpfOp(value, value, "ord"))
+        flip = x.b.add(arith.AndIOp(neg, ordered))
+        return x.b.add(arith.SelectOp(flip, x.b.add(arith.NegfOp(value)), value))
 
     d = x.half(x.u16(0)) if name != "IQ1_M" else None
     if name in ("IQ2_XXS", "IQ3_XXS"):
