@@ -1,8 +1,8 @@
 """GGUF block formats on IREE: the quantized tensors of `tests/data/gguf/tiny.gguf`
 (Q8_0, Q4_K, Q6_K), compiled through `lower-quant-ops` for the host CPU, give
 the interpreter's bits; an f32 activation times a Q4_K / Q6_K / IQ4_XS weight
-runs; the dcast of every layout (the i-quants included) and the lowered Q8_0/Q4_0 qcast give the
-interpreter's (and gguf's) bits."""
+runs; the dcast of every layout (the i-quants included) and the lowered
+Q8_0/Q4_0 qcast give the interpreter's (and gguf's) bits."""
 
 from __future__ import annotations
 
