@@ -279,3 +279,30 @@ def test_unsupported_layouts_are_reported(tmp_path: Path, capsys, name: str) -> 
     assert f"tensor 'w.iq': GGML type {name} is not supported" in err
     if name != "Q8_1":
         assert "Q8_1" not in err.split("supported:")[-1]
+
+
+@pytest.mark.parametrize("name", ["IQ2_XXS", "IQ1_M"])
+def test_non_finite_i_quant_scale(tmp_path: Path, capsys, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A NaN `d` in an i-quant block (IQ1_M: spread over its scale words) is
+    the located error naming the tensor and the block."""
+    t = gguf.GGMLQuantizationType[name]
+    size = gguf.GGML_QUANT_SIZES[t][1]
+    raw = _iq_blocks(name, size)
+    bad = raw.reshape(-1, size)[3]  # row 1, second block
+    if name == "IQ1_M":
+        words = bad[48:56].copy().view("<u2")
+        words[:] = words | 0xF000  # every nibble of d: 0xFFFF, a NaN
+        bad[48:56] = words.view(np.uint8)
+    else:
+        bad[0:2] = np.array([0x7E00], "<u2").view(np.uint8)
+    path = tmp_path / "iq.gguf"
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_tensor("w.iq", raw, raw_dtype=t)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    err = _bad(tmp_path, path.read_bytes(), capsys)
+    assert (
+        "tensor 'w.iq': super-block 3 (row 1) has a non-finite scale (d = nan)" in err
+    )
