@@ -1,6 +1,8 @@
 """Generate `golden_iq.npz`: goldens for the i-quants (IQ2_XXS ... IQ1_M). Run ONCE.
 
-    python tests/data/gguf/generate_iq.py      (with gguf 0.19: pip install gguf)
+In a scratch venv with gguf 0.19.0 and ggml-python 0.0.45 (as generate.py):
+
+    /tmp/goldvenv/bin/python tests/data/gguf/generate_iq.py
 
 Nothing of xquant is imported. For T in IQ2_XXS IQ2_XS IQ2_S IQ3_XXS IQ3_S
 IQ1_S IQ1_M:
@@ -10,6 +12,8 @@ IQ1_S IQ1_M:
                    +Inf, NaN, -Inf (IQ1_M spreads `d` over the high nibbles
                    of its four u16 scale words: set there)
     deq_raw_{T}    their `gguf.quants.dequantize` (f32, 2 x 1024)
+    ggml_deq_raw_{T}  ggml's C `to_float` (`dequantize_row_iq*`) of the same
+                   bytes: a second, independent dequantizer
 
 gguf has no quantizer for these (ggml's are trained-codebook searches), so
 there are no quantized-data goldens; the live test re-checks fresh random
@@ -18,9 +22,11 @@ blocks when gguf is installed.
 
 from __future__ import annotations
 
+import ctypes
 from importlib.metadata import version
 from pathlib import Path
 
+import ggml
 import gguf
 import numpy as np
 from gguf import GGMLQuantizationType as G
@@ -41,6 +47,18 @@ def _set_d(block: np.ndarray, name: str, bits: int) -> None:
     block[48:56] = words.view(np.uint8)
 
 
+def _ggml_dequantize(raw: np.ndarray, name: str, n: int) -> np.ndarray:
+    traits = ggml.ggml_get_type_traits(int(getattr(ggml, f"GGML_TYPE_{name}")))
+    out = np.zeros(n, np.float32)
+    raw = np.ascontiguousarray(raw)
+    traits.contents.to_float(
+        raw.ctypes.data_as(ctypes.c_void_p),
+        out.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+        n,
+    )
+    return out
+
+
 def main() -> None:
     rng = np.random.default_rng(29)
     data: dict[str, np.ndarray] = {}
@@ -55,7 +73,12 @@ def main() -> None:
         assert np.isinf(deq[0, :256]).any() and np.isnan(deq[0, 256:512]).all()
         data[f"raw_{name}"] = raw
         data[f"deq_raw_{name}"] = deq
-    data["versions"] = np.array([f"gguf {version('gguf')}"])
+        data[f"ggml_deq_raw_{name}"] = _ggml_dequantize(raw, name, deq.size).reshape(
+            deq.shape
+        )
+    data["versions"] = np.array(
+        [f"gguf {version('gguf')}", f"ggml-python {version('ggml-python')}"]
+    )
     np.savez_compressed(OUT, **data)
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")
 
