@@ -171,7 +171,9 @@ def test_lowered_codebook_dcast_to_f16_and_rank_3() -> None:
 
 
 @pytest.mark.parametrize(
-    "t", [GGMLType.Q4_K, GGMLType.Q6_K, GGMLType.IQ4_NL], ids=lambda t: t.name
+    "t",
+    [GGMLType.Q4_K, GGMLType.Q6_K, GGMLType.IQ4_NL, GGMLType.IQ2_XXS],
+    ids=lambda t: t.name,
 )
 def test_qcast_with_scale_search_is_not_lowered(t: GGMLType) -> None:
     """The k-quants' and IQ4's weighted scale searches are not lowered: a

@@ -812,6 +812,13 @@ def _lower_qcast(op: QuantizeCastOp, qtype: SuperblockQuantizedType) -> OpList:
     interpreter's operations (`numerics/gguf/quantize.py`), op for op in f32,
     then the block bytes assembled with `tensor.insert_slice`."""
     t = qtype.ggml_type
+    if t in IQ_TYPES:
+        raise OpDiagnostic(
+            op,
+            "lower-quant-ops cannot lower 'quant.qcast' to !quant.superblock "
+            f'layout "{qtype.layout}": xquant has no quantizer for the codebook '
+            "layouts (dequantize only)",
+        )
     if t not in QCAST_LOWERED:
         raise OpDiagnostic(
             op,
