@@ -1,8 +1,8 @@
 """GGUF block formats on IREE: the quantized tensors of `tests/data/gguf/tiny.gguf`
 (Q8_0, Q4_K, Q6_K), compiled through `lower-quant-ops` for the host CPU, give
 the interpreter's bits; an f32 activation times a Q4_K / Q6_K / IQ4_XS weight
-runs; the dcast of every layout and the lowered Q8_0/Q4_0 qcast give the
-interpreter's (and gguf's) bits."""
+runs; the dcast of every layout (the i-quants included) and the lowered
+Q8_0/Q4_0 qcast give the interpreter's (and gguf's) bits."""
 
 from __future__ import annotations
 
@@ -71,7 +71,11 @@ def test_matmul_with_a_k_quant_weight_on_iree(t: GGMLType) -> None:
 
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),  # the i-quants (generate_iq.py)
+}
 
 
 @pytest.mark.parametrize("t", list(GGML_SPECS), ids=lambda t: t.name)

@@ -15,8 +15,13 @@ from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
 from xquant.numerics.gguf.quantize import QUANTIZERS
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+# golden.npz, golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py) and
+# golden_iq.npz (IQ2_XXS ... IQ1_M: generate_iq.py)
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),
+}
 
 
 def _module(t: GGMLType, rows: int, cols: int, blob: bytes, quantize: bool) -> str:
@@ -65,15 +70,19 @@ def test_qcast_matches_ggml_reference_quantizer(t: GGMLType) -> None:
     np.testing.assert_array_equal(got.view(np.uint8), GOLDEN[f"quant_{t.name}"])
 
 
-def test_qcast_of_a_dequantize_only_layout_is_a_located_error() -> None:
-    qtype = SuperblockQuantizedType.ggml(GGMLType.Q5_0, 0)
-    text = f"""func.func @main(%x: tensor<32xf32>) -> tensor<32xf32> {{
-  %q = quant.qcast %x : tensor<32xf32> to tensor<32x{qtype}>
-  %f = quant.dcast %q : tensor<32x{qtype}> to tensor<32xf32>
-  func.return %f : tensor<32xf32>
+@pytest.mark.parametrize(
+    "t", [GGMLType.Q5_0, GGMLType.IQ2_XXS, GGMLType.IQ1_M], ids=lambda t: t.name
+)
+def test_qcast_of_a_dequantize_only_layout_is_a_located_error(t: GGMLType) -> None:
+    qtype = SuperblockQuantizedType.ggml(t, 0)
+    n = LAYOUTS[t].block_size
+    text = f"""func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %q = quant.qcast %x : tensor<{n}xf32> to tensor<{n}x{qtype}>
+  %f = quant.dcast %q : tensor<{n}x{qtype}> to tensor<{n}xf32>
+  func.return %f : tensor<{n}xf32>
 }}"""
     with pytest.raises(
         OpInterpretationError,
-        match=r'2:8.*no reference quantizer for layout "ggml\.Q5_0"',
+        match=rf'2:8.*no reference quantizer for layout "ggml\.{t.name}"',
     ):
-        xquant.run(xquant.parse_module(text), "main", np.zeros(32, np.float32))
+        xquant.run(xquant.parse_module(text), "main", np.zeros(n, np.float32))

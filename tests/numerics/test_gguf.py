@@ -14,7 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType, dequantize, unpack
+from xquant.numerics.gguf.layouts import (
+    IQ_TYPES,
+    LAYOUTS,
+    GGMLType,
+    dequantize,
+    unpack,
+)
 from xquant.numerics.gguf.quantize import (
     QUANTIZERS,
     nearest_int,
@@ -23,8 +29,13 @@ from xquant.numerics.gguf.quantize import (
 )
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+# golden.npz, golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py) and
+# golden_iq.npz (IQ2_XXS ... IQ1_M, NaN/Inf scales included: generate_iq.py)
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),
+}
 READ = [t for t in LAYOUTS]
 
 
@@ -148,3 +159,18 @@ def test_live_quantize_matches_gguf(gguf_quants, name: str) -> None:  # type: ig
     )
     want = gguf_quants.quants.quantize(x, gguf_quants.GGMLQuantizationType[name])
     np.testing.assert_array_equal(quantize(x, GGMLType[name]), want)
+
+
+@pytest.mark.parametrize("t", sorted(IQ_TYPES), ids=lambda t: t.name)
+def test_i_quants_match_ggml_c_dequantize(t: GGMLType) -> None:
+    """ggml's C `dequantize_row_iq*` (golden_iq.npz, through ggml-python): a
+    second source. Every non-NaN value has the same bits; where `d` is NaN
+    both are NaN, but C's `x * (sign ? -1.f : 1.f)` compiles to a sign flip
+    of the NaN, while gguf's numpy multiply (x86 `mulss`) returns the NaN
+    operand unchanged. xquant follows gguf (checked bit for bit above)."""
+    raw = GOLDEN[f"raw_{t.name}"]
+    want = GOLDEN[f"ggml_deq_raw_{t.name}"]
+    got = dequantize(raw, LAYOUTS[t], want.shape)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))

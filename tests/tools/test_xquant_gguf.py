@@ -201,12 +201,29 @@ def test_without_the_extra(tmp_path: Path, capsys, monkeypatch) -> None:  # type
     assert "pip install 'xquant[gguf]'" in err
 
 
+def _iq_blocks(name: str, size: int) -> np.ndarray:
+    """Random i-quant blocks, 4 rows x 2, with a finite f16 `d` (0.1): the
+    importer rejects NaN/Inf scales (IQ1_M spreads `d` over the top nibbles
+    of its four u16 scale words)."""
+    rng = np.random.default_rng(len(name) * size)
+    raw = rng.integers(0, 256, (8, size), dtype=np.uint8)
+    d = 0x2E66
+    if name == "IQ1_M":
+        words = raw[:, 48:56].copy().view("<u2")
+        for k in range(4):
+            words[:, k] = (words[:, k] & 0x0FFF) | (((d >> (4 * k)) & 0xF) << 12)
+        raw[:, 48:56] = words.view(np.uint8)
+    else:
+        raw[:, 0:2] = np.array([d], "<u2").view(np.uint8)
+    return raw.reshape(4, 2 * size)
+
+
 def test_every_layout_round_trips(tmp_path: Path) -> None:
     """A file `gguf.GGUFWriter` writes with a tensor of every layout xquant
     reads from GGUF files (gguf's quantizers where it has them, else ggml's
     C quantizer bytes from golden.npz) imports, runs equal to gguf's
     dequantize and exports back byte-identical."""
-    from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
+    from xquant.numerics.gguf.layouts import IQ_TYPES, LAYOUTS, GGMLType
 
     x = GOLDEN["quant_x"][:4]
     path = tmp_path / "all.gguf"
@@ -219,6 +236,8 @@ def test_every_layout_round_trips(tmp_path: Path) -> None:
         t = gguf.GGMLQuantizationType[name]
         if f"quant_{name}" in GOLDEN.files:
             raw = GOLDEN[f"quant_{name}"][:4]
+        elif layout.ggml_type in IQ_TYPES:  # gguf has no i-quant quantizer
+            raw = _iq_blocks(name, layout.type_size)
         else:
             raw = gguf.quants.quantize(x, t)
         w.add_tensor(f"w.{name.lower()}", raw, raw_dtype=t)
@@ -238,11 +257,12 @@ def test_every_layout_round_trips(tmp_path: Path) -> None:
     assert back.read_bytes() == path.read_bytes()
 
 
-@pytest.mark.parametrize("name", ["IQ2_XXS", "IQ3_S", "IQ1_M", "Q8_1"])
+@pytest.mark.parametrize("name", ["Q8_K", "MXFP4", "I32", "Q8_1"])
 def test_unsupported_layouts_are_reported(tmp_path: Path, capsys, name: str) -> None:  # type: ignore[no-untyped-def]
-    """The lattice-codebook IQ formats have no `!quant.superblock` spelling,
-    and Q8_1 (an IR type) has no agreed GGUF block size: a located error
-    naming the tensor and the type, never a traceback."""
+    """Q8_K (ggml's dot-product intermediate), MXFP4 and the integer types
+    have no `!quant.superblock` spelling here, and Q8_1 (an IR type) has no
+    agreed GGUF block size: a located error naming the tensor and the type,
+    never a traceback."""
     t = gguf.GGMLQuantizationType[name]
     block, size = gguf.GGML_QUANT_SIZES[t]
     path = tmp_path / "iq.gguf"
@@ -259,3 +279,30 @@ def test_unsupported_layouts_are_reported(tmp_path: Path, capsys, name: str) -> 
     assert f"tensor 'w.iq': GGML type {name} is not supported" in err
     if name != "Q8_1":
         assert "Q8_1" not in err.split("supported:")[-1]
+
+
+@pytest.mark.parametrize("name", ["IQ2_XXS", "IQ1_M"])
+def test_non_finite_i_quant_scale(tmp_path: Path, capsys, name: str) -> None:  # type: ignore[no-untyped-def]
+    """A NaN `d` in an i-quant block (IQ1_M: spread over its scale words) is
+    the located error naming the tensor and the block."""
+    t = gguf.GGMLQuantizationType[name]
+    size = gguf.GGML_QUANT_SIZES[t][1]
+    raw = _iq_blocks(name, size)
+    bad = raw.reshape(-1, size)[3]  # row 1, second block
+    if name == "IQ1_M":
+        words = bad[48:56].copy().view("<u2")
+        words[:] = words | 0xF000  # every nibble of d: 0xFFFF, a NaN
+        bad[48:56] = words.view(np.uint8)
+    else:
+        bad[0:2] = np.array([0x7E00], "<u2").view(np.uint8)
+    path = tmp_path / "iq.gguf"
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_tensor("w.iq", raw, raw_dtype=t)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    err = _bad(tmp_path, path.read_bytes(), capsys)
+    assert (
+        "tensor 'w.iq': super-block 3 (row 1) has a non-finite scale (d = nan)" in err
+    )

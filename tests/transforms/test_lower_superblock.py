@@ -16,11 +16,17 @@ from xdsl.utils.exceptions import DiagnosticException
 import xquant
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp
 from xquant.dialects.quant.superblock import GGML_SPECS, SuperblockQuantizedType
-from xquant.numerics.gguf.layouts import LAYOUTS, GGMLType
+from xquant.numerics.gguf.layouts import IQ_TYPES, LAYOUTS, GGMLType
 
 _DATA = Path(__file__).parents[1] / "data" / "gguf"
-# golden.npz, and golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py)
-GOLDEN = {**np.load(_DATA / "golden.npz"), **np.load(_DATA / "golden_more.npz")}
+# golden.npz, golden_more.npz (Q8_1, TQ1_0, TQ2_0: generate_more.py) and
+# golden_iq.npz (IQ2_XXS ... IQ1_M: generate_iq.py)
+GOLDEN = {
+    **np.load(_DATA / "golden.npz"),
+    **np.load(_DATA / "golden_more.npz"),
+    **np.load(_DATA / "golden_iq.npz"),
+}
+DCAST_LOWERED = [t for t in GGML_SPECS if t not in IQ_TYPES]
 
 
 def _module(t: GGMLType, raw: np.ndarray, rows: int, expressed: str = "f32") -> str:
@@ -46,7 +52,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
-@pytest.mark.parametrize("t", list(GGML_SPECS), ids=lambda t: t.name)
+@pytest.mark.parametrize("t", DCAST_LOWERED, ids=lambda t: t.name)
 @pytest.mark.parametrize("rounding", ["toward-zero", "nearest-even"])
 def test_lowered_dcast_is_bit_identical(t: GGMLType, rounding: str) -> None:
     raw = GOLDEN[f"raw_{t.name}"]  # random bytes: NaN/Inf scales included
@@ -124,8 +130,50 @@ def test_lowered_qcast_from_f16_converts_first() -> None:
     assert _same(got, want)
 
 
+@pytest.mark.parametrize("t", sorted(IQ_TYPES), ids=lambda t: t.name)
+def test_lowered_codebook_dcast_is_bit_identical(t: GGMLType) -> None:
+    """The i-quants: one generic gathering each element's bytes, codebook
+    vector and sign from constant tensors; the interpreter's (and gguf's)
+    bits, NaN/Inf `d` included."""
+    raw = GOLDEN[f"raw_{t.name}"]
+    text = _module(t, raw, 2)
+    (want,) = xquant.run(xquant.parse_module(text), "main")
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    assert not any(isinstance(op, DequantizeCastOp) for op in lowered.walk())
+    assert sum(isinstance(op, GenericOp) for op in lowered.walk()) == 1
+    (got,) = xquant.run(lowered, "main")
+    assert _same(got, want)
+    assert _same(got, GOLDEN[f"deq_raw_{t.name}"].reshape(want.shape))
+
+
+def test_lowered_codebook_dcast_to_f16_and_rank_3() -> None:
+    """IQ3_S to f16 (one rounding of the f32 value) at rank 3."""
+    raw = GOLDEN["raw_IQ3_S"].reshape(2, 1, -1)
+    qtype = SuperblockQuantizedType.ggml(GGMLType.IQ3_S, 2, Float16Type())
+    q = f"tensor<2x1x1024x{qtype}>"
+    text = f"""func.func @main() -> tensor<2x1x1024xf16> {{
+  %b = arith.constant dense_resource<blob> : tensor<2x1x440xi8>
+  %q = quant.scast %b : tensor<2x1x440xi8> to {q}
+  %f = quant.dcast %q : {q} to tensor<2x1x1024xf16>
+  func.return %f : tensor<2x1x1024xf16>
+}}
+{{-#
+  dialect_resources: {{ builtin: {{ blob: "0x04000000{raw.tobytes().hex()}" }} }}
+#-}}
+"""
+    (want,) = xquant.run(xquant.parse_module(text), "main")
+    lowered = xquant.apply_passes(xquant.parse_module(text), "lower-quant-ops")
+    (got,) = xquant.run(lowered, "main")
+    assert got.dtype == np.float16 and _same(got, want)
+    with np.errstate(over="ignore"):  # f32 beyond f16's range: inf
+        gguf_values = GOLDEN["deq_raw_IQ3_S"].reshape(2, 1, 1024).astype(np.float16)
+    assert _same(got, gguf_values)
+
+
 @pytest.mark.parametrize(
-    "t", [GGMLType.Q4_K, GGMLType.Q6_K, GGMLType.IQ4_NL], ids=lambda t: t.name
+    "t",
+    [GGMLType.Q4_K, GGMLType.Q6_K, GGMLType.IQ4_NL, GGMLType.IQ2_XXS],
+    ids=lambda t: t.name,
 )
 def test_qcast_with_scale_search_is_not_lowered(t: GGMLType) -> None:
     """The k-quants' and IQ4's weighted scale searches are not lowered: a

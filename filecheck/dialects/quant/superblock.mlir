@@ -32,6 +32,12 @@ func.func private @q8_1(tensor<8x64x!quant.superblock<i8:f32:{1:32}, scales f16,
 func.func private @tq1_0(tensor<256x!quant.superblock<u2:f32:{0:256}, scales f16, table {-1, 0, 1, 2}, layout "ggml.TQ1_0">>)
 // CHECK: @tq2_0(tensor<2x512x!quant.superblock<u2:f32:{1:256}, scales f16, table {-1.000000e+00,0.000000e+00,1.000000e+00,2.000000e+00}, layout "ggml.TQ2_0">>)
 func.func private @tq2_0(tensor<2x512x!quant.superblock<u2:f32:{1:256}, scales f16, table {-1.0, 0.0, 1.0, 2.0}, layout "ggml.TQ2_0">>)
+// CHECK: @iq2_xxs(tensor<2x512x!quant.superblock<u8:f32:{1:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+func.func private @iq2_xxs(tensor<2x512x!quant.superblock<u8:f32:{1:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: @iq3_s(tensor<256x!quant.superblock<u9:f16:{0:32:256}, scales u4:f16, codebook "ggml.iq3s_grid" x4, layout "ggml.IQ3_S">>)
+func.func private @iq3_s(tensor<256x!quant.superblock<u9:f16:{0:32:256}, scales u4:f16, codebook "ggml.iq3s_grid" x4, layout "ggml.IQ3_S">>)
+// CHECK: @iq1_m(tensor<?x256x!quant.superblock<u11:f32:{1:16:256}, scales u3:f16, codebook "ggml.iq1s_grid" x8, layout "ggml.IQ1_M">>)
+func.func private @iq1_m(tensor<?x256x!quant.superblock<u11:f32:{1:16:256}, scales u3:f16, codebook "ggml.iq1s_grid" x8, layout "ggml.IQ1_M">>)
 
 // The casts: raw bytes <-> quantized tensor <-> f32.
 // CHECK-LABEL: func.func @casts

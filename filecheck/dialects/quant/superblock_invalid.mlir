@@ -42,7 +42,7 @@ func.func private @f(tensor<32x!quant.superblock<i2:f32:{0:32}, scales f16, tabl
 
 // -----
 func.func private @f(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales u6:f16, mins u6:f16, layout "ggml.Q7_K">>)
-// CHECK: unknown super-block layout "ggml.Q7_K" (known: "ggml.Q4_0", "ggml.Q4_1", "ggml.Q5_0", "ggml.Q5_1", "ggml.Q8_0", "ggml.Q8_1", "ggml.Q2_K", "ggml.Q3_K", "ggml.Q4_K", "ggml.Q5_K", "ggml.Q6_K", "ggml.IQ4_NL", "ggml.IQ4_XS", "ggml.TQ1_0", "ggml.TQ2_0")
+// CHECK: unknown super-block layout "ggml.Q7_K" (known: "ggml.Q4_0", "ggml.Q4_1", "ggml.Q5_0", "ggml.Q5_1", "ggml.Q8_0", "ggml.Q8_1", "ggml.Q2_K", "ggml.Q3_K", "ggml.Q4_K", "ggml.Q5_K", "ggml.Q6_K", "ggml.IQ4_NL", "ggml.IQ4_XS", "ggml.TQ1_0", "ggml.TQ2_0", "ggml.IQ2_XXS", "ggml.IQ2_XS", "ggml.IQ2_S", "ggml.IQ3_XXS", "ggml.IQ3_S", "ggml.IQ1_S", "ggml.IQ1_M")
 
 // -----
 func.func private @f(tensor<256x!quant.superblock<u4:f32:{0:32:256}, scales u8:f16, mins u6:f16, layout "ggml.Q4_K">>)
@@ -124,3 +124,43 @@ func.func @f(%x: tensor<*xf32>) {
   func.return
 }
 // CHECK: 'quant.qcast' op !quant.superblock needs ranked tensors, got tensor<*xf32>
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq9_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: unknown codebook "ggml.iq9_grid" (known: "ggml.iq2xxs_grid", "ggml.iq2xs_grid", "ggml.iq2s_grid", "ggml.iq3xxs_grid", "ggml.iq3s_grid", "ggml.iq1s_grid")
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u9:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: codebook "ggml.iq2xxs_grid" has 256 entries, but the codes have 512 values
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x4, layout "ggml.IQ2_XXS">>)
+// CHECK: codebook "ggml.iq2xxs_grid" holds vectors of 8 elements, not 4
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<i8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: a codebook is indexed by unsigned codes, got i8
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:4:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: sub-block size 4 must be a multiple of the codebook vector length 8
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq3xxs_grid" x4, layout "ggml.IQ2_XXS">>)
+// CHECK: layout "ggml.IQ2_XXS" requires codebook "ggml.iq2xxs_grid" x8
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, layout "ggml.IQ2_XXS">>)
+// CHECK: layout "ggml.IQ2_XXS" requires codebook "ggml.iq2xxs_grid" x8
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.Q4_K">>)
+// CHECK: layout "ggml.Q4_K" requires no codebook
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:16:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS">>)
+// CHECK: layout "ggml.IQ2_XXS" requires u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" x8, layout "ggml.IQ2_XXS"
+
+// -----
+func.func private @f(tensor<256x!quant.superblock<u8:f32:{0:32:256}, scales u4:f16, codebook "ggml.iq2xxs_grid" y8, layout "ggml.IQ2_XXS">>)
+// CHECK: expected codebook vector length (xN)

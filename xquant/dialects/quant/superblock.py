@@ -1,6 +1,7 @@
 """`!quant.superblock`: two-level block quantization (GGUF k-quants) as a quant type.
 
-    !quant.superblock<CODE:EXPR:{AXIS:SUB:SUPER}, scales S[:SF][, mins M:MF][, table {v, ...}], layout "L">
+    !quant.superblock<CODE:EXPR:{AXIS:SUB:SUPER}, scales S[:SF][, mins M:MF][, table {v, ...}]
+                      [, codebook "G" xN], layout "L">
 
 - `CODE` (`uN`/`iN`): the element codes `q`; `EXPR` the expressed float type.
 - `{AXIS:SUB:SUPER}`: along dimension `AXIS`, sub-blocks of `SUB` elements
@@ -15,6 +16,11 @@
   Q4_1/Q5_1): the block's float minimum `m`, *added*: `d * q + m`.
 - `table {...}`: the codes index a lookup table (IQ4_NL; TQ1_0/TQ2_0's
   `{-1, 0, 1, 2}`); its size must be `2^width` of the code type.
+- `codebook "ggml.iq2xxs_grid" x8` (the i-quants IQ1_S ... IQ3_S): each code
+  indexes a fixed codebook of N-vectors (ggml's lattice grid of that name,
+  `2^width` entries) and decodes N consecutive elements at once; the layout
+  fixes the sign bits (or IQ1's +-1/8 shift) and the sub-block scale's affine
+  map (e.g. IQ2: `(d * (0.5 + sc)) * 0.25`), `numerics/gguf/iquants.py`.
 - `layout "ggml.Q4_K"`: the byte layout of one super-block (the codes, the
   scales and the f16 super-scales interleaved as ggml's block structs).
 
@@ -56,6 +62,8 @@ from xdsl.utils.hints import isa
 from xquant.dialects.quant.float_semantics import is_float_type
 from xquant.dialects.quant.types import QuantizedType, check_expressed_type
 from xquant.numerics.float_format import format_float
+from xquant.numerics.gguf.iq_grids import GRIDS
+from xquant.numerics.gguf.iquants import IQ_FORMATS
 from xquant.numerics.gguf.layouts import (
     IQ4_NL_VALUES,
     LAYOUTS,
@@ -78,6 +86,7 @@ class _Spec:
     scales: tuple[int, bool] | None  # None: the block scale is the f16 itself
     mins: tuple[int, bool] | None  # (0, False): the block min is the f16 itself
     table: tuple[float, ...] = ()
+    codebook: tuple[str, int] | None = None  # ("ggml.iq2xxs_grid", 8)
 
 
 _IQ4 = tuple(float(v) for v in IQ4_NL_VALUES)
@@ -100,6 +109,19 @@ GGML_SPECS: dict[GGMLType, _Spec] = {
     GGMLType.TQ1_0: _Spec((2, False), 256, 256, None, None, _TERNARY),
     GGMLType.TQ2_0: _Spec((2, False), 256, 256, None, None, _TERNARY),
 }
+GGML_SPECS.update(
+    {
+        GGMLType[n]: _Spec(
+            (f.index_bits, False),
+            f.sub,
+            256,
+            (f.scale_bits, False),
+            None,
+            codebook=(f"ggml.{f.grid}", f.dim),
+        )
+        for n, f in IQ_FORMATS.items()
+    }
+)
 """The ggml block formats `!quant.superblock` describes, and their parameters."""
 
 
@@ -126,6 +148,8 @@ class SuperblockQuantizedType(QuantizedType):
     min_signed: IntAttr
     min_type: Attribute  # NoneAttr without mins
     table_attr: ArrayAttr[FloatData]
+    codebook_attr: StringAttr  # "": no codebook
+    codebook_dim: IntAttr  # elements per codebook entry (0: no codebook)
     layout_attr: StringAttr
 
     # ----- construction -----
@@ -151,6 +175,8 @@ class SuperblockQuantizedType(QuantizedType):
             IntAttr(int(spec.mins[1]) if spec.mins else 0),
             f16 if spec.mins else NoneAttr(),
             ArrayAttr(FloatData(v) for v in spec.table),
+            StringAttr(spec.codebook[0] if spec.codebook else ""),
+            IntAttr(spec.codebook[1] if spec.codebook else 0),
             StringAttr(f"ggml.{ggml_type.name}"),
         )
 
@@ -177,6 +203,13 @@ class SuperblockQuantizedType(QuantizedType):
         return tuple(v.data for v in self.table_attr)
 
     @property
+    def codebook(self) -> tuple[str, int] | None:
+        """(grid name, elements per entry) of a vector codebook, if any."""
+        if not self.codebook_dim.data:
+            return None
+        return self.codebook_attr.data, self.codebook_dim.data
+
+    @property
     def layout(self) -> str:
         return self.layout_attr.data
 
@@ -201,6 +234,7 @@ class SuperblockQuantizedType(QuantizedType):
             if self.has_mins
             else None,
             self.table,
+            self.codebook,
         )
 
     # ----- verification -----
@@ -260,7 +294,46 @@ class SuperblockQuantizedType(QuantizedType):
                     f"lookup table size ({len(self.table_attr)}) must equal the number "
                     f"of representable storage values ({1 << width})"
                 )
+        self._verify_codebook()
         self._verify_layout()
+
+    def _verify_codebook(self) -> None:
+        book = self.codebook
+        if book is None:
+            if self.codebook_attr.data:
+                raise VerifyException("codebook vector length must be positive")
+            return
+        name, dim = book
+        if dim < 1:
+            raise VerifyException(f"codebook vector length must be positive, got {dim}")
+        grid = (
+            GRIDS.get(name.removeprefix("ggml.")) if name.startswith("ggml.") else None
+        )
+        if grid is None:
+            known = ", ".join(f'"ggml.{g}"' for g in GRIDS)
+            raise VerifyException(f'unknown codebook "{name}" (known: {known})')
+        (entries, length) = grid[0]
+        if self.table_attr.data:
+            raise VerifyException("a codebook excludes a lookup table")
+        if self.code_signed.data:
+            raise VerifyException(
+                "a codebook is indexed by unsigned codes, got "
+                f"{_int_text(self.code_width.data, True)}"
+            )
+        if entries != 1 << self.code_width.data:
+            raise VerifyException(
+                f'codebook "{name}" has {entries} entries, but the codes have '
+                f"{1 << self.code_width.data} values"
+            )
+        if dim != length:
+            raise VerifyException(
+                f'codebook "{name}" holds vectors of {length} elements, not {dim}'
+            )
+        if self.sub_block % dim:
+            raise VerifyException(
+                f"sub-block size {self.sub_block} must be a multiple of the codebook "
+                f"vector length {dim}"
+            )
 
     def _verify_layout(self) -> None:
         name = self.layout.removeprefix("ggml.")
@@ -278,6 +351,13 @@ class SuperblockQuantizedType(QuantizedType):
                 want = "the IQ4_NL table"
             elif spec.table:
                 want = "table {" + ", ".join(f"{v:g}" for v in spec.table) + "}"
+            raise VerifyException(f'layout "{self.layout}" requires {want}')
+        if spec.codebook != self.codebook:
+            want = (
+                f'codebook "{spec.codebook[0]}" x{spec.codebook[1]}'
+                if spec.codebook
+                else "no codebook"
+            )
             raise VerifyException(f'layout "{self.layout}" requires {want}')
         f16 = Float16Type()
         if (
@@ -342,6 +422,8 @@ class SuperblockQuantizedType(QuantizedType):
             text += f", mins {self.min_type}"
         if self.table_attr.data:
             text += ", table {" + ",".join(format_float(v) for v in self.table) + "}"
+        if self.codebook is not None:
+            text += f', codebook "{self.codebook[0]}" x{self.codebook[1]}'
         return text + f', layout "{self.layout}"'
 
     def print_parameters(self, printer: Printer) -> None:
@@ -383,6 +465,17 @@ class SuperblockQuantizedType(QuantizedType):
                 parser.Delimiter.BRACES, lambda: float(parser.parse_number())
             )
             parser.parse_punctuation(",")
+        codebook, dim = "", 0
+        if parser.parse_optional_keyword("codebook") is not None:
+            codebook = parser.parse_str_literal()
+            start = parser.pos
+            ident = parser.parse_optional_identifier()
+            if ident is None or ident[:1] != "x" or not ident[1:].isdigit():
+                parser.raise_error(
+                    "expected codebook vector length (xN)", start, parser.pos
+                )
+            dim = int(ident[1:])
+            parser.parse_punctuation(",")
         parser.parse_keyword("layout")
         layout = parser.parse_str_literal()
         parser.parse_punctuation(">")
@@ -400,6 +493,8 @@ class SuperblockQuantizedType(QuantizedType):
             IntAttr(int(min_signed)),
             min_type,
             ArrayAttr(FloatData(v) for v in table),
+            StringAttr(codebook),
+            IntAttr(dim),
             StringAttr(layout),
         ]
 

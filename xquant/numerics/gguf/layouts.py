@@ -27,6 +27,7 @@ the `gguf` package's `gguf.quants.dequantize` (0.19) in the same order:
     TQ1_0   d * (t - 1)                         ternary t, 5 per byte in base 3
                                                 (4 per byte for the last 16)
     TQ2_0   d * (q - 1)                         q 2-bit (3 unused by the quantizer)
+    IQ*     codebook vectors, signs, sub-block scales: `iquants.py`
 
 (f32 products are commutative, so `q * d` and `d * q` are the same bits; the
 grouping is what matters.) Every dequantizer first *unpacks* a block into
@@ -42,6 +43,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
+
+from xquant.numerics.gguf import iquants
 
 QK_K = 256
 """Elements per k-quant super-block."""
@@ -320,9 +323,13 @@ LAYOUTS: dict[GGMLType, BlockLayout] = {
         (GGMLType.IQ4_XS, QK_K, 136),
         (GGMLType.TQ1_0, QK_K, 54),
         (GGMLType.TQ2_0, QK_K, 66),
+        *((GGMLType[n], QK_K, f.type_size) for n, f in iquants.IQ_FORMATS.items()),
     ]
 }
-"""The block formats xquant reads and writes."""
+"""The block formats xquant reads and writes (the i-quants: `iquants.py`)."""
+
+IQ_TYPES = frozenset(GGMLType[n] for n in iquants.IQ_FORMATS)
+"""The lattice-codebook layouts (IQ1_S ... IQ3_S), dequantized by `iquants`."""
 
 
 def combine(planes: Planes, layout: BlockLayout) -> np.ndarray:
@@ -354,6 +361,8 @@ def _combine(planes: Planes, layout: BlockLayout) -> np.ndarray:
 
 def dequantize_blocks(blocks: np.ndarray, layout: BlockLayout) -> np.ndarray:
     """(nb, type_size) uint8 -> (nb, block_size) f32."""
+    if layout.ggml_type in IQ_TYPES:
+        return iquants.dequantize_blocks(blocks, layout.name)
     return combine(unpack(blocks, layout), layout)
 
 
@@ -387,6 +396,8 @@ class PackedBlocks:
 def super_scales(blocks: np.ndarray, layout: BlockLayout) -> np.ndarray:
     """Every f16 super-block scale (`d`, and `dmin` where the format has one)
     as f32, (nb, 1 or 2): what a validity check looks at."""
+    if layout.ggml_type in IQ_TYPES:
+        return iquants.super_scale(blocks, layout.name)
     planes = unpack(blocks, layout)
     if planes.dmin is None:
         return planes.d

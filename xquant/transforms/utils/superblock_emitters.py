@@ -53,7 +53,8 @@ from xdsl.utils.hints import isa
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects.quant.ops import DequantizeCastOp, QuantizeCastOp, StorageCastOp
 from xquant.dialects.quant.superblock import SuperblockQuantizedType, superblock_of
-from xquant.numerics.gguf.layouts import GGMLType
+from xquant.numerics.gguf.layouts import IQ_TYPES, GGMLType
+from xquant.transforms.utils.iquant_emitters import lower_iq_dcast
 from xquant.transforms.utils.mx_emitters import Constants, build_generic
 from xquant.transforms.utils.op_list import OpList
 
@@ -612,6 +613,8 @@ def _lower_dcast(op: DequantizeCastOp, qtype: SuperblockQuantizedType) -> OpList
         raise OpDiagnostic(
             op, "lower-quant-ops: !quant.superblock needs static tensor shapes"
         )
+    if qtype.ggml_type in IQ_TYPES:  # codebook layouts: one generic, gathers
+        return lower_iq_dcast(op, qtype)
     shape = tuple(result_type.get_shape())
     layout = qtype.block_layout
     bs, ts = layout.block_size, layout.type_size
@@ -809,6 +812,13 @@ def _lower_qcast(op: QuantizeCastOp, qtype: SuperblockQuantizedType) -> OpList:
     interpreter's operations (`numerics/gguf/quantize.py`), op for op in f32,
     then the block bytes assembled with `tensor.insert_slice`."""
     t = qtype.ggml_type
+    if t in IQ_TYPES:
+        raise OpDiagnostic(
+            op,
+            "lower-quant-ops cannot lower 'quant.qcast' to !quant.superblock "
+            f'layout "{qtype.layout}": xquant has no quantizer for the codebook '
+            "layouts (dequantize only)",
+        )
     if t not in QCAST_LOWERED:
         raise OpDiagnostic(
             op,
