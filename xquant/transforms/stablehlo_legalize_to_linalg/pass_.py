@@ -92,7 +92,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerBroadcastInDim(self.enable_primitive_ops),
                     LowerTranspose(self.enable_primitive_ops),
                     LowerReshape(),
-                    LowerConcatenate(),
+                    LowerConcatenate(self.enable_primitive_ops),
                     LowerSlice(),
                     LowerGather(),
                     WidenDotGeneral(),
