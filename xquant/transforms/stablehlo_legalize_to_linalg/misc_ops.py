@@ -118,17 +118,20 @@ def _convert_index(
     return body.add(complex.CreateOp(real, zero, element))
 
 
+@dataclass(frozen=True)
 class LowerIota(RewritePattern):
     """An all-parallel generic with no inputs yielding `linalg.index` cast to the element type.
 
     As upstream's `IotaConverter`: the index is `arith.index_cast` to the
     integer of the element's width, then converted (`arith.sitofp` for floats,
-    `complex.create` with a zero imaginary part for complex). Also under
-    `enable-primitive-ops`: upstream's `linalg.map` form needs `linalg.index`
-    inside a `linalg.map`, which xDSL's `IndexOp` (parent: `linalg.generic`
-    only) rejects. Left as it is: dynamic shapes (`dynamic_iota` is not in
-    xquant's dialect), and sizes the cast would wrap for float or i1 results.
+    `complex.create` with a zero imaginary part for complex). Under
+    `enable-primitive-ops`, upstream's `IotaToMapConverter`: a `linalg.map`
+    with no inputs whose body casts `linalg.index` to i64, then converts. Left
+    as it is: dynamic shapes, and sizes the cast would wrap for float or i1
+    results.
     """
+
+    enable_primitive_ops: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.IotaOp, rewriter: PatternRewriter) -> None:
@@ -140,6 +143,8 @@ class LowerIota(RewritePattern):
         element = result_type.element_type
         dim = op.iota_dimension.value.data
         width = _iota_cast_width(element)
+        if width is not None and self.enable_primitive_ops:
+            width = 64
         if width is None or not _iota_exact(
             result_type.get_shape()[dim], width, element
         ):
@@ -153,9 +158,12 @@ class LowerIota(RewritePattern):
             value = body_ops.add(arith.IndexCastOp(index, IntegerType(width)))
             return [_convert_index(body_ops, hoist, value, element)]
 
-        (result,) = build_generic(
-            ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
-        )
+        if self.enable_primitive_ops:
+            (result,) = build_map(ops, [], out, body)
+        else:
+            (result,) = build_generic(
+                ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
+            )
         ops.ops[-1].attributes.update(discardable_attributes(op))
         result = restore_type(ops, result, original)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

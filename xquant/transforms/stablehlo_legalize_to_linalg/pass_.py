@@ -101,7 +101,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops),
                     LowerReduceWindow(),
-                    LowerIota(),
+                    LowerIota(self.enable_primitive_ops),
                     LowerReverse(),
                     LowerPad(),
                     LowerDynamicSlice(),
