@@ -17,8 +17,10 @@ from xdsl.ir import Attribute
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo import misc
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.dialects.stablehlo.type_utils import quantized, shape_of
+from xquant.interpreter.errors import op_error
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.reduction_bodies import (
     broadcast_view,
@@ -90,6 +92,51 @@ class StructuralFunctions(InterpreterFunctions):
         result = broadcast_view(placed, shape)
         source = _moved_axis_type(op.operand.type, list(op.dims), shape)
         return (as_result(convert_to(result, source, op.result.type), op.result.type),)
+
+    @impl(misc.BroadcastOp)
+    def run_broadcast(
+        self, interpreter: Interpreter, op: misc.BroadcastOp, args: PythonValues
+    ) -> PythonValues:
+        value = np.asarray(args[0])
+        sizes = list(array_values(op.broadcast_sizes))
+        shape = [*sizes, *value.shape]
+        result = broadcast_view(value, shape)
+        dims = list(range(len(sizes), len(shape)))
+        source = _moved_axis_type(op.operand.type, dims, shape)
+        return (as_result(convert_to(result, source, op.result.type), op.result.type),)
+
+    @impl(misc.TorchIndexSelectOp)
+    def run_torch_index_select(
+        self, interpreter: Interpreter, op: misc.TorchIndexSelectOp, args: PythonValues
+    ) -> PythonValues:
+        """`operand[b..., index[b..., i...], rest...]` over the batch dims `b`."""
+        operand, index = np.asarray(args[0]), np.asarray(args[1])
+        dim, batch = op.axes()
+        if not 0 <= batch <= min(dim, index.ndim) or dim >= operand.ndim:
+            raise op_error(
+                op,
+                f"dim {dim} and batch_dims {batch} do not fit operand rank "
+                f"{operand.ndim} and index rank {index.ndim}",
+            )
+        positions = index.astype(np.int64)
+        size = operand.shape[dim]
+        if positions.size and (positions.min() < 0 or positions.max() >= size):
+            raise op_error(op, f"index out of range [0, {size}) along dim {dim}")
+        # Result dims: operand[:dim] ++ index[batch:] ++ operand[dim + 1:]; gather
+        # with the batch dims shared by operand and index.
+        lead = operand.shape[:dim]
+        tail = operand.shape[dim + 1 :]
+        picked = index.shape[batch:]
+        grids = np.indices((*lead, *picked), sparse=True)
+        at = positions[
+            tuple(grids[i] for i in range(batch))
+            + tuple(grids[len(lead) + j] for j in range(len(picked)))
+        ]
+        selector = (*grids[: len(lead)], at)
+        moved = np.moveaxis(operand, dim, len(lead))
+        result = moved[(*selector, Ellipsis)]
+        result = result.reshape((*lead, *picked, *tail))
+        return (as_result(result, op.result.type),)
 
     @impl(shlo.ConcatenateOp)
     def run_concatenate(
