@@ -30,6 +30,10 @@ from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import (
     LowerEinsum,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.gather import LowerGather
+from xquant.transforms.stablehlo_legalize_to_linalg.legacy_ops import (
+    LowerBroadcast,
+    LowerTorchIndexSelect,
+)
 from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
     LowerDynamicSlice,
     LowerDynamicUpdateSlice,
@@ -107,6 +111,8 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerDynamicSlice(),
                     LowerDynamicUpdateSlice(),
                     LowerMap(self.enable_primitive_ops),
+                    LowerBroadcast(self.enable_primitive_ops),
+                    LowerTorchIndexSelect(),
                 ]
             ),
         ).rewrite_module(op)
