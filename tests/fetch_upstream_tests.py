@@ -435,7 +435,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.write_manifest:
-        known = {f.local: f.sha256 for f in load_manifest()} if MANIFEST.exists() else {}
+        known = (
+            {f.local: f.sha256 for f in load_manifest()} if MANIFEST.exists() else {}
+        )
         extras = extra_entries(known)
         if args.hash_extra_from_git:
             extras = hash_from_git(extras, args.hash_extra_from_git)
@@ -461,7 +463,9 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
-        print(f"{len(files) - len(wanted)} files of other commits or repositories left alone")
+        print(
+            f"{len(files) - len(wanted)} files of other commits or repositories left alone"
+        )
         files = wanted
     problems = fetch(files, dest, git_dir=args.from_git)
     for line in problems:
