@@ -1,11 +1,12 @@
 """Dynamic-shape ops: get_dimension_size, dynamic_broadcast_in_dim, dynamic_reshape, dynamic_slice,
-dynamic_update_slice.
+dynamic_update_slice, dynamic_iota.
 
     %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
     %1 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %2 = stablehlo.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 4] : (tensor<3x4xf32>, tensor<i64>, tensor<i64>) -> tensor<1x4xf32>
     %4 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<3x4xf32>
+    %5 = "stablehlo.dynamic_iota"(%shape) <{iota_dimension = 1 : i64}> : (tensor<2xi32>) -> tensor<?x?xf32>   (generic only)
 
 Data movement only: on quantized tensors operand and result share scale and
 zero point. dynamic_broadcast_in_dim, dynamic_reshape and get_dimension_size
@@ -18,11 +19,12 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -39,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.constant import ConstantOp
 from xquant.dialects.stablehlo.inferred_types import (
     incompatible_result_shape,
     incompatible_return_type,
@@ -283,10 +286,51 @@ class DynamicUpdateSliceOp(IRDLOperation):
             )
 
 
+def _constant_ints(value: SSAValue) -> list[int] | None:
+    """The integers of a `stablehlo.constant` defining `value` (upstream's `matchInts`), or None."""
+    owner = value.owner
+    if not isinstance(owner, ConstantOp) or not isinstance(
+        owner.value, DenseIntOrFPElementsAttr
+    ):
+        return None
+    values = [v for v in owner.value.get_values() if isinstance(v, int)]
+    if len(values) != len(owner.value.get_values()):
+        return None
+    return values
+
+
+@irdl_op_definition
+class DynamicIotaOp(IRDLOperation):
+    """iota of a shape given at run time (`output_shape`, a 1-D integer tensor)."""
+
+    name = "stablehlo.dynamic_iota"
+
+    output_shape = operand_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _verify_index_tensor(self.name, "operand #0", self.output_shape.type, 1)
+        result_shape = shape_of(self.result.type)
+        if self.iota_dimension.value.data >= len(result_shape):
+            raise VerifyException("iota dimension cannot go beyond the output rank.")
+        shape = _constant_ints(self.output_shape)
+        if shape is not None and (
+            len(shape) != len(result_shape)
+            or not all(dims_compatible(a, b) for a, b in zip(shape, result_shape))
+        ):
+            raise VerifyException(
+                f"output shape [{', '.join(map(str, shape))}] is incompatible with "
+                f"return type of operation {type_text(self.result.type)}"
+            )
+
+
 DYNAMISM_OPS: list[type[IRDLOperation]] = [
     GetDimensionSizeOp,
     DynamicBroadcastInDimOp,
     DynamicReshapeOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
+    DynamicIotaOp,
 ]

@@ -17,9 +17,9 @@ from xdsl.ir import Attribute
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
-from xquant.dialects.stablehlo import misc
+from xquant.dialects.stablehlo import dynamism, misc
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.dialects.stablehlo.type_utils import quantized, shape_of
+from xquant.dialects.stablehlo.type_utils import quantized, shape_of, type_text
 from xquant.interpreter.errors import op_error
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.reduction_bodies import (
@@ -170,6 +170,26 @@ class StructuralFunctions(InterpreterFunctions):
             [-1 if d == dim else 1 for d in range(len(shape))]
         )
         return (as_result(broadcast_view(line, shape), op.output.type),)
+
+    @impl(dynamism.DynamicIotaOp)
+    def run_dynamic_iota(
+        self, interpreter: Interpreter, op: dynamism.DynamicIotaOp, args: PythonValues
+    ) -> PythonValues:
+        shape = [int(n) for n in np.asarray(args[0]).reshape(-1)]
+        declared = shape_of(op.result.type)
+        if len(shape) != len(declared) or any(
+            n < 0 or (d >= 0 and n != d) for n, d in zip(shape, declared)
+        ):
+            raise op_error(
+                op,
+                f"output shape {shape} does not fit the result type "
+                f"{type_text(op.result.type)}",
+            )
+        dim = op.iota_dimension.value.data
+        line = np.arange(shape[dim]).reshape(
+            [-1 if d == dim else 1 for d in range(len(shape))]
+        )
+        return (as_result(broadcast_view(line, shape), op.result.type),)
 
     @impl(shlo.GatherOp)
     def run_gather(

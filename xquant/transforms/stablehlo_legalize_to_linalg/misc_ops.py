@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -34,7 +34,11 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.control_flow import MapOp
-from xquant.dialects.stablehlo.dynamism import DynamicSliceOp, DynamicUpdateSliceOp
+from xquant.dialects.stablehlo.dynamism import (
+    DynamicIotaOp,
+    DynamicSliceOp,
+    DynamicUpdateSliceOp,
+)
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.dialects.stablehlo.type_utils import is_quantized
@@ -135,38 +139,88 @@ class LowerIota(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.IotaOp, rewriter: PatternRewriter) -> None:
-        original = op.output.type
-        if _outside_subset([original]) or not is_static(original):
-            return
-        assert isa(original, TensorType[Attribute])
-        result_type = signless_type(original)
-        element = result_type.element_type
-        dim = op.iota_dimension.value.data
-        width = _iota_cast_width(element)
-        if width is not None and self.enable_primitive_ops:
-            width = 64
-        if width is None or not _iota_exact(
-            result_type.get_shape()[dim], width, element
-        ):
-            return
-        rank = result_type.get_num_dims()
-        ops, hoist = Ops([]), Ops([])
-        out = empty(ops, result_type)
+        if is_static(op.output.type):
+            lower_iota(op, None, op.iota_dimension.value.data, rewriter, self)
 
-        def body(_: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
-            index = body_ops.add(linalg.IndexOp(dim))
-            value = body_ops.add(arith.IndexCastOp(index, IntegerType(width)))
-            return [_convert_index(body_ops, hoist, value, element)]
 
-        if self.enable_primitive_ops:
-            (result,) = build_map(ops, [], out, body)
-        else:
-            (result,) = build_generic(
-                ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
-            )
-        ops.ops[-1].attributes.update(discardable_attributes(op))
-        result = restore_type(ops, result, original)
-        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+@dataclass(frozen=True)
+class LowerDynamicIota(RewritePattern):
+    """`dynamic_iota` as `iota`, the dynamic sizes of the `tensor.empty` read from
+    the shape operand (`tensor.extract`, `arith.index_cast`), as upstream.
+
+    A dynamic iota dimension has no known size, so it is lowered only where the
+    cast is exact for any size: integer results other than i1, float results
+    cast through at least 32 bits."""
+
+    enable_primitive_ops: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicIotaOp, rewriter: PatternRewriter) -> None:
+        if _outside_subset([op.output_shape.type]):
+            return
+        lower_iota(op, op.output_shape, op.iota_dimension.value.data, rewriter, self)
+
+
+def lower_iota(
+    op: Operation,
+    shape_operand: SSAValue | None,
+    dim: int,
+    rewriter: PatternRewriter,
+    options: LowerIota | LowerDynamicIota,
+) -> None:
+    """The iota generic (or map) of `op`'s result; nothing if it cannot be exact."""
+    original = op.results[0].type
+    if _outside_subset([original]):
+        return
+    assert isa(original, TensorType[Attribute])
+    result_type = signless_type(original)
+    element = result_type.element_type
+    width = _iota_cast_width(element)
+    if width is not None and options.enable_primitive_ops:
+        width = 64
+    size = result_type.get_shape()[dim]
+    if size == DYNAMIC_INDEX:
+        exact = width is not None and (
+            (isa(element, IntegerType) and width != 1)
+            or (not isa(element, IntegerType) and width >= 32)
+        )
+    else:
+        exact = width is not None and _iota_exact(size, width, element)
+    if width is None or not exact:
+        return
+    rank = result_type.get_num_dims()
+    ops, hoist = Ops([]), Ops([])
+    constant = IndexConstants(hoist)
+    sizes: list[SSAValue] = []
+    for d, n in enumerate(result_type.get_shape()):
+        if n != DYNAMIC_INDEX:
+            continue
+        assert shape_operand is not None
+        shape_element = element_type(shape_operand.type)
+        extracted = ops.add(
+            tensor.ExtractOp(shape_operand, [constant(d)], shape_element)
+        )
+        if not isinstance(shape_element, IndexType):
+            cast = IndexCastUIOp if is_unsigned(shape_element) else arith.IndexCastOp
+            extracted = ops.add(cast(extracted, IndexType()))
+        sizes.append(extracted)
+    out = ops.add(tensor.EmptyOp(sizes, result_type))
+    cast_width = width
+
+    def body(_: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+        index = body_ops.add(linalg.IndexOp(dim))
+        value = body_ops.add(arith.IndexCastOp(index, IntegerType(cast_width)))
+        return [_convert_index(body_ops, hoist, value, element)]
+
+    if options.enable_primitive_ops:
+        (result,) = build_map(ops, [], out, body)
+    else:
+        (result,) = build_generic(
+            ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
+        )
+    ops.ops[-1].attributes.update(discardable_attributes(op))
+    result = restore_type(ops, result, original)
+    rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
 
 # ------------------------------------------------------------------------ reverse

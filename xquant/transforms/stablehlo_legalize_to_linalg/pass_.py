@@ -35,6 +35,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.legacy_ops import (
     LowerTorchIndexSelect,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
+    LowerDynamicIota,
     LowerDynamicSlice,
     LowerDynamicUpdateSlice,
     LowerIota,
@@ -106,6 +107,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerReduce(self.enable_primitive_ops),
                     LowerReduceWindow(),
                     LowerIota(self.enable_primitive_ops),
+                    LowerDynamicIota(self.enable_primitive_ops),
                     LowerReverse(),
                     LowerPad(),
                     LowerDynamicSlice(),
