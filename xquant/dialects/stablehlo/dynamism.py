@@ -1,12 +1,13 @@
 """Dynamic-shape ops: get_dimension_size, dynamic_broadcast_in_dim, dynamic_reshape, dynamic_slice,
-dynamic_update_slice, dynamic_iota.
+dynamic_update_slice, dynamic_iota, real_dynamic_slice.
 
     %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
     %1 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %2 = stablehlo.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 4] : (tensor<3x4xf32>, tensor<i64>, tensor<i64>) -> tensor<1x4xf32>
     %4 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<3x4xf32>
-    %5 = "stablehlo.dynamic_iota"(%shape) <{iota_dimension = 1 : i64}> : (tensor<2xi32>) -> tensor<?x?xf32>   (generic only)
+    %5 = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi32>) -> tensor<?x?xf32>
+    %6 = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<8xf32>, tensor<1xindex>, tensor<1xindex>, tensor<1xindex>) -> tensor<?xf32>
 
 Data movement only: on quantized tensors operand and result share scale and
 zero point. dynamic_broadcast_in_dim, dynamic_reshape and get_dimension_size
@@ -20,6 +21,7 @@ from xdsl.dialects.builtin import (
     I64,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -56,16 +58,19 @@ from xquant.dialects.stablehlo.type_utils import dims_compatible, shape_of, type
 from xquant.numerics.values import element_type
 
 
-def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> None:
+def _verify_index_tensor(
+    op_name: str, label: str, t: Attribute, rank: int, index: bool = False
+) -> None:
     element = element_type(t)
     if (
-        not isa(element, IntegerType)
+        not (isa(element, IntegerType) or (index and isa(element, IndexType)))
         or not isa(t, TensorType)
         or len(t.get_shape()) != rank
     ):
         kind = "0D" if rank == 0 else "1D"
+        values = "index or integer" if index else "integer"
         raise VerifyException(
-            f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {type_text(t)}"
+            f"'{op_name}' op {label} must be {kind} tensor of {values} values, but got {type_text(t)}"
         )
 
 
@@ -309,9 +314,18 @@ class DynamicIotaOp(IRDLOperation):
     iota_dimension = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    assembly_format = (
+        "$output_shape `,` `dim` `=` $iota_dimension attr-dict `:` "
+        "functional-type(operands, results)"
+    )
 
     def verify_(self) -> None:
-        _verify_index_tensor(self.name, "operand #0", self.output_shape.type, 1)
+        _verify_index_tensor(self.name, "operand #0", self.output_shape.type, 1, True)
+        if self.iota_dimension.value.data < 0:
+            raise VerifyException(
+                "attribute 'iota_dimension' failed to satisfy constraint: 64-bit "
+                "signless integer attribute whose value is non-negative"
+            )
         result_shape = shape_of(self.result.type)
         if self.iota_dimension.value.data >= len(result_shape):
             raise VerifyException("iota dimension cannot go beyond the output rank.")
@@ -326,6 +340,39 @@ class DynamicIotaOp(IRDLOperation):
             )
 
 
+@irdl_op_definition
+class RealDynamicSliceOp(IRDLOperation):
+    """slice with start, limit and strides given at run time (1-D index or integer tensors)."""
+
+    name = "stablehlo.real_dynamic_slice"
+
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    limit_indices = operand_def(TensorType)
+    strides = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        labels = ("start_indices", "limit_indices", "strides")
+        values = (self.start_indices, self.limit_indices, self.strides)
+        for i, value in enumerate(values, 1):
+            _verify_index_tensor(self.name, f"operand #{i}", value.type, 1, True)
+        if element_type(self.operand.type) != element_type(self.result.type):
+            raise VerifyException(
+                "failed to verify that all of {operand, result} have same element type"
+            )
+        rank = len(shape_of(self.operand.type))
+        for label, value in zip(labels, values):
+            (size,) = shape_of(value.type)
+            if size != DYNAMIC_INDEX and size != rank:
+                raise VerifyException(
+                    f"has mismatched number of operand rank ({rank}) and {label} "
+                    f"size ({size})"
+                )
+
+
 DYNAMISM_OPS: list[type[IRDLOperation]] = [
     GetDimensionSizeOp,
     DynamicBroadcastInDimOp,
@@ -333,4 +380,5 @@ DYNAMISM_OPS: list[type[IRDLOperation]] = [
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     DynamicIotaOp,
+    RealDynamicSliceOp,
 ]

@@ -191,6 +191,38 @@ class StructuralFunctions(InterpreterFunctions):
         )
         return (as_result(broadcast_view(line, shape), op.result.type),)
 
+    @impl(dynamism.RealDynamicSliceOp)
+    def run_real_dynamic_slice(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.RealDynamicSliceOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """`operand[start:limit:stride]` per dim; bounds outside the operand are an error."""
+        operand = np.asarray(args[0])
+        start, limit, strides = (
+            [int(v) for v in np.asarray(a).reshape(-1)] for a in args[1:4]
+        )
+        slices: list[slice] = []
+        for d, n in enumerate(operand.shape):
+            lo, hi, step = start[d], limit[d], strides[d]
+            if not (0 <= lo <= hi <= n and step >= 1):
+                raise op_error(
+                    op,
+                    f"dimension {d}: start {lo}, limit {hi} and stride {step} do not "
+                    f"slice a dimension of size {n}",
+                )
+            slices.append(slice(lo, hi, step))
+        result = operand[tuple(slices)]
+        declared = shape_of(op.result.type)
+        if any(d >= 0 and d != n for d, n in zip(declared, result.shape)):
+            raise op_error(
+                op,
+                f"the slice has shape {list(result.shape)}, the result type is "
+                f"{type_text(op.result.type)}",
+            )
+        return (as_result(result, op.result.type),)
+
     @impl(shlo.GatherOp)
     def run_gather(
         self, interpreter: Interpreter, op: shlo.GatherOp, args: PythonValues

@@ -38,6 +38,7 @@ from xquant.dialects.stablehlo.dynamism import (
     DynamicIotaOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
+    RealDynamicSliceOp,
 )
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.syntax import array_values
@@ -414,6 +415,72 @@ class LowerDynamicSlice(RewritePattern):
             tensor.ExtractSliceOp(
                 operand, starts, sizes, [1] * len(sizes), signless_type(original)
             )
+        )
+        result = restore_type(ops, sliced, original)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+class LowerRealDynamicSlice(RewritePattern):
+    """`tensor.extract_slice` as upstream's `RealDynamicSliceConverter`: per dim the
+    start (clamped to `[0, operand_dim - size]`) and stride read from the index
+    tensors, and for a dynamic result dim the size `ceildivui(limit - start, stride)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: RealDynamicSliceOp, rewriter: PatternRewriter
+    ) -> None:
+        original = op.result.type
+        bounds = (op.start_indices, op.limit_indices, op.strides)
+        types = [op.operand.type, original, *(v.type for v in bounds)]
+        if _outside_subset(types) or len({element_type(v.type) for v in bounds}) != 1:
+            return
+        assert isa(original, TensorType[Attribute])
+        ops, hoist = Ops([]), Ops([])
+        constant = IndexConstants(hoist)
+        operand = signless_value(ops, op.operand)
+        start_t, limit_t, stride_t = (signless_value(ops, v) for v in bounds)
+        element = signless(element_type(op.start_indices.type))
+        unsigned = is_unsigned(element_type(op.start_indices.type))
+        result_type = signless_type(original)
+        operand_shape = shape_of(operand.type)
+
+        def to_index(value: SSAValue) -> SSAValue:
+            if isinstance(value.type, IndexType):
+                return value
+            cast = IndexCastUIOp if unsigned else arith.IndexCastOp
+            return ops.add(cast(value, IndexType()))
+
+        offsets: list[SSAValue] = []
+        sizes: list[SSAValue | int] = []
+        strides: list[SSAValue] = []
+        for d, n in enumerate(result_type.get_shape()):
+            at = [constant(d)]
+            start = ops.add(tensor.ExtractOp(start_t, at, element))
+            stride = ops.add(tensor.ExtractOp(stride_t, at, element))
+            if n == DYNAMIC_INDEX:
+                limit = ops.add(tensor.ExtractOp(limit_t, at, element))
+                delta = ops.add(arith.SubiOp(limit, start))
+                size: SSAValue | int = to_index(
+                    ops.add(arith.CeilDivUIOp(delta, stride))
+                )
+            else:
+                size = n
+            start = to_index(start)
+            if operand_shape[d] == DYNAMIC_INDEX:
+                dim = ops.add(tensor.DimOp(operand, constant(d)))
+                bound = ops.add(
+                    arith.SubiOp(dim, constant(size) if isinstance(size, int) else size)
+                )
+            elif isinstance(size, int):
+                bound = constant(operand_shape[d] - size)
+            else:
+                bound = ops.add(arith.SubiOp(constant(operand_shape[d]), size))
+            start = ops.add(arith.MaxSIOp(start, constant(0)))
+            offsets.append(ops.add(arith.MinSIOp(start, bound)))
+            sizes.append(size)
+            strides.append(to_index(stride))
+        sliced = ops.add(
+            tensor.ExtractSliceOp(operand, offsets, sizes, strides, result_type)
         )
         result = restore_type(ops, sliced, original)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

@@ -41,6 +41,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
     LowerIota,
     LowerMap,
     LowerPad,
+    LowerRealDynamicSlice,
     LowerReverse,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
@@ -111,6 +112,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerReverse(),
                     LowerPad(),
                     LowerDynamicSlice(),
+                    LowerRealDynamicSlice(),
                     LowerDynamicUpdateSlice(),
                     LowerMap(self.enable_primitive_ops),
                     LowerBroadcast(self.enable_primitive_ops),
