@@ -192,3 +192,123 @@ def test_concatenate(
 }}"""
     for got in _run_all(text, *values):
         cases.assert_identical(got, want)
+
+
+# ------------------------------------------------- dynamic_iota, real_dynamic_slice,
+# ------------------------------------------------- set_dimension_size
+
+DYNAMIC_IOTAS = [
+    ([3, 5, 8], 1, "f32", "?x?x8"),
+    ([3, 5, 8], 1, "ui32", "?x?x8"),
+    ([4, 6], 0, "i8", "4x?"),
+    ([300], 0, "ui8", "?"),  # wraps, as the spec's conversion of 256..299 to ui8
+    ([7, 2], 0, "f16", "7x2"),  # a static iota dim: the exact-size check applies
+]
+
+
+@pytest.mark.parametrize(("shape", "dim", "element", "spelled"), DYNAMIC_IOTAS)
+def test_dynamic_iota(shape: list[int], dim: int, element: str, spelled: str) -> None:
+    result_t = f"tensor<{spelled}x{element}>"
+    n = len(shape)
+    text = f"""func.func @main(%s: tensor<{n}xi32>) -> {result_t} {{
+  %0 = stablehlo.dynamic_iota %s, dim = {dim} : (tensor<{n}xi32>) -> {result_t}
+  func.return %0 : {result_t}
+}}"""
+    line = np.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(n)])
+    want = np.broadcast_to(line, shape).astype(cases.DTYPES[element])
+    for got in _run_all(text, np.array(shape, np.int32)):
+        cases.assert_identical(got, want)
+
+
+def test_dynamic_iota_verifier() -> None:
+    text = """func.func @main() -> tensor<2x3xf32> {
+  %s = stablehlo.constant dense<[2, 4]> : tensor<2xi64>
+  %0 = stablehlo.dynamic_iota %s, dim = 0 : (tensor<2xi64>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}"""
+    with pytest.raises(
+        DiagnosticException,
+        match=re.escape(
+            "output shape [2, 4] is incompatible with return type of operation "
+            "'tensor<2x3xf32>'"
+        ),
+    ):
+        xquant.parse_module(text).verify()
+
+
+REAL_SLICES = [
+    ((256, 9), "256x?", [0, 1], [256, 9], [1, 3], "index"),
+    ((10,), "?", [2], [9], [2], "i32"),
+    ((6, 5), "?x?", [1, 0], [6, 5], [2, 1], "i64"),
+    ((4, 4), "2x2", [0, 1], [4, 4], [2, 2], "ui32"),
+]
+
+
+@pytest.mark.parametrize(
+    ("shape", "spelled", "start", "limit", "strides", "index"), REAL_SLICES
+)
+def test_real_dynamic_slice(
+    shape: tuple[int, ...],
+    spelled: str,
+    start: list[int],
+    limit: list[int],
+    strides: list[int],
+    index: str,
+) -> None:
+    operand = _values(shape, "f32")
+    want = operand[
+        tuple(slice(a, b, c) for a, b, c in zip(start, limit, strides, strict=True))
+    ]
+    n = len(shape)
+    operand_t = cases.tensor(list(shape), "f32")
+    index_t = f"tensor<{n}x{index}>"
+    result_t = f"tensor<{spelled}xf32>"
+    text = f"""func.func @main(%x: {operand_t}, %a: {index_t}, %b: {index_t}, %c: {index_t}) -> {result_t} {{
+  %0 = stablehlo.real_dynamic_slice %x, %a, %b, %c : ({operand_t}, {index_t}, {index_t}, {index_t}) -> {result_t}
+  func.return %0 : {result_t}
+}}"""
+    dtype = {"index": np.int64, "i32": np.int32, "i64": np.int64, "ui32": np.uint32}
+    bounds = [np.array(v, dtype[index]) for v in (start, limit, strides)]
+    for got in _run_all(text, operand, *bounds):
+        cases.assert_identical(got, want)
+
+
+def test_real_dynamic_slice_out_of_range_is_an_error() -> None:
+    text = """func.func @main(%x: tensor<4xf32>, %a: tensor<1xi32>, %b: tensor<1xi32>, %c: tensor<1xi32>) -> tensor<?xf32> {
+  %0 = stablehlo.real_dynamic_slice %x, %a, %b, %c : (tensor<4xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}"""
+    one = np.array([1], np.int32)
+    with pytest.raises(DiagnosticException, match="do not slice a dimension of size 4"):
+        xquant.run(
+            xquant.parse_module(text),
+            "main",
+            np.zeros(4, np.float32),
+            one,
+            np.array([5], np.int32),
+            one,
+        )
+
+
+@pytest.mark.parametrize("size", [0, 1, 2])
+def test_set_dimension_size(size: int) -> None:
+    t = "tensor<2x?xf32, #stablehlo.type_extensions<bounds = [?, 2]>>"
+    text = f"""func.func @main(%x: {t}, %n: tensor<i32>) -> {t} {{
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 1 : ({t}, tensor<i32>) -> {t}
+  func.return %0 : {t}
+}}"""
+    operand = _values((2, 2), "f32")
+    for got in _run_all(text, operand, np.array(size, np.int32)):
+        cases.assert_identical(got, operand[:, :size])
+
+
+def test_set_dimension_size_verifier() -> None:
+    text = """func.func @main(%x: tensor<2x3xf32>, %n: tensor<i32>) -> tensor<2x?xf32> {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 2 : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
+}"""
+    with pytest.raises(
+        DiagnosticException,
+        match=re.escape("expects dimension to be in range [0, 2); got: [2]."),
+    ):
+        xquant.parse_module(text).verify()

@@ -1,5 +1,5 @@
 """Dynamic-shape ops: get_dimension_size, dynamic_broadcast_in_dim, dynamic_reshape, dynamic_slice,
-dynamic_update_slice, dynamic_iota, real_dynamic_slice.
+dynamic_update_slice, dynamic_iota, real_dynamic_slice, set_dimension_size.
 
     %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
     %1 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
@@ -8,6 +8,7 @@ dynamic_update_slice, dynamic_iota, real_dynamic_slice.
     %4 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<3x4xf32>
     %5 = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi32>) -> tensor<?x?xf32>
     %6 = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<8xf32>, tensor<1xindex>, tensor<1xindex>, tensor<1xindex>) -> tensor<?xf32>
+    %7 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<8xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<8>>
 
 Data movement only: on quantized tensors operand and result share scale and
 zero point. dynamic_broadcast_in_dim, dynamic_reshape and get_dimension_size
@@ -373,6 +374,47 @@ class RealDynamicSliceOp(IRDLOperation):
                 )
 
 
+@irdl_op_definition
+class SetDimensionSizeOp(IRDLOperation):
+    """The operand with dimension `dimension` cut to the run-time `size` (a rank-0 i32)."""
+
+    name = "stablehlo.set_dimension_size"
+
+    operand = operand_def(TensorType)
+    size = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        if element_type(self.size.type) != IntegerType(32):
+            raise VerifyException(
+                "'stablehlo.set_dimension_size' op operand #1 must be ranked tensor "
+                f"of 32-bit signless integer values, but got {type_text(self.size.type)}"
+            )
+        if shape_of(self.size.type):
+            raise VerifyException("size operand should be of rank-0")
+        shape = list(shape_of(self.operand.type))
+        dimension = self.dimension.value.data
+        if not 0 <= dimension < len(shape):
+            raise VerifyException(
+                f"expects dimension to be in range [0, {len(shape)}); got: [{dimension}]."
+            )
+        size = _constant_ints(self.size)
+        if size is None or size[0] != shape[dimension]:
+            shape[dimension] = DYNAMIC_INDEX
+        result_shape = shape_of(self.result.type)
+        if element_type(self.result.type) != element_type(self.operand.type) or not (
+            len(result_shape) == len(shape)
+            and all(dims_compatible(a, b) for a, b in zip(result_shape, shape))
+        ):
+            raise incompatible_result_shape(self.name, shape, self.result.type)
+
+
 DYNAMISM_OPS: list[type[IRDLOperation]] = [
     GetDimensionSizeOp,
     DynamicBroadcastInDimOp,
@@ -381,4 +423,5 @@ DYNAMISM_OPS: list[type[IRDLOperation]] = [
     DynamicUpdateSliceOp,
     DynamicIotaOp,
     RealDynamicSliceOp,
+    SetDimensionSizeOp,
 ]

@@ -223,6 +223,28 @@ class StructuralFunctions(InterpreterFunctions):
             )
         return (as_result(result, op.result.type),)
 
+    @impl(dynamism.SetDimensionSizeOp)
+    def run_set_dimension_size(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.SetDimensionSizeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The operand's first `size` entries along `dimension` (its dynamic size)."""
+        operand = np.asarray(args[0])
+        size = int(np.asarray(args[1]))
+        dim = op.dimension.value.data
+        if not 0 <= size <= operand.shape[dim]:
+            raise op_error(
+                op,
+                f"size {size} is outside [0, {operand.shape[dim]}] "
+                f"(the size of dimension {dim})",
+            )
+        index = tuple(
+            slice(0, size) if d == dim else slice(None) for d in range(operand.ndim)
+        )
+        return (as_result(operand[index], op.result.type),)
+
     @impl(shlo.GatherOp)
     def run_gather(
         self, interpreter: Interpreter, op: shlo.GatherOp, args: PythonValues

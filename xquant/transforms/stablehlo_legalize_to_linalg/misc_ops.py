@@ -39,6 +39,7 @@ from xquant.dialects.stablehlo.dynamism import (
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     RealDynamicSliceOp,
+    SetDimensionSizeOp,
 )
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.syntax import array_values
@@ -481,6 +482,41 @@ class LowerRealDynamicSlice(RewritePattern):
             strides.append(to_index(stride))
         sliced = ops.add(
             tensor.ExtractSliceOp(operand, offsets, sizes, strides, result_type)
+        )
+        result = restore_type(ops, sliced, original)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+class LowerSetDimensionSize(RewritePattern):
+    """`tensor.extract_slice` from 0 with the size read at `dimension`, as upstream's
+    `SetDimensionSizeConverter` (other dynamic dims: their `tensor.dim`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: SetDimensionSizeOp, rewriter: PatternRewriter
+    ) -> None:
+        original = op.result.type
+        if _outside_subset([op.operand.type, original]):
+            return
+        assert isa(original, TensorType[Attribute])
+        ops, hoist = Ops([]), Ops([])
+        constant = IndexConstants(hoist)
+        operand = signless_value(ops, op.operand)
+        result_type = signless_type(original)
+        dimension = op.dimension.value.data
+        size = ops.add(tensor.ExtractOp(op.size, [], element_type(op.size.type)))
+        size = ops.add(arith.IndexCastOp(size, IndexType()))
+        sizes: list[SSAValue | int] = [
+            size
+            if d == dimension
+            else (
+                ops.add(tensor.DimOp(operand, constant(d))) if n == DYNAMIC_INDEX else n
+            )
+            for d, n in enumerate(shape_of(operand.type))
+        ]
+        rank = len(sizes)
+        sliced = ops.add(
+            tensor.ExtractSliceOp(operand, [0] * rank, sizes, [1] * rank, result_type)
         )
         result = restore_type(ops, sliced, original)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

@@ -43,6 +43,7 @@ from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
     LowerPad,
     LowerRealDynamicSlice,
     LowerReverse,
+    LowerSetDimensionSize,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
     LowerBitcastConvertResize,
@@ -113,6 +114,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerPad(),
                     LowerDynamicSlice(),
                     LowerRealDynamicSlice(),
+                    LowerSetDimensionSize(),
                     LowerDynamicUpdateSlice(),
                     LowerMap(self.enable_primitive_ops),
                     LowerBroadcast(self.enable_primitive_ops),
