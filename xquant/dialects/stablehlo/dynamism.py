@@ -314,7 +314,7 @@ class DynamicIotaOp(IRDLOperation):
     output_shape = operand_def(TensorType)
     iota_dimension = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
     assembly_format = (
         "$output_shape `,` `dim` `=` $iota_dimension attr-dict `:` "
         "functional-type(operands, results)"
@@ -352,7 +352,7 @@ class RealDynamicSliceOp(IRDLOperation):
     limit_indices = operand_def(TensorType)
     strides = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
     assembly_format = "operands attr-dict `:` functional-type(operands, results)"
 
     def verify_(self) -> None:
@@ -384,7 +384,7 @@ class SetDimensionSizeOp(IRDLOperation):
     size = operand_def(TensorType)
     dimension = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
     assembly_format = (
         "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` "
         "functional-type(operands, results)"

@@ -687,7 +687,7 @@ class TorchIndexSelectOp(IRDLOperation):
     dim = prop_def(IntegerAttr[I64])
     batch_dims = prop_def(IntegerAttr[I64])
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
 
     def axes(self) -> tuple[int, int]:
         """`dim` and `batch_dims`, negative values counted from the end (as upstream's lowering)."""
