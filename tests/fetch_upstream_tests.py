@@ -10,10 +10,21 @@ directory laid out like `../shared`:
     python tests/fetch_upstream_tests.py            # into the cache (below)
     python tests/fetch_upstream_tests.py --dest DIR
     python tests/fetch_upstream_tests.py --list     # what it would fetch, and from where
+    python tests/fetch_upstream_tests.py --from-git DIR   # offline, from a git clone
 
 The files, their upstream paths, commits and SHA-256 hashes are in
 `tests/upstream_files.json`, written once from a `../shared` that has them
 (`--write-manifest ../shared`); every download is checked against its hash.
+
+The manifest also lists StableHLO pass-test files that `../shared` does not
+have (`EXTRA_FOLDER`: the other files of the same upstream directories, at
+the same commit). They are only ever in the cache; the tests run them
+whenever the cache has them, even when `../shared` exists (`extra_dir()`).
+
+`--from-git DIR` takes the files from a local clone (or bare mirror) of
+their repository instead of the network: every manifest file whose commit
+DIR has is read with `git show COMMIT:PATH` and checked against its hash;
+files of other repositories are left alone.
 
 Where the tests look (`shared_dir()`): `$XQUANT_UPSTREAM_FILES` if set, else
 `../shared` if it exists, else the cache `$XDG_CACHE_HOME/xquant/upstream-tests`
@@ -30,6 +41,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
 import urllib.error
 import urllib.request
@@ -50,6 +62,43 @@ LLVM_QUANT_TESTS = "mlir/test/Dialect/Quant/"
 UNRECORDED_LLVM_REF = "llvmorg-22.1.8"
 
 SHA = re.compile(r"\b[0-9a-f]{40}\b")
+
+# StableHLO pass tests of the directories ../shared/stablehlo-pass-tests copies
+# from, at its commit, that ../shared does not have: (local name under
+# EXTRA_FOLDER, upstream path).
+EXTRA_FOLDER = "stablehlo-pass-tests-extra"
+STABLEHLO_PASS_COMMIT = "3c9301c116f97fbaf696959a0ede32712aec587b"
+_LINALG = "stablehlo/conversions/linalg/tests/"
+_TOSA = "stablehlo/conversions/tosa/tests/"
+_TRANSFORMS = "stablehlo/tests/transforms/"
+EXTRA_FILES = (
+    *(
+        (f"linalg/{name}", _LINALG + name)
+        for name in (
+            "convolution.mlir",
+            "dot-product.mlir",
+            "gather.mlir",
+            "miscellaneous.mlir",
+            "random.mlir",
+            "sparse.mlir",
+        )
+    ),
+    *(
+        (f"tosa/{name}", _TOSA + name)
+        for name in (
+            "binary.mlir",
+            "legalize_tosa_rescale_to_stablehlo.mlir",
+            "nullary.mlir",
+            "rescale_interpreter.mlir",
+            "ternary.mlir",
+            "unary.mlir",
+        )
+    ),
+    (
+        "transforms/stablehlo_legalize_qdq_to_quantized_op.mlir",
+        _TRANSFORMS + "stablehlo_legalize_qdq_to_quantized_op.mlir",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -94,6 +143,18 @@ def shared_dir() -> Path:
 
 
 SHARED_DIR = shared_dir()
+
+
+def extra_dir() -> Path:
+    """Where the extra StableHLO pass tests are: under `shared_dir()` if it has them,
+    else in the cache (also when ../shared exists); absent if neither has them."""
+    candidates = [shared_dir() / EXTRA_FOLDER]
+    if not os.environ.get("XQUANT_UPSTREAM_FILES"):
+        candidates.append(default_cache() / EXTRA_FOLDER)
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    return candidates[-1]
 
 
 def absent_reason(what: str) -> str:
@@ -209,6 +270,30 @@ def manifest_from_shared(shared: Path) -> list[UpstreamFile]:
     return hashed
 
 
+def extra_entries(sha256: dict[str, str]) -> list[UpstreamFile]:
+    """The manifest rows of `EXTRA_FILES`, with the given hashes (by local path)."""
+    return [
+        UpstreamFile(
+            f"{EXTRA_FOLDER}/{local}",
+            STABLEHLO,
+            STABLEHLO_PASS_COMMIT,
+            path,
+            sha256.get(f"{EXTRA_FOLDER}/{local}", ""),
+        )
+        for local, path in EXTRA_FILES
+    ]
+
+
+def hash_from_git(files: list[UpstreamFile], git_dir: Path) -> list[UpstreamFile]:
+    """`files` with the SHA-256 of each one as `git_dir` has it at its commit."""
+    return [
+        UpstreamFile(
+            **{**asdict(f), "sha256": hashlib.sha256(git_show(git_dir, f)).hexdigest()}
+        )
+        for f in files
+    ]
+
+
 def load_manifest(path: Path = MANIFEST) -> list[UpstreamFile]:
     return [UpstreamFile(**entry) for entry in json.loads(path.read_text())]
 
@@ -236,17 +321,58 @@ def keep_module(text: str, marker: str) -> str:
     return header + "\n" + wanted[0].lstrip("\n")
 
 
+def _bare_modules(text: str, marker: str) -> list[str]:
+    """The `// -----` chunks containing `marker`, stripped, with one final newline."""
+    chunks = re.split(r"^// -----[ \t]*\n?", text, flags=re.M)
+    return [c.strip() + "\n" for c in chunks if marker in c]
+
+
 def _download(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=60) as response:
         return response.read()
 
 
-def fetch(files: list[UpstreamFile], dest: Path, download=_download) -> list[str]:
-    """Fetch every file into `dest`; the problems, one line each (empty: all good)."""
+def git_show(git_dir: Path, f: UpstreamFile) -> bytes:
+    """`f` as the git repository `git_dir` (clone or bare) has it at `f.commit`."""
+    result = subprocess.run(
+        ["git", "-C", str(git_dir), "show", f"{f.commit}:{f.path}"],
+        capture_output=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise OSError(result.stderr.decode(errors="replace").strip())
+    return result.stdout
+
+
+def has_commit(git_dir: Path, commit: str) -> bool:
+    """Whether the git repository `git_dir` has `commit` (a SHA or a tag)."""
+    result = subprocess.run(
+        ["git", "-C", str(git_dir), "cat-file", "-e", f"{commit}^{{commit}}"],
+        capture_output=True,
+        check=False,
+    )
+    return result.returncode == 0
+
+
+def from_git(files: list[UpstreamFile], git_dir: Path) -> list[UpstreamFile]:
+    """The files `git_dir` can provide: those whose commit it has."""
+    commits = {f.commit for f in files}
+    present = {c for c in commits if has_commit(git_dir, c)}
+    return [f for f in files if f.commit in present]
+
+
+def fetch(
+    files: list[UpstreamFile],
+    dest: Path,
+    download=_download,
+    git_dir: Path | None = None,
+) -> list[str]:
+    """Fetch every file into `dest` (from `git_dir` if given, else downloaded);
+    the problems, one line each (empty: all good)."""
     problems: list[str] = []
     fetched = failed = 0
     for f in files:
-        if failed >= 3 and not fetched:
+        if failed >= 3 and not fetched and git_dir is None:
             problems.append("giving up: the first downloads all failed (no network?)")
             break
         target = dest / f.local
@@ -256,16 +382,22 @@ def fetch(files: list[UpstreamFile], dest: Path, download=_download) -> list[str
         ):
             continue
         try:
-            data = download(f.url)
+            data = download(f.url) if git_dir is None else git_show(git_dir, f)
         except (urllib.error.URLError, OSError) as err:
-            problems.append(f"{f.local}: cannot download {f.url}: {err}")
+            where = f.url if git_dir is None else f"{git_dir} {f.commit}:{f.path}"
+            problems.append(f"{f.local}: cannot read {where}: {err}")
             failed += 1
             continue
         fetched += 1
-        if f.module_with:
-            kept = keep_module(data.decode(), f.module_with).encode()
-            if hashlib.sha256(data).hexdigest() != f.sha256:
-                data = kept
+        if f.module_with and hashlib.sha256(data).hexdigest() != f.sha256:
+            # ../shared keeps the chunk with the RUN lines, or the bare chunk.
+            text = data.decode()
+            forms = [keep_module(text, f.module_with).encode()]
+            forms += [c.encode() for c in _bare_modules(text, f.module_with)]
+            data = next(
+                (d for d in forms if hashlib.sha256(d).hexdigest() == f.sha256),
+                forms[0],
+            )
         digest = hashlib.sha256(data).hexdigest()
         if f.sha256 and digest != f.sha256:
             problems.append(
@@ -288,9 +420,28 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SHARED",
         help="(maintainers) record SHARED's files, READMEs and hashes in the manifest",
     )
+    parser.add_argument(
+        "--from-git",
+        type=Path,
+        metavar="DIR",
+        help="offline: read the files from a local git clone or bare repository "
+        "(every file whose pinned commit DIR has; hashes checked)",
+    )
+    parser.add_argument(
+        "--hash-extra-from-git",
+        type=Path,
+        metavar="DIR",
+        help="(maintainers, with --write-manifest) hash the extra files from DIR",
+    )
     args = parser.parse_args(argv)
     if args.write_manifest:
-        files = manifest_from_shared(args.write_manifest)
+        known = (
+            {f.local: f.sha256 for f in load_manifest()} if MANIFEST.exists() else {}
+        )
+        extras = extra_entries(known)
+        if args.hash_extra_from_git:
+            extras = hash_from_git(extras, args.hash_extra_from_git)
+        files = manifest_from_shared(args.write_manifest) + extras
         write_manifest(files)
         print(f"{len(files)} files recorded in {MANIFEST}")
         return 0
@@ -300,7 +451,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{f.local}  <-  {f.url}")
         return 0
     dest = args.dest or Path(os.environ.get("XQUANT_UPSTREAM_FILES") or default_cache())
-    problems = fetch(files, dest)
+    if args.from_git is not None:
+        if not has_commit(args.from_git, "HEAD"):
+            print(f"error: {args.from_git} is not a git repository", file=sys.stderr)
+            return 1
+        wanted = from_git(files, args.from_git)
+        if not wanted:
+            print(
+                f"error: {args.from_git} has none of the pinned commits "
+                f"({', '.join(sorted({f.commit for f in files}))})",
+                file=sys.stderr,
+            )
+            return 1
+        print(
+            f"{len(files) - len(wanted)} files of other commits or repositories left alone"
+        )
+        files = wanted
+    problems = fetch(files, dest, git_dir=args.from_git)
     for line in problems:
         print(f"error: {line}", file=sys.stderr)
     present = sum((dest / f.local).is_file() for f in files)

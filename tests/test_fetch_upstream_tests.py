@@ -1,11 +1,14 @@
 """tests/fetch_upstream_tests.py, offline: README parsing, URLs, extraction, hash checks.
 
 The download itself needs github.com (not reachable where this was written);
-`fetch` is tested with a fake downloader."""
+`fetch` is tested with a fake downloader, and `--from-git` with a git
+repository made here."""
 
 from __future__ import annotations
 
 import hashlib
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -126,7 +129,7 @@ def test_shared_dir_prefers_the_environment(
 
 def test_manifest_is_complete_and_pinned() -> None:
     files = fut.load_manifest()
-    assert len(files) == 86
+    assert len(files) == 86 + len(fut.EXTRA_FILES)
     assert all(len(f.sha256) == 64 for f in files)
     assert all(
         fut.SHA.fullmatch(f.commit) or f.commit == fut.UNRECORDED_LLVM_REF
@@ -138,4 +141,85 @@ def test_manifest_is_complete_and_pinned() -> None:
 @pytest.mark.skipif(not REAL_SHARED.is_dir(), reason="needs ../shared itself")
 def test_manifest_matches_the_shared_readmes_and_files() -> None:
     """The checked-in manifest is what ../shared's READMEs and files say today."""
-    assert fut.manifest_from_shared(REAL_SHARED) == fut.load_manifest()
+    shared = fut.manifest_from_shared(REAL_SHARED)
+    assert shared == fut.load_manifest()[: len(shared)]
+
+
+def test_extra_files_are_the_other_pass_tests_at_the_pinned_commit() -> None:
+    """The extra StableHLO pass tests: in the manifest with hashes, at ../shared's
+    StableHLO commit, under EXTRA_FOLDER, none of them a file ../shared has."""
+    extras = [
+        f for f in fut.load_manifest() if f.local.startswith(fut.EXTRA_FOLDER + "/")
+    ]
+    assert [f.local for f in extras] == [
+        f"{fut.EXTRA_FOLDER}/{local}" for local, _ in fut.EXTRA_FILES
+    ]
+    assert all(f.commit == fut.STABLEHLO_PASS_COMMIT for f in extras)
+    assert all(len(f.sha256) == 64 for f in extras)
+    shared_paths = {
+        f.path
+        for f in fut.load_manifest()
+        if f.local.startswith("stablehlo-pass-tests/")
+    }
+    assert not shared_paths & {f.path for f in extras}
+    pass_commits = {
+        f.commit
+        for f in fut.load_manifest()
+        if f.local.startswith("stablehlo-pass-tests/")
+    }
+    assert pass_commits == {fut.STABLEHLO_PASS_COMMIT}
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
+def test_from_git_reads_the_pinned_commit_and_checks_hashes(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "p").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    good = b"// RUN: x\nmodule {}\n"
+    (repo / "p/good.mlir").write_bytes(good)
+    (repo / "p/bad.mlir").write_bytes(b"changed upstream")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "pinned")
+    commit = _git(repo, "rev-parse", "HEAD")
+    (repo / "p/good.mlir").write_bytes(b"a later version")
+    _git(repo, "commit", "-qam", "later")
+    files = [
+        fut.UpstreamFile("a/good.mlir", "o/r", commit, "p/good.mlir", _sha(good)),
+        fut.UpstreamFile("a/bad.mlir", "o/r", commit, "p/bad.mlir", _sha(b"other")),
+        fut.UpstreamFile("a/other.mlir", "o/x", "d" * 40, "p/good.mlir", _sha(good)),
+    ]
+    wanted = fut.from_git(files, repo)
+    assert [f.local for f in wanted] == ["a/good.mlir", "a/bad.mlir"]
+    dest = tmp_path / "dest"
+    problems = fut.fetch(wanted, dest, git_dir=repo)
+    assert (dest / "a/good.mlir").read_bytes() == good  # the pinned commit's file
+    assert not (dest / "a/bad.mlir").exists()
+    assert len(problems) == 1 and problems[0].startswith("a/bad.mlir: ")
+    # The command line: a directory that is not a repository is an error.
+    assert fut.main(["--from-git", str(tmp_path / "dest"), "--dest", str(dest)]) == 1
+
+
+def test_extra_dir_is_read_beside_shared(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The extra files come from the cache even when ../shared is what the tests read."""
+    monkeypatch.delenv("XQUANT_UPSTREAM_FILES", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached = fut.default_cache() / fut.EXTRA_FOLDER
+    beside = fut.shared_dir() / fut.EXTRA_FOLDER
+    # Absent everywhere: the cache's path (the tests skip, naming the script).
+    assert fut.extra_dir() == (beside if beside.is_dir() else cached)
+    cached.mkdir(parents=True)
+    assert fut.extra_dir() == (beside if beside.is_dir() else cached)
+    monkeypatch.setenv("XQUANT_UPSTREAM_FILES", str(tmp_path / "elsewhere"))
+    assert fut.extra_dir() == (tmp_path / "elsewhere").resolve() / fut.EXTRA_FOLDER

@@ -38,13 +38,13 @@ func.func @iota_i1_kept() -> tensor<3xi1> {
   func.return %0 : tensor<3xi1>
 }
 
-// Under enable-primitive-ops iota stays a generic (xDSL's linalg.index needs a
-// linalg.generic parent); map becomes linalg.map.
+// Under enable-primitive-ops iota becomes a linalg.map with no inputs, the index
+// cast to i64 (upstream's IotaToMapConverter); map becomes linalg.map.
 // PRIMITIVE-LABEL: func.func @iota_primitive
-// PRIMITIVE:         linalg.generic
+// PRIMITIVE:         linalg.map outs(
 // PRIMITIVE:           linalg.index 0 : index
-// PRIMITIVE:           arith.index_cast %{{.*}} : index to i32
-// PRIMITIVE:           arith.sitofp %{{.*}} : i32 to f32
+// PRIMITIVE:           arith.index_cast %{{.*}} : index to i64
+// PRIMITIVE:           arith.sitofp %{{.*}} : i64 to f32
 func.func @iota_primitive() -> tensor<4xf32> {
   %0 = stablehlo.iota dim = 0 : tensor<4xf32>
   func.return %0 : tensor<4xf32>

@@ -504,13 +504,39 @@ func.func @transpose(%a: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   return %0 : tensor<4x2x3xf32>
 }
 
-// concatenate: tensor.concat.
+// concatenate: static shapes stay one tensor.concat (both modes); dynamic ones get
+// upstream's generic picking the operand with an scf.if chain (ConcatenateConverter).
 // CHECK-LABEL: func.func @concatenate
 // CHECK-NEXT:    %[[C:.*]] = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
 // CHECK-NEXT:    func.return %[[C]] : tensor<2x4xf32>
 func.func @concatenate(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x4xf32> {
   %0 = stablehlo.concatenate %a, %b, dim = 1 : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// CHECK-LABEL: func.func @concatenate_dynamic
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         linalg.generic
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[N:.*]] = tensor.dim %a, %[[C1]] : tensor<?x?xf32>
+// CHECK-NEXT:      %[[LT:.*]] = arith.cmpi ult, %[[I1]], %[[N]] : index
+// CHECK-NEXT:      %[[V:.*]] = scf.if %[[LT]] -> (f32) {
+// CHECK-NEXT:        %[[A:.*]] = tensor.extract %a[%[[I0]], %[[I1]]] : tensor<?x?xf32>
+// CHECK-NEXT:        scf.yield %[[A]] : f32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[J:.*]] = arith.subi %[[I1]], %[[N]] : index
+// CHECK-NEXT:        %[[B:.*]] = tensor.extract %b[%[[I0]], %[[J]]] : tensor<?x?xf32>
+// CHECK-NEXT:        scf.yield %[[B]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      linalg.yield %[[V]] : f32
+// PRIMITIVE-LABEL: func.func @concatenate_dynamic
+// PRIMITIVE-NEXT:    %[[C:.*]] = tensor.concat dim(1) %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// PRIMITIVE-NEXT:    func.return %[[C]] : tensor<?x?xf32>
+func.func @concatenate_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.concatenate %a, %b, dim = 1 : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }
 
 // slice: tensor.extract_slice with offsets = starts, sizes = result shape, the strides.

@@ -1,7 +1,8 @@
 // RUN: xdsl-opt %s -p tosa-rescale-legalize-to-stablehlo --split-input-file | filecheck %s
-// tosa.rescale as StableHLO i64 math. `>> shift` is a truncating divide by 2^shift
-// corrected towards -inf (the subset has no shift_right_arithmetic); rounding terms and
-// 2^shift are folded from the constant shifts.
+// tosa.rescale as StableHLO i64 math. The rescales upstream lowers (per-tensor,
+// SINGLE_ROUND, scale32, signed) get upstream's sequence (full-shape constants, shifts);
+// the others: `>> shift` is a truncating divide by 2^shift corrected towards -inf, and
+// rounding terms and 2^shift are folded from the constant shifts.
 
 // Upstream's case (legalize_tosa_rescale_to_stablehlo.mlir): quantized i8 input, i32 output.
 // CHECK-LABEL: func.func @rescale
@@ -15,30 +16,26 @@ func.func @rescale(%arg0 : tensor<2x2x!quant.uniform<i8:f32, 0.025:-1>>) -> tens
 }
 // CHECK-NOT:  tosa.
 // CHECK:      %[[ARG:.+]] = stablehlo.bitcast_convert %arg0 : (tensor<2x2x!quant.uniform<i8:f32, 2.500000e-02:-1>>) -> tensor<2x2xi8>
+// CHECK-NEXT: %[[MC:.+]] = stablehlo.constant dense<1431655765> : tensor<2x2xi32>
+// CHECK-NEXT: %[[SC:.+]] = stablehlo.constant dense<13> : tensor<2x2xi8>
+// CHECK-NEXT: %[[IZC:.+]] = stablehlo.constant dense<-1> : tensor<2x2xi32>
+// CHECK-NEXT: %[[OZC:.+]] = stablehlo.constant dense<0> : tensor<2x2xi32>
+// CHECK-NEXT: %[[ONE:.+]] = stablehlo.constant dense<1> : tensor<2x2xi64>
+// CHECK-NEXT: %[[LO:.+]] = stablehlo.constant dense<-2147483648> : tensor<2x2xi64>
+// CHECK-NEXT: %[[HI:.+]] = stablehlo.constant dense<2147483647> : tensor<2x2xi64>
+// CHECK-NEXT: %[[M:.+]] = stablehlo.convert %[[MC]] : (tensor<2x2xi32>) -> tensor<2x2xi64>
+// CHECK-NEXT: %[[S:.+]] = stablehlo.convert %[[SC]] : (tensor<2x2xi8>) -> tensor<2x2xi64>
+// CHECK-NEXT: %[[IZP:.+]] = stablehlo.convert %[[IZC]] : (tensor<2x2xi32>) -> tensor<2x2xi64>
+// CHECK-NEXT: %[[OZP:.+]] = stablehlo.convert %[[OZC]] : (tensor<2x2xi32>) -> tensor<2x2xi64>
 // CHECK-NEXT: %[[X:.+]] = stablehlo.convert %[[ARG]] : (tensor<2x2xi8>) -> tensor<2x2xi64>
-// CHECK-NEXT: %[[C0:.+]] = stablehlo.constant dense<-1> : tensor<i64>
-// CHECK-NEXT: %[[IZP:.+]] = stablehlo.broadcast_in_dim %[[C0]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
 // CHECK-NEXT: %[[V:.+]] = stablehlo.subtract %[[X]], %[[IZP]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[C1:.+]] = stablehlo.constant dense<1431655765> : tensor<i64>
-// CHECK-NEXT: %[[M:.+]] = stablehlo.broadcast_in_dim %[[C1]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
+// CHECK-NEXT: %[[S1:.+]] = stablehlo.subtract %[[S]], %[[ONE]] : tensor<2x2xi64>
+// CHECK-NEXT: %[[R:.+]] = stablehlo.shift_left %[[ONE]], %[[S1]] : tensor<2x2xi64>
 // CHECK-NEXT: %[[P:.+]] = stablehlo.multiply %[[V]], %[[M]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[C2:.+]] = stablehlo.constant dense<4096> : tensor<i64>
-// CHECK-NEXT: %[[R:.+]] = stablehlo.broadcast_in_dim %[[C2]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
 // CHECK-NEXT: %[[T:.+]] = stablehlo.add %[[P]], %[[R]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[C3:.+]] = stablehlo.constant dense<8192> : tensor<i64>
-// CHECK-NEXT: %[[D:.+]] = stablehlo.broadcast_in_dim %[[C3]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
-// CHECK-NEXT: %[[Q:.+]] = stablehlo.divide %[[T]], %[[D]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[QD:.+]] = stablehlo.multiply %[[Q]], %[[D]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[OVER:.+]] = stablehlo.compare  GT, %[[QD]], %[[T]] : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi1>
-// CHECK-NEXT: %[[C4:.+]] = stablehlo.constant dense<1> : tensor<i64>
-// CHECK-NEXT: %[[ONE:.+]] = stablehlo.broadcast_in_dim %[[C4]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
-// CHECK-NEXT: %[[QM1:.+]] = stablehlo.subtract %[[Q]], %[[ONE]] : tensor<2x2xi64>
-// CHECK-NEXT: %[[FLOOR:.+]] = stablehlo.select %[[OVER]], %[[QM1]], %[[Q]] : tensor<2x2xi1>, tensor<2x2xi64>
-// CHECK-NEXT: %[[C5:.+]] = stablehlo.constant dense<-2147483648> : tensor<i64>
-// CHECK-NEXT: %[[LO:.+]] = stablehlo.broadcast_in_dim %[[C5]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
-// CHECK-NEXT: %[[C6:.+]] = stablehlo.constant dense<2147483647> : tensor<i64>
-// CHECK-NEXT: %[[HI:.+]] = stablehlo.broadcast_in_dim %[[C6]], dims = [] : (tensor<i64>) -> tensor<2x2xi64>
-// CHECK-NEXT: %[[CL:.+]] = stablehlo.clamp %[[LO]], %[[FLOOR]], %[[HI]] : tensor<2x2xi64>
+// CHECK-NEXT: %[[SH:.+]] = stablehlo.shift_right_arithmetic %[[T]], %[[S]] : tensor<2x2xi64>
+// CHECK-NEXT: %[[Y:.+]] = stablehlo.add %[[SH]], %[[OZP]] : tensor<2x2xi64>
+// CHECK-NEXT: %[[CL:.+]] = stablehlo.clamp %[[LO]], %[[Y]], %[[HI]] : tensor<2x2xi64>
 // CHECK-NEXT: %[[OUT:.+]] = stablehlo.convert %[[CL]] : (tensor<2x2xi64>) -> tensor<2x2xi32>
 // CHECK-NEXT: func.return %[[OUT]] : tensor<2x2xi32>
 
@@ -128,9 +125,11 @@ func.func @quantized_output(%arg0 : tensor<4xi32>) -> tensor<4x!quant.uniform<i8
   %0 = tosa.rescale %arg0, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
   return %0 : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
 }
+// Upstream's form: full-shape constants, shifts.
+// CHECK:      stablehlo.constant dense<3> : tensor<4xi32>
+// CHECK:      stablehlo.constant dense<-128> : tensor<4xi64>
 // CHECK:      %[[X:.+]] = stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xi64>
-// CHECK-NOT:  stablehlo.subtract %[[X]]
-// CHECK:      stablehlo.constant dense<3> : tensor<i64>
+// CHECK:      stablehlo.shift_right_arithmetic
 // CHECK:      %[[CL:.+]] = stablehlo.clamp
 // CHECK-NEXT: %[[S:.+]] = stablehlo.convert %[[CL]] : (tensor<4xi64>) -> tensor<4xi8>
 // CHECK-NEXT: %[[OUT:.+]] = stablehlo.bitcast_convert %[[S]] : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>

@@ -53,6 +53,8 @@ from tests import fetch_upstream_tests
 
 __all__ = [
     "DEFAULT_SUITES",
+    "EXTRA_FILES",
+    "EXTRA_SUITE",
     "REPO_ROOT",
     "SHARED_DIR",
     "Case",
@@ -71,9 +73,15 @@ __all__ = [
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DIR = fetch_upstream_tests.SHARED_DIR  # ../shared, or the fetched cache
+# StableHLO pass tests ../shared lacks (the other files of the same upstream
+# directories): in the fetch script's cache, run whenever present, also next to
+# ../shared. Named by their folder (`linalg/miscellaneous.mlir`, `tosa/unary.mlir`).
+EXTRA_SUITE = fetch_upstream_tests.extra_dir()
+EXTRA_FILES = tuple(local for local, _ in fetch_upstream_tests.EXTRA_FILES)
 DEFAULT_SUITES = (
     SHARED_DIR / "mlir-quant-tests",
     SHARED_DIR / "stablehlo-pass-tests",
+    EXTRA_SUITE,
 )
 EXCEPTIONS_FILE = REPO_ROOT / "docs" / "upstream-test-exceptions.md"
 # LLVM main's quant tests (after 22.1.8), read in place; named `main/<file>` so

@@ -14,6 +14,12 @@ swaps the ops xDSL defines too narrowly. Reproducers (xDSL 0.74):
                                                  // "tensor<*xf32> should be of base attribute tensor"
     %r:2 = linalg.reduce ins(%a, %b : ...) outs(%c, %d : ...) dimensions = [1] (...)
                                                  // "Expected ':'" (one input and one init only)
+    %r = linalg.map outs(%e : tensor<4xi64>) (%init: i64) {
+      %i = linalg.index 0 : index ...            // "'linalg.index' expects parent op 'linalg.generic'"
+
+`linalg.index` may sit in any structured op upstream (its parent implements
+`LinalgOp`); here its parent may be `linalg.generic` or `linalg.map` (upstream's
+primitive-op iota).
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from __future__ import annotations
 from xdsl.dialects import tensor
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.linalg.ops import Conv2DNhwc_HwcfOp, ReduceOp
+from xdsl.dialects.linalg.ops import Conv2DNhwc_HwcfOp, GenericOp, IndexOp, ReduceOp
+from xdsl.traits import HasParent
 
 from xquant.dialects.upstream import arith as upstream_arith
 from xquant.dialects.upstream import linalg as upstream_linalg
@@ -43,3 +50,7 @@ def install() -> None:
     ]
     # Code that builds `tensor.ReshapeOp(...)` after this gets the fixed op too.
     setattr(tensor, "ReshapeOp", ReshapeOp)
+    parents = HasParent(GenericOp, upstream_linalg.MapOp)
+    IndexOp.traits._traits = frozenset(  # pyright: ignore[reportPrivateUsage]
+        parents if isinstance(t, HasParent) else t for t in IndexOp.traits
+    )

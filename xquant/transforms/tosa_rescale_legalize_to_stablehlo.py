@@ -18,13 +18,16 @@ A quantized input is first bitcast to its storage integers and a quantized
 result bitcast back, as upstream does. INEXACT_ROUND is lowered as
 SINGLE_ROUND, which TOSA's precision requirement for INEXACT_ROUND admits.
 
-Differences from upstream's op sequence: multiplier, shift and the zero
-points must be constants (`tosa.const`, `stablehlo.constant` or
-`arith.constant`), read at compile time, so the rounding term and `2^shift`
-are constants too; and our StableHLO subset has no `shift_right_arithmetic`,
-so the arithmetic shift is a truncating `divide` by `2^shift` corrected
-towards minus infinity (`q - 1` where `q * 2^shift > t`), which is the same
-value.
+The rescales upstream lowers (per-tensor, SINGLE_ROUND, `scale32`, signed
+input and output) get upstream's op sequence exactly: full-shape constants
+for multiplier (i32), shift (i8), the zero points (i32), one and the clamp
+bounds (i64), converted to i64, then `shift_left`/`shift_right_arithmetic`.
+The others (upstream rejects them) use a sequence built from the constants
+read at compile time: the rounding term and `2^shift` are constants, and the
+arithmetic shift is a truncating `divide` by `2^shift` corrected towards
+minus infinity (`q - 1` where `q * 2^shift > t`), which is the same value.
+Multiplier, shift and the zero points must be constants (`tosa.const`,
+`stablehlo.constant` or `arith.constant`) in both forms.
 
 Errors (located at the rescale) instead of a wrong number: non-constant
 parameters, dynamic shapes, non-integer types, the specification's ERROR_IF
@@ -61,6 +64,7 @@ from xdsl.utils.hints import isa
 
 from xquant.asm.diagnostics import OpDiagnostic
 from xquant.dialects import stablehlo as shlo
+from xquant.dialects.stablehlo import bitwise
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo.attributes import ComparisonDirection
 from xquant.dialects.stablehlo.type_utils import quantized
@@ -180,10 +184,74 @@ def _select(
     )
 
 
+def _upstream_form(r: _Rescale, value: SSAValue, result_type: Attribute) -> bool:
+    """Whether upstream's pass lowers this rescale (and so its op sequence is used)."""
+    p = r.params
+    elements = (_integer_element(value.type), _integer_element(result_type))
+    return (
+        all(
+            e is not None and not e.signedness.data == Signedness.UNSIGNED
+            for e in elements
+        )
+        and p.rounding_mode == "SINGLE_ROUND"
+        and p.scale32
+        and not p.per_channel
+        and not p.input_unsigned
+        and not p.output_unsigned
+    )
+
+
+def _full(b: HloBuilder, value: int, element: IntegerType, shape: tuple[int, ...]):
+    """A splat constant materialized at `shape`, as upstream's `DenseElementsAttr::get`."""
+    count = int(np.prod(shape, dtype=np.int64))
+    return b.constant([value] * count, element, shape)
+
+
+def _emit_upstream(
+    b: HloBuilder, value: SSAValue, r: _Rescale, result_type: Attribute
+) -> SSAValue:
+    """Upstream's sequence (`TosaRescaleLegalizeToStablehlo.cpp`), op for op."""
+    shape = _shape(value.type)
+    out_element = _integer_element(result_type)
+    assert out_element is not None
+    i8, i32 = IntegerType(8), IntegerType(32)
+    stored = value
+    if (storage := quantized(value.type)) is not None:
+        stored = b.bitcast(value, TensorType(storage_type(storage), shape))
+    i64_type = TensorType(i64, shape)
+    multiplier = _full(b, int(r.multiplier[0]), i32, shape)
+    shift = _full(b, int(r.shift[0]), i8, shape)
+    input_zp = _full(b, r.input_zp, i32, shape)
+    output_zp = _full(b, r.output_zp, i32, shape)
+    ones = _full(b, 1, i64, shape)
+    low, high = integer_range(r.params.out_width, True)
+    out_min = _full(b, low, i64, shape)
+    out_max = _full(b, high, i64, shape)
+
+    def to_i64(v: SSAValue) -> SSAValue:
+        return b.add(ew.ConvertOp(v, i64_type))
+
+    multiplier64, shift64 = to_i64(multiplier), to_i64(shift)
+    input_zp64, output_zp64 = to_i64(input_zp), to_i64(output_zp)
+    x = to_i64(stored)
+    adjusted = b.binary(ew.SubtractOp, x, input_zp64)
+    adjusted_shift = b.binary(ew.SubtractOp, shift64, ones)
+    round_term = b.binary(bitwise.ShiftLeftOp, ones, adjusted_shift)
+    r1 = b.binary(ew.MultiplyOp, adjusted, multiplier64)
+    r2 = b.binary(ew.AddOp, r1, round_term)
+    r3 = b.binary(bitwise.ShiftRightArithmeticOp, r2, shift64)
+    r4 = b.binary(ew.AddOp, r3, output_zp64)
+    r5 = b.clamp(out_min, r4, out_max)
+    out = b.add(ew.ConvertOp(r5, TensorType(out_element, shape)))
+    return b.bitcast(out, result_type)
+
+
 def emit_rescale(
     b: HloBuilder, value: SSAValue, r: _Rescale, result_type: Attribute
 ) -> SSAValue:
     """The RESCALE of `value` (a tensor of integers or quantized storage) into `result_type`."""
+    if _upstream_form(r, value, result_type):
+        return _emit_upstream(b, value, r, result_type)
     value_type: Attribute = value.type
     shape = _shape(value_type)
     axis = len(shape) - 1 if r.params.per_channel else None

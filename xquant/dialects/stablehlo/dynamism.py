@@ -1,11 +1,14 @@
 """Dynamic-shape ops: get_dimension_size, dynamic_broadcast_in_dim, dynamic_reshape, dynamic_slice,
-dynamic_update_slice.
+dynamic_update_slice, dynamic_iota, real_dynamic_slice, set_dimension_size.
 
     %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
     %1 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 1] : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %2 = stablehlo.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
     %3 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 4] : (tensor<3x4xf32>, tensor<i64>, tensor<i64>) -> tensor<1x4xf32>
     %4 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<3x4xf32>, tensor<1x4xf32>, tensor<i64>, tensor<i64>) -> tensor<3x4xf32>
+    %5 = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi32>) -> tensor<?x?xf32>
+    %6 = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<8xf32>, tensor<1xindex>, tensor<1xindex>, tensor<1xindex>) -> tensor<?xf32>
+    %7 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<8xf32>, tensor<i32>) -> tensor<?xf32, #stablehlo.bounds<8>>
 
 Data movement only: on quantized tensors operand and result share scale and
 zero point. dynamic_broadcast_in_dim, dynamic_reshape and get_dimension_size
@@ -18,11 +21,13 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -39,6 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from xquant.dialects.stablehlo import quantization as q
+from xquant.dialects.stablehlo.constant import ConstantOp
 from xquant.dialects.stablehlo.inferred_types import (
     incompatible_result_shape,
     incompatible_return_type,
@@ -53,16 +59,19 @@ from xquant.dialects.stablehlo.type_utils import dims_compatible, shape_of, type
 from xquant.numerics.values import element_type
 
 
-def _verify_index_tensor(op_name: str, label: str, t: Attribute, rank: int) -> None:
+def _verify_index_tensor(
+    op_name: str, label: str, t: Attribute, rank: int, index: bool = False
+) -> None:
     element = element_type(t)
     if (
-        not isa(element, IntegerType)
+        not (isa(element, IntegerType) or (index and isa(element, IndexType)))
         or not isa(t, TensorType)
         or len(t.get_shape()) != rank
     ):
         kind = "0D" if rank == 0 else "1D"
+        values = "index or integer" if index else "integer"
         raise VerifyException(
-            f"'{op_name}' op {label} must be {kind} tensor of integer values, but got {type_text(t)}"
+            f"'{op_name}' op {label} must be {kind} tensor of {values} values, but got {type_text(t)}"
         )
 
 
@@ -283,10 +292,136 @@ class DynamicUpdateSliceOp(IRDLOperation):
             )
 
 
+def _constant_ints(value: SSAValue) -> list[int] | None:
+    """The integers of a `stablehlo.constant` defining `value` (upstream's `matchInts`), or None."""
+    owner = value.owner
+    if not isinstance(owner, ConstantOp) or not isinstance(
+        owner.value, DenseIntOrFPElementsAttr
+    ):
+        return None
+    values = [v for v in owner.value.get_values() if isinstance(v, int)]
+    if len(values) != len(owner.value.get_values()):
+        return None
+    return values
+
+
+@irdl_op_definition
+class DynamicIotaOp(IRDLOperation):
+    """iota of a shape given at run time (`output_shape`, a 1-D integer tensor)."""
+
+    name = "stablehlo.dynamic_iota"
+
+    output_shape = operand_def(TensorType)
+    iota_dimension = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = (
+        "$output_shape `,` `dim` `=` $iota_dimension attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        _verify_index_tensor(self.name, "operand #0", self.output_shape.type, 1, True)
+        if self.iota_dimension.value.data < 0:
+            raise VerifyException(
+                "attribute 'iota_dimension' failed to satisfy constraint: 64-bit "
+                "signless integer attribute whose value is non-negative"
+            )
+        result_shape = shape_of(self.result.type)
+        if self.iota_dimension.value.data >= len(result_shape):
+            raise VerifyException("iota dimension cannot go beyond the output rank.")
+        shape = _constant_ints(self.output_shape)
+        if shape is not None and (
+            len(shape) != len(result_shape)
+            or not all(dims_compatible(a, b) for a, b in zip(shape, result_shape))
+        ):
+            raise VerifyException(
+                f"output shape [{', '.join(map(str, shape))}] is incompatible with "
+                f"return type of operation {type_text(self.result.type)}"
+            )
+
+
+@irdl_op_definition
+class RealDynamicSliceOp(IRDLOperation):
+    """slice with start, limit and strides given at run time (1-D index or integer tensors)."""
+
+    name = "stablehlo.real_dynamic_slice"
+
+    operand = operand_def(TensorType)
+    start_indices = operand_def(TensorType)
+    limit_indices = operand_def(TensorType)
+    strides = operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self) -> None:
+        labels = ("start_indices", "limit_indices", "strides")
+        values = (self.start_indices, self.limit_indices, self.strides)
+        for i, value in enumerate(values, 1):
+            _verify_index_tensor(self.name, f"operand #{i}", value.type, 1, True)
+        if element_type(self.operand.type) != element_type(self.result.type):
+            raise VerifyException(
+                "failed to verify that all of {operand, result} have same element type"
+            )
+        rank = len(shape_of(self.operand.type))
+        for label, value in zip(labels, values):
+            (size,) = shape_of(value.type)
+            if size != DYNAMIC_INDEX and size != rank:
+                raise VerifyException(
+                    f"has mismatched number of operand rank ({rank}) and {label} "
+                    f"size ({size})"
+                )
+
+
+@irdl_op_definition
+class SetDimensionSizeOp(IRDLOperation):
+    """The operand with dimension `dimension` cut to the run-time `size` (a rank-0 i32)."""
+
+    name = "stablehlo.set_dimension_size"
+
+    operand = operand_def(TensorType)
+    size = operand_def(TensorType)
+    dimension = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = (
+        "$operand `,` $size `,` `dim` `=` $dimension attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def verify_(self) -> None:
+        if element_type(self.size.type) != IntegerType(32):
+            raise VerifyException(
+                "'stablehlo.set_dimension_size' op operand #1 must be ranked tensor "
+                f"of 32-bit signless integer values, but got {type_text(self.size.type)}"
+            )
+        if shape_of(self.size.type):
+            raise VerifyException("size operand should be of rank-0")
+        shape = list(shape_of(self.operand.type))
+        dimension = self.dimension.value.data
+        if not 0 <= dimension < len(shape):
+            raise VerifyException(
+                f"expects dimension to be in range [0, {len(shape)}); got: [{dimension}]."
+            )
+        size = _constant_ints(self.size)
+        if size is None or size[0] != shape[dimension]:
+            shape[dimension] = DYNAMIC_INDEX
+        result_shape = shape_of(self.result.type)
+        if element_type(self.result.type) != element_type(self.operand.type) or not (
+            len(result_shape) == len(shape)
+            and all(dims_compatible(a, b) for a, b in zip(result_shape, shape))
+        ):
+            raise incompatible_result_shape(self.name, shape, self.result.type)
+
+
 DYNAMISM_OPS: list[type[IRDLOperation]] = [
     GetDimensionSizeOp,
     DynamicBroadcastInDimOp,
     DynamicReshapeOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
+    DynamicIotaOp,
+    RealDynamicSliceOp,
+    SetDimensionSizeOp,
 ]

@@ -1,5 +1,6 @@
 """StableHLO ops outside the other families: dot, pad, reverse, einsum, cholesky, optimization_barrier,
-tuple, get_tuple_element, composite and the three batch_norm ops.
+tuple, get_tuple_element, composite, the three batch_norm ops, and two ops on their way out
+of StableHLO that its passes still lower: broadcast and torch_index_select.
 
     %0 = stablehlo.dot %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
     %1 = stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] : (...) -> ...
@@ -12,6 +13,8 @@ tuple, get_tuple_element, composite and the three batch_norm ops.
     %8 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>, tensor<2xi8>>) -> tensor<2xf32>
     %9 = stablehlo.composite "my.op" %a {decomposition = @my.op.impl} : (tensor<2xf32>) -> tensor<2xf32>
     "stablehlo.batch_norm_inference"(...) <{epsilon = 1.0e-05 : f32, feature_index = 1 : i64}> : ...   (generic only)
+    %10 = stablehlo.broadcast %x, sizes = [4, 2] : (tensor<3xf32>) -> tensor<4x2x3xf32>
+    "stablehlo.torch_index_select"(%x, %i) <{batch_dims = 0 : i64, dim = 0 : i64}> : ...   (generic only)
 
 Quantized tensors: pad, reverse, optimization_barrier, tuple, get_tuple_element
 and composite move values unchanged (pad and reverse keep scale and zero point;
@@ -26,6 +29,7 @@ from typing import ClassVar, Self, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     AnyFloat,
     ArrayAttr,
     BoolAttr,
@@ -39,8 +43,9 @@ from xdsl.dialects.builtin import (
     TensorType,
     TupleType,
     i32,
+    i64,
 )
-from xdsl.ir import Attribute, TypeAttribute
+from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -85,6 +90,7 @@ from xquant.dialects.stablehlo.syntax import (
     print_same_type_op_tail,
 )
 from xquant.dialects.stablehlo.type_utils import (
+    compatible_shapes,
     dims_compatible,
     is_quantized,
     shape_of,
@@ -633,6 +639,66 @@ class BatchNormTrainingOp(_BatchNormOp):
         )
 
 
+@irdl_op_definition
+class BroadcastOp(IRDLOperation):
+    """The operand repeated over new leading dims: result shape `broadcast_sizes ++ operand shape`."""
+
+    name = "stablehlo.broadcast"
+
+    operand = operand_def(TensorType)
+    broadcast_sizes = prop_def(DenseArrayBase[I64])
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+    assembly_format = (
+        "$operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` "
+        "functional-type(operands, results)"
+    )
+
+    def __init__(self, operand: SSAValue, sizes: Sequence[int], result_type: Attribute):
+        super().__init__(
+            operands=[operand],
+            properties={"broadcast_sizes": DenseArrayBase.from_list(i64, list(sizes))},
+            result_types=[result_type],
+        )
+
+    def verify_(self) -> None:
+        sizes = array_values(self.broadcast_sizes)
+        for size in sizes:
+            if size < 0:
+                raise VerifyException(f"Broadcast with negative dimension size {size}")
+        shape = [*sizes, *shape_of(self.operand.type)]
+        inferred = TensorType(element_type(self.operand.type), shape)
+        if element_type(self.result.type) != element_type(
+            self.operand.type
+        ) or not compatible_shapes(shape_of(self.result.type), shape):
+            raise incompatible_return_type(self.name, inferred, self.result.type)
+
+
+@irdl_op_definition
+class TorchIndexSelectOp(IRDLOperation):
+    """PyTorch's `index_select` with `batch_dims` leading batch dims shared by operand and
+    index: result = `operand[:dim] ++ index[batch_dims:] ++ operand[dim + 1:]` (not in the
+    StableHLO spec; upstream verifies nothing beyond the types being tensors)."""
+
+    name = "stablehlo.torch_index_select"
+
+    operand = operand_def(TensorType)
+    index = operand_def(TensorType)
+    dim = prop_def(IntegerAttr[I64])
+    batch_dims = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    traits = traits_def(q.QuantizedTensorTypes(), Pure())
+
+    def axes(self) -> tuple[int, int]:
+        """`dim` and `batch_dims`, negative values counted from the end (as upstream's lowering)."""
+        dim, batch = self.dim.value.data, self.batch_dims.value.data
+        if dim < 0:
+            dim += len(shape_of(self.operand.type))
+        if batch < 0:
+            batch += len(shape_of(self.index.type))
+        return dim, batch
+
+
 MISC_OPS: list[type[IRDLOperation]] = [
     DotOp,
     PadOp,
@@ -646,4 +712,6 @@ MISC_OPS: list[type[IRDLOperation]] = [
     BatchNormGradOp,
     BatchNormInferenceOp,
     BatchNormTrainingOp,
+    BroadcastOp,
+    TorchIndexSelectOp,
 ]

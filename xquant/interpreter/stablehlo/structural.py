@@ -17,8 +17,10 @@ from xdsl.ir import Attribute
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.quant.types import UniformQuantizedType
+from xquant.dialects.stablehlo import dynamism, misc
 from xquant.dialects.stablehlo.syntax import array_values
-from xquant.dialects.stablehlo.type_utils import quantized, shape_of
+from xquant.dialects.stablehlo.type_utils import quantized, shape_of, type_text
+from xquant.interpreter.errors import op_error
 from xquant.interpreter.stablehlo import kernels
 from xquant.interpreter.stablehlo.reduction_bodies import (
     broadcast_view,
@@ -91,6 +93,51 @@ class StructuralFunctions(InterpreterFunctions):
         source = _moved_axis_type(op.operand.type, list(dims), shape)
         return (as_result(convert_to(result, source, op.result.type), op.result.type),)
 
+    @impl(misc.BroadcastOp)
+    def run_broadcast(
+        self, interpreter: Interpreter, op: misc.BroadcastOp, args: PythonValues
+    ) -> PythonValues:
+        value = np.asarray(args[0])
+        sizes = list(array_values(op.broadcast_sizes))
+        shape = [*sizes, *value.shape]
+        result = broadcast_view(value, shape)
+        dims = list(range(len(sizes), len(shape)))
+        source = _moved_axis_type(op.operand.type, dims, shape)
+        return (as_result(convert_to(result, source, op.result.type), op.result.type),)
+
+    @impl(misc.TorchIndexSelectOp)
+    def run_torch_index_select(
+        self, interpreter: Interpreter, op: misc.TorchIndexSelectOp, args: PythonValues
+    ) -> PythonValues:
+        """`operand[b..., index[b..., i...], rest...]` over the batch dims `b`."""
+        operand, index = np.asarray(args[0]), np.asarray(args[1])
+        dim, batch = op.axes()
+        if not 0 <= batch <= min(dim, index.ndim) or dim >= operand.ndim:
+            raise op_error(
+                op,
+                f"dim {dim} and batch_dims {batch} do not fit operand rank "
+                f"{operand.ndim} and index rank {index.ndim}",
+            )
+        positions = index.astype(np.int64)
+        size = operand.shape[dim]
+        if positions.size and (positions.min() < 0 or positions.max() >= size):
+            raise op_error(op, f"index out of range [0, {size}) along dim {dim}")
+        # Result dims: operand[:dim] ++ index[batch:] ++ operand[dim + 1:]; gather
+        # with the batch dims shared by operand and index.
+        lead = operand.shape[:dim]
+        tail = operand.shape[dim + 1 :]
+        picked = index.shape[batch:]
+        grids = np.indices((*lead, *picked), sparse=True)
+        at = positions[
+            tuple(grids[i] for i in range(batch))
+            + tuple(grids[len(lead) + j] for j in range(len(picked)))
+        ]
+        selector = (*grids[: len(lead)], at)
+        moved = np.moveaxis(operand, dim, len(lead))
+        result = moved[(*selector, Ellipsis)]
+        result = result.reshape((*lead, *picked, *tail))
+        return (as_result(result, op.result.type),)
+
     @impl(shlo.ConcatenateOp)
     def run_concatenate(
         self, interpreter: Interpreter, op: shlo.ConcatenateOp, args: PythonValues
@@ -123,6 +170,80 @@ class StructuralFunctions(InterpreterFunctions):
             [-1 if d == dim else 1 for d in range(len(shape))]
         )
         return (as_result(broadcast_view(line, shape), op.output.type),)
+
+    @impl(dynamism.DynamicIotaOp)
+    def run_dynamic_iota(
+        self, interpreter: Interpreter, op: dynamism.DynamicIotaOp, args: PythonValues
+    ) -> PythonValues:
+        shape = [int(n) for n in np.asarray(args[0]).reshape(-1)]
+        declared = shape_of(op.result.type)
+        if len(shape) != len(declared) or any(
+            n < 0 or (d >= 0 and n != d) for n, d in zip(shape, declared)
+        ):
+            raise op_error(
+                op,
+                f"output shape {shape} does not fit the result type "
+                f"{type_text(op.result.type)}",
+            )
+        dim = op.iota_dimension.value.data
+        line = np.arange(shape[dim]).reshape(
+            [-1 if d == dim else 1 for d in range(len(shape))]
+        )
+        return (as_result(broadcast_view(line, shape), op.result.type),)
+
+    @impl(dynamism.RealDynamicSliceOp)
+    def run_real_dynamic_slice(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.RealDynamicSliceOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """`operand[start:limit:stride]` per dim; bounds outside the operand are an error."""
+        operand = np.asarray(args[0])
+        start, limit, strides = (
+            [int(v) for v in np.asarray(a).reshape(-1)] for a in args[1:4]
+        )
+        slices: list[slice] = []
+        for d, n in enumerate(operand.shape):
+            lo, hi, step = start[d], limit[d], strides[d]
+            if not (0 <= lo <= hi <= n and step >= 1):
+                raise op_error(
+                    op,
+                    f"dimension {d}: start {lo}, limit {hi} and stride {step} do not "
+                    f"slice a dimension of size {n}",
+                )
+            slices.append(slice(lo, hi, step))
+        result = operand[tuple(slices)]
+        declared = shape_of(op.result.type)
+        if any(d >= 0 and d != n for d, n in zip(declared, result.shape)):
+            raise op_error(
+                op,
+                f"the slice has shape {list(result.shape)}, the result type is "
+                f"{type_text(op.result.type)}",
+            )
+        return (as_result(result, op.result.type),)
+
+    @impl(dynamism.SetDimensionSizeOp)
+    def run_set_dimension_size(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.SetDimensionSizeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The operand's first `size` entries along `dimension` (its dynamic size)."""
+        operand = np.asarray(args[0])
+        size = int(np.asarray(args[1]))
+        dim = op.dimension.value.data
+        if not 0 <= size <= operand.shape[dim]:
+            raise op_error(
+                op,
+                f"size {size} is outside [0, {operand.shape[dim]}] "
+                f"(the size of dimension {dim})",
+            )
+        index = tuple(
+            slice(0, size) if d == dim else slice(None) for d in range(operand.ndim)
+        )
+        return (as_result(operand[index], op.result.type),)
 
     @impl(shlo.GatherOp)
     def run_gather(

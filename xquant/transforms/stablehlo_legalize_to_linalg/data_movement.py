@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -28,6 +28,7 @@ from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.dialects.stablehlo.type_utils import is_quantized
 from xquant.transforms.stablehlo_legalize_to_linalg.common import (
+    IndexConstants,
     Ops,
     build_generic,
     discardable_attributes,
@@ -321,18 +322,121 @@ def _expand(
     )
 
 
+@dataclass(frozen=True)
 class LowerConcatenate(RewritePattern):
+    """Upstream's `ConcatenateConverter`: one operand is the result itself; with
+    `enable_primitive_ops` a `tensor.concat`, else a `linalg.generic` over the
+    result whose body picks the operand by comparing the concat-dim index with
+    the running sizes (an `scf.if` chain) and extracts the element, in the
+    form upstream's `--canonicalize` leaves it (sizes folded, constants hoisted).
+
+    Deviation: static shapes get the `tensor.concat` in both modes. The generic
+    form has a region in its body, which the interpreter runs element by element
+    (minutes for a 256x1024 result, against milliseconds for `tensor.concat`);
+    upstream's tests only pin the generic form for dynamic shapes."""
+
+    enable_primitive_ops: bool = False
+
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: shlo.ConcatenateOp, rewriter: PatternRewriter
     ) -> None:
         if is_quantized(op.result.type):
             return
-        result_type = op.result.type
-        assert isa(result_type, TensorType)
-        rewriter.replace(
-            op, tensor.ConcatOp(list(op.inputs), op.dimension.value.data, result_type)
+        original = op.result.type
+        assert isa(original, TensorType)
+        if len(op.inputs) == 1:
+            rewriter.replace(op, [], [op.inputs[0]])
+            return
+        static = all(is_static(t) for t in (*op.operand_types, original))
+        if self.enable_primitive_ops or static:
+            rewriter.replace(
+                op, tensor.ConcatOp(list(op.inputs), op.dimension.value.data, original)
+            )
+            return
+        ops, hoist = Ops([]), Ops([])
+        constant = IndexConstants(hoist)
+        inputs = [signless_value(ops, v) for v in op.inputs]
+        result_type = signless_type(original)
+        dim = op.dimension.value.data
+        rank = len(shape_of(result_type))
+        element = result_type.get_element_type()
+
+        def size(b: Ops, value: SSAValue, d: int) -> SSAValue | int:
+            n = shape_of(value.type)[d]
+            if n != DYNAMIC_INDEX:
+                return n
+            return b.add(tensor.DimOp(value, constant(d)))
+
+        def add(b: Ops, lhs: SSAValue | int, rhs: SSAValue | int) -> SSAValue | int:
+            if isinstance(lhs, int) and isinstance(rhs, int):
+                return lhs + rhs
+            if isinstance(lhs, int) and lhs == 0:
+                return rhs
+            as_value = [constant(x) if isinstance(x, int) else x for x in (lhs, rhs)]
+            return b.add(arith.AddiOp(as_value[0], as_value[1]))
+
+        def value(x: SSAValue | int) -> SSAValue:
+            return constant(x) if isinstance(x, int) else x
+
+        dynamic: list[SSAValue] = []
+        for d, n in enumerate(shape_of(result_type)):
+            if n != DYNAMIC_INDEX:
+                continue
+            if d != dim:
+                dynamic.append(value(size(ops, inputs[0], d)))
+                continue
+            sizes = [size(ops, v, d) for v in inputs]
+            total: SSAValue | int = 0
+            for s in sizes:
+                total = add(ops, total, s)
+            dynamic.append(value(total))
+        out = ops.add(tensor.EmptyOp(dynamic, result_type))
+
+        def body(_: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+            index = [
+                constant(0)
+                if shape_of(result_type)[d] == 1
+                else body_ops.add(linalg.IndexOp(d))
+                for d in range(rank)
+                if d != dim
+            ]
+            at = body_ops.add(linalg.IndexOp(dim))
+
+            def extract(b: Ops, operand: SSAValue, offset: SSAValue | int) -> SSAValue:
+                position = at
+                if not (isinstance(offset, int) and offset == 0):
+                    position = b.add(arith.SubiOp(at, value(offset)))
+                indices = [*index[:dim], position, *index[dim:]]
+                return b.add(tensor.ExtractOp(operand, indices, element))
+
+            def select(b: Ops, k: int, offset: SSAValue | int) -> SSAValue:
+                if k == len(inputs) - 1:
+                    return extract(b, inputs[k], offset)
+                end = add(b, offset, size(b, inputs[k], dim))
+                less = b.add(arith.CmpiOp(at, value(end), "ult"))
+                then_ops, else_ops = Ops([]), Ops([])
+                then_value = extract(then_ops, inputs[k], offset)
+                else_value = select(else_ops, k + 1, end)
+                then_ops.ops.append(scf.YieldOp(then_value))
+                else_ops.ops.append(scf.YieldOp(else_value))
+                return b.add(
+                    scf.IfOp(
+                        less,
+                        [element],
+                        Region(Block(then_ops.ops)),
+                        Region(Block(else_ops.ops)),
+                    )
+                )
+
+            return [select(body_ops, 0, 0)]
+
+        (result,) = build_generic(
+            ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
         )
+        ops.ops[-1].attributes.update(discardable_attributes(op))
+        result = restore_type(ops, result, original)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
 
 class LowerSlice(RewritePattern):

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -34,7 +34,13 @@ from xdsl.utils.hints import isa
 
 from xquant.dialects import stablehlo as shlo
 from xquant.dialects.stablehlo.control_flow import MapOp
-from xquant.dialects.stablehlo.dynamism import DynamicSliceOp, DynamicUpdateSliceOp
+from xquant.dialects.stablehlo.dynamism import (
+    DynamicIotaOp,
+    DynamicSliceOp,
+    DynamicUpdateSliceOp,
+    RealDynamicSliceOp,
+    SetDimensionSizeOp,
+)
 from xquant.dialects.stablehlo.misc import PadOp, ReverseOp
 from xquant.dialects.stablehlo.syntax import array_values
 from xquant.dialects.stablehlo.type_utils import is_quantized
@@ -118,47 +124,105 @@ def _convert_index(
     return body.add(complex.CreateOp(real, zero, element))
 
 
+@dataclass(frozen=True)
 class LowerIota(RewritePattern):
     """An all-parallel generic with no inputs yielding `linalg.index` cast to the element type.
 
     As upstream's `IotaConverter`: the index is `arith.index_cast` to the
     integer of the element's width, then converted (`arith.sitofp` for floats,
-    `complex.create` with a zero imaginary part for complex). Also under
-    `enable-primitive-ops`: upstream's `linalg.map` form needs `linalg.index`
-    inside a `linalg.map`, which xDSL's `IndexOp` (parent: `linalg.generic`
-    only) rejects. Left as it is: dynamic shapes (`dynamic_iota` is not in
-    xquant's dialect), and sizes the cast would wrap for float or i1 results.
+    `complex.create` with a zero imaginary part for complex). Under
+    `enable-primitive-ops`, upstream's `IotaToMapConverter`: a `linalg.map`
+    with no inputs whose body casts `linalg.index` to i64, then converts. Left
+    as it is: dynamic shapes, and sizes the cast would wrap for float or i1
+    results.
     """
+
+    enable_primitive_ops: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: shlo.IotaOp, rewriter: PatternRewriter) -> None:
-        original = op.output.type
-        if _outside_subset([original]) or not is_static(original):
-            return
-        assert isa(original, TensorType[Attribute])
-        result_type = signless_type(original)
-        element = result_type.element_type
-        dim = op.iota_dimension.value.data
-        width = _iota_cast_width(element)
-        if width is None or not _iota_exact(
-            result_type.get_shape()[dim], width, element
-        ):
-            return
-        rank = result_type.get_num_dims()
-        ops, hoist = Ops([]), Ops([])
-        out = empty(ops, result_type)
+        if is_static(op.output.type):
+            lower_iota(op, None, op.iota_dimension.value.data, rewriter, self)
 
-        def body(_: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
-            index = body_ops.add(linalg.IndexOp(dim))
-            value = body_ops.add(arith.IndexCastOp(index, IntegerType(width)))
-            return [_convert_index(body_ops, hoist, value, element)]
 
+@dataclass(frozen=True)
+class LowerDynamicIota(RewritePattern):
+    """`dynamic_iota` as `iota`, the dynamic sizes of the `tensor.empty` read from
+    the shape operand (`tensor.extract`, `arith.index_cast`), as upstream.
+
+    A dynamic iota dimension has no known size, so it is lowered only where the
+    cast is exact for any size: integer results other than i1, float results
+    cast through at least 32 bits."""
+
+    enable_primitive_ops: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DynamicIotaOp, rewriter: PatternRewriter) -> None:
+        if _outside_subset([op.output_shape.type]):
+            return
+        lower_iota(op, op.output_shape, op.iota_dimension.value.data, rewriter, self)
+
+
+def lower_iota(
+    op: Operation,
+    shape_operand: SSAValue | None,
+    dim: int,
+    rewriter: PatternRewriter,
+    options: LowerIota | LowerDynamicIota,
+) -> None:
+    """The iota generic (or map) of `op`'s result; nothing if it cannot be exact."""
+    original = op.results[0].type
+    if _outside_subset([original]):
+        return
+    assert isa(original, TensorType[Attribute])
+    result_type = signless_type(original)
+    element = result_type.element_type
+    width = _iota_cast_width(element)
+    if width is not None and options.enable_primitive_ops:
+        width = 64
+    size = result_type.get_shape()[dim]
+    if size == DYNAMIC_INDEX:
+        exact = width is not None and (
+            (isa(element, IntegerType) and width != 1)
+            or (not isa(element, IntegerType) and width >= 32)
+        )
+    else:
+        exact = width is not None and _iota_exact(size, width, element)
+    if width is None or not exact:
+        return
+    rank = result_type.get_num_dims()
+    ops, hoist = Ops([]), Ops([])
+    constant = IndexConstants(hoist)
+    sizes: list[SSAValue] = []
+    for d, n in enumerate(result_type.get_shape()):
+        if n != DYNAMIC_INDEX:
+            continue
+        assert shape_operand is not None
+        shape_element = element_type(shape_operand.type)
+        extracted = ops.add(
+            tensor.ExtractOp(shape_operand, [constant(d)], shape_element)
+        )
+        if not isinstance(shape_element, IndexType):
+            cast = IndexCastUIOp if is_unsigned(shape_element) else arith.IndexCastOp
+            extracted = ops.add(cast(extracted, IndexType()))
+        sizes.append(extracted)
+    out = ops.add(tensor.EmptyOp(sizes, result_type))
+    cast_width = width
+
+    def body(_: Sequence[SSAValue], body_ops: Ops) -> list[SSAValue]:
+        index = body_ops.add(linalg.IndexOp(dim))
+        value = body_ops.add(arith.IndexCastOp(index, IntegerType(cast_width)))
+        return [_convert_index(body_ops, hoist, value, element)]
+
+    if options.enable_primitive_ops:
+        (result,) = build_map(ops, [], out, body)
+    else:
         (result,) = build_generic(
             ops, [], [], [out], [AffineMap.identity(rank)], parallel(rank), body
         )
-        ops.ops[-1].attributes.update(discardable_attributes(op))
-        result = restore_type(ops, result, original)
-        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+    ops.ops[-1].attributes.update(discardable_attributes(op))
+    result = restore_type(ops, result, original)
+    rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
 
 
 # ------------------------------------------------------------------------ reverse
@@ -352,6 +416,107 @@ class LowerDynamicSlice(RewritePattern):
             tensor.ExtractSliceOp(
                 operand, starts, sizes, [1] * len(sizes), signless_type(original)
             )
+        )
+        result = restore_type(ops, sliced, original)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+class LowerRealDynamicSlice(RewritePattern):
+    """`tensor.extract_slice` as upstream's `RealDynamicSliceConverter`: per dim the
+    start (clamped to `[0, operand_dim - size]`) and stride read from the index
+    tensors, and for a dynamic result dim the size `ceildivui(limit - start, stride)`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: RealDynamicSliceOp, rewriter: PatternRewriter
+    ) -> None:
+        original = op.result.type
+        bounds = (op.start_indices, op.limit_indices, op.strides)
+        types = [op.operand.type, original, *(v.type for v in bounds)]
+        if _outside_subset(types) or len({element_type(v.type) for v in bounds}) != 1:
+            return
+        assert isa(original, TensorType[Attribute])
+        ops, hoist = Ops([]), Ops([])
+        constant = IndexConstants(hoist)
+        operand = signless_value(ops, op.operand)
+        start_t, limit_t, stride_t = (signless_value(ops, v) for v in bounds)
+        element = signless(element_type(op.start_indices.type))
+        unsigned = is_unsigned(element_type(op.start_indices.type))
+        result_type = signless_type(original)
+        operand_shape = shape_of(operand.type)
+
+        def to_index(value: SSAValue) -> SSAValue:
+            if isinstance(value.type, IndexType):
+                return value
+            cast = IndexCastUIOp if unsigned else arith.IndexCastOp
+            return ops.add(cast(value, IndexType()))
+
+        offsets: list[SSAValue] = []
+        sizes: list[SSAValue | int] = []
+        strides: list[SSAValue] = []
+        for d, n in enumerate(result_type.get_shape()):
+            at = [constant(d)]
+            start = ops.add(tensor.ExtractOp(start_t, at, element))
+            stride = ops.add(tensor.ExtractOp(stride_t, at, element))
+            if n == DYNAMIC_INDEX:
+                limit = ops.add(tensor.ExtractOp(limit_t, at, element))
+                delta = ops.add(arith.SubiOp(limit, start))
+                size: SSAValue | int = to_index(
+                    ops.add(arith.CeilDivUIOp(delta, stride))
+                )
+            else:
+                size = n
+            start = to_index(start)
+            if operand_shape[d] == DYNAMIC_INDEX:
+                dim = ops.add(tensor.DimOp(operand, constant(d)))
+                bound = ops.add(
+                    arith.SubiOp(dim, constant(size) if isinstance(size, int) else size)
+                )
+            elif isinstance(size, int):
+                bound = constant(operand_shape[d] - size)
+            else:
+                bound = ops.add(arith.SubiOp(constant(operand_shape[d]), size))
+            start = ops.add(arith.MaxSIOp(start, constant(0)))
+            offsets.append(ops.add(arith.MinSIOp(start, bound)))
+            sizes.append(size)
+            strides.append(to_index(stride))
+        sliced = ops.add(
+            tensor.ExtractSliceOp(operand, offsets, sizes, strides, result_type)
+        )
+        result = restore_type(ops, sliced, original)
+        rewriter.replace(op, [*hoist.ops, *ops.ops], [result])
+
+
+class LowerSetDimensionSize(RewritePattern):
+    """`tensor.extract_slice` from 0 with the size read at `dimension`, as upstream's
+    `SetDimensionSizeConverter` (other dynamic dims: their `tensor.dim`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: SetDimensionSizeOp, rewriter: PatternRewriter
+    ) -> None:
+        original = op.result.type
+        if _outside_subset([op.operand.type, original]):
+            return
+        assert isa(original, TensorType[Attribute])
+        ops, hoist = Ops([]), Ops([])
+        constant = IndexConstants(hoist)
+        operand = signless_value(ops, op.operand)
+        result_type = signless_type(original)
+        dimension = op.dimension.value.data
+        size = ops.add(tensor.ExtractOp(op.size, [], element_type(op.size.type)))
+        size = ops.add(arith.IndexCastOp(size, IndexType()))
+        sizes: list[SSAValue | int] = [
+            size
+            if d == dimension
+            else (
+                ops.add(tensor.DimOp(operand, constant(d))) if n == DYNAMIC_INDEX else n
+            )
+            for d, n in enumerate(shape_of(operand.type))
+        ]
+        rank = len(sizes)
+        sliced = ops.add(
+            tensor.ExtractSliceOp(operand, [0] * rank, sizes, [1] * rank, result_type)
         )
         result = restore_type(ops, sliced, original)
         rewriter.replace(op, [*hoist.ops, *ops.ops], [result])

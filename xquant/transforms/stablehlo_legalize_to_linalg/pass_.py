@@ -30,13 +30,20 @@ from xquant.transforms.stablehlo_legalize_to_linalg.dot_product import (
     LowerEinsum,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.gather import LowerGather
+from xquant.transforms.stablehlo_legalize_to_linalg.legacy_ops import (
+    LowerBroadcast,
+    LowerTorchIndexSelect,
+)
 from xquant.transforms.stablehlo_legalize_to_linalg.misc_ops import (
+    LowerDynamicIota,
     LowerDynamicSlice,
     LowerDynamicUpdateSlice,
     LowerIota,
     LowerMap,
     LowerPad,
+    LowerRealDynamicSlice,
     LowerReverse,
+    LowerSetDimensionSize,
 )
 from xquant.transforms.stablehlo_legalize_to_linalg.pointwise import (
     LowerBitcastConvertResize,
@@ -92,7 +99,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerBroadcastInDim(self.enable_primitive_ops),
                     LowerTranspose(self.enable_primitive_ops),
                     LowerReshape(),
-                    LowerConcatenate(),
+                    LowerConcatenate(self.enable_primitive_ops),
                     LowerSlice(),
                     LowerGather(),
                     WidenDotGeneral(),
@@ -101,12 +108,17 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops),
                     LowerReduceWindow(),
-                    LowerIota(),
+                    LowerIota(self.enable_primitive_ops),
+                    LowerDynamicIota(self.enable_primitive_ops),
                     LowerReverse(),
                     LowerPad(),
                     LowerDynamicSlice(),
+                    LowerRealDynamicSlice(),
+                    LowerSetDimensionSize(),
                     LowerDynamicUpdateSlice(),
                     LowerMap(self.enable_primitive_ops),
+                    LowerBroadcast(self.enable_primitive_ops),
+                    LowerTorchIndexSelect(),
                 ]
             ),
         ).rewrite_module(op)
