@@ -45,8 +45,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.hints import isa
 
+from xquant.dialects.quant.block_packed import verify_block_packed_cast
 from xquant.dialects.quant.quantile import QuantileQuantizedType
 from xquant.dialects.quant.types import QuantizedType, check_expressed_type
 from xquant.numerics.nf4_double import NF4_TABLE, storage_size
@@ -292,40 +292,26 @@ def verify_cast(op_name: str, input_type: Attribute, result_type: Attribute) -> 
     """
     qtype = double_quantized_of(input_type, result_type)
     assert qtype is not None
-    for t in (input_type, result_type):
-        if not isa(t, TensorType[Attribute]):
-            raise VerifyException(
-                f"'{op_name}' op !quant.double_quantized needs ranked tensors, got {t}"
-            )
-    assert isa(input_type, TensorType[Attribute]) and isa(
-        result_type, TensorType[Attribute]
-    )
-    quantized, other = (
-        (input_type, result_type)
-        if isinstance(input_type.element_type, DoubleQuantizedType)
-        else (result_type, input_type)
-    )
-    shape = quantized.get_shape()
-    qtype.verify_shape(shape)
-    if op_name != "quant.scast":
-        if other.get_shape() != shape:
-            raise VerifyException(
-                f"'{op_name}' op failed to verify that input and result are both "
-                "scalars or both tensors with matching shape"
-            )
-        return
-    if other.element_type != IntegerType(8):
-        raise VerifyException(
-            "storage of !quant.double_quantized must be raw bytes (i8), got "
-            f"{other.element_type}"
-        )
-    (want,) = qtype.storage_shape(shape)
-    if other.get_shape() != (want,):
+
+    def wrong_storage(
+        quantized: TensorType[Attribute], expected: tuple[int, ...]
+    ) -> str:
+        shape = quantized.get_shape()
         codes, scales, factors, mean = qtype.part_sizes(shape)
         groups = scales // qtype.scaler_block
-        raise VerifyException(
-            f"storage of {_shape_text(shape)} elements must be tensor<{want}xi8>: "
-            f"{codes} code bytes, {scales} i8 block scales, {groups} "
-            f"{qtype.factor_type} factor{'s' if groups > 1 else ''} ({factors} bytes) "
-            f"and a {mean}-byte mean"
+        return (
+            f"storage of {_shape_text(shape)} elements must be "
+            f"tensor<{expected[0]}xi8>: {codes} code bytes, {scales} i8 block "
+            f"scales, {groups} {qtype.factor_type} factor{'s' if groups > 1 else ''} "
+            f"({factors} bytes) and a {mean}-byte mean"
         )
+
+    verify_block_packed_cast(
+        op_name,
+        input_type,
+        result_type,
+        qtype,
+        DoubleQuantizedType,
+        "!quant.double_quantized",
+        wrong_storage,
+    )

@@ -47,7 +47,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     FloatData,
     IntAttr,
-    IntegerType,
     NoneAttr,
     StringAttr,
     TensorType,
@@ -57,8 +56,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.hints import isa
 
+from xquant.dialects.quant.block_packed import verify_block_packed_cast
 from xquant.dialects.quant.float_semantics import is_float_type
 from xquant.dialects.quant.types import QuantizedType, check_expressed_type
 from xquant.numerics.float_format import format_float
@@ -546,37 +545,23 @@ def verify_cast(op_name: str, input_type: Attribute, result_type: Attribute) -> 
     """
     qtype = superblock_of(input_type, result_type)
     assert qtype is not None
-    for t in (input_type, result_type):
-        if not isa(t, TensorType[Attribute]):
-            raise VerifyException(
-                f"'{op_name}' op !quant.superblock needs ranked tensors, got {t}"
-            )
-    assert isa(input_type, TensorType[Attribute]) and isa(
-        result_type, TensorType[Attribute]
-    )
-    quantized, other = (
-        (input_type, result_type)
-        if isinstance(input_type.element_type, SuperblockQuantizedType)
-        else (result_type, input_type)
-    )
-    shape = quantized.get_shape()
-    qtype.verify_shape(shape)
-    if op_name != "quant.scast":
-        if other.get_shape() != shape:
-            raise VerifyException(
-                f"'{op_name}' op failed to verify that input and result are both "
-                "scalars or both tensors with matching shape"
-            )
-        return
-    if other.element_type != IntegerType(8):
-        raise VerifyException(
-            f"storage of !quant.superblock must be raw bytes (i8), got {other.element_type}"
-        )
-    expected = qtype.storage_shape(shape)
-    if other.get_shape() != expected:
+
+    def wrong_storage(
+        quantized: TensorType[Attribute], expected: tuple[int, ...]
+    ) -> str:
         want = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in expected)
-        raise VerifyException(
+        return (
             f"storage shape of {quantized} must be {want}xi8: "
             f"{qtype.block_layout.type_size} bytes per super-block of "
             f"{qtype.super_block} along axis {qtype.axis}"
         )
+
+    verify_block_packed_cast(
+        op_name,
+        input_type,
+        result_type,
+        qtype,
+        SuperblockQuantizedType,
+        "!quant.superblock",
+        wrong_storage,
+    )
