@@ -83,6 +83,8 @@ KNOWN: dict[str, str] = {
     "mx:bf16/rceil": _FTZ,
     "stablehlo-legalize-to-linalg#5@dot_batch_matmul_f32": _FMA,
     "stablehlo-legalize-to-linalg#5@dot_matmul_f32": _FMA,
+    "stablehlo-legalize-to-linalg#8@conv_nhwc_pad_stride": _FMA,
+    "stablehlo-legalize-quant-to-math#0@convolution_hybrid": _FMA,
     "stablehlo-legalize-to-linalg#6@reduce_body_ops": (
         "order: min(acc + x, 100) is not associative; StableHLO leaves the reduction "
         "order to the implementation and IREE reorders it (100 vs -162)"
