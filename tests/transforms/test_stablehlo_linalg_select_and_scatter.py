@@ -246,3 +246,71 @@ def test_overlapping_windows_stay() -> None:
     text = program("f32", (5, 5), (2, 2), (3, 3), (2, 2), None)
     module = apply_passes(parse_module(text), PASS)
     assert "stablehlo.select_and_scatter" in {op.name for op in module.walk()}
+
+
+# A max-pool and its gradient in the form `jax.jit(...).lower(...).as_text()`
+# prints them (`lax.reduce_window` max with SAME padding, and the
+# select_and_scatter JAX's transpose rule emits); written by hand, JAX is not
+# installed here.
+MAXPOOL_GRAD = """
+module @jit_maxpool_grad {
+  func.func public @main(%arg0: tensor<2x7x7x3xf32>, %arg1: tensor<2x4x4x3xf32>) -> (tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>) {
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %0 = "stablehlo.reduce_window"(%arg0, %cst) <{padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = stablehlo.maximum %arg2, %arg3 : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<2x7x7x3xf32>, tensor<f32>) -> tensor<2x4x4x3xf32>
+    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = "stablehlo.select_and_scatter"(%arg0, %arg1, %cst_0) <{padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = stablehlo.compare  GE, %arg2, %arg3,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %2 : tensor<i1>
+    }, {
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = stablehlo.add %arg2, %arg3 : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<2x7x7x3xf32>, tensor<2x4x4x3xf32>, tensor<f32>) -> tensor<2x7x7x3xf32>
+    return %0, %1 : tensor<2x4x4x3xf32>, tensor<2x7x7x3xf32>
+  }
+}
+"""
+
+
+def _maxpool_inputs() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(6)
+    x = rng.integers(-3, 4, size=(2, 7, 7, 3)).astype(np.float32)  # many ties
+    x[0, 0, 0, 0] = np.nan
+    return x, rng.standard_normal((2, 4, 4, 3)).astype(np.float32)
+
+
+def test_maxpool_gradient_lowered() -> None:
+    x, cotangent = _maxpool_inputs()
+    interpreted = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent)
+    lowered_results = run(lowered(MAXPOOL_GRAD), "main", x, cotangent)
+    expected = reference(
+        x,
+        cotangent,
+        np.float32(0),
+        (1, 2, 2, 1),
+        (1, 2, 2, 1),
+        ((0, 0), (0, 1), (0, 1), (0, 0)),
+        COMPARE["GE"],
+        SCATTER["add"],
+    )
+    assert same(interpreted[1], expected)
+    for a, b in zip(interpreted, lowered_results, strict=True):
+        assert same(a, b)
+
+
+def test_maxpool_gradient_on_iree() -> None:
+    from xquant.backends.iree import available
+
+    reason = available()
+    if reason is not None:
+        pytest.skip(reason)
+    x, cotangent = _maxpool_inputs()
+    interpreted = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent)
+    on_iree = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent, backend="iree")
+    for a, b in zip(interpreted, on_iree, strict=True):
+        assert same(a, b)
