@@ -34,6 +34,7 @@ SCATTER = {
     "multiply": lambda a, b: a * b,
     "maximum": np.maximum,
     "subtract": lambda a, b: a - b,
+    "atan2": np.arctan2,  # folds differ in order: atan2(atan2(i, a), b) != ...(b), a)
 }
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
 
@@ -238,14 +239,45 @@ def test_scatter_regions(scatter: str) -> None:
     rng = np.random.default_rng(5)
     operand = rng.integers(-2, 3, size=(4, 6)).astype(np.float32)
     check("f32", operand, (2, 2), (2, 2), scatter=scatter)
-    check("i32", operand.astype(np.int32), (2, 3), (2, 3), scatter=scatter)
+    if scatter != "atan2":
+        check("i32", operand.astype(np.int32), (2, 3), (2, 3), scatter=scatter)
 
 
-def test_overlapping_windows_stay() -> None:
-    """Overlapping windows (stride < window) have no lowering here: the op stays."""
-    text = program("f32", (5, 5), (2, 2), (3, 3), (2, 2), None)
-    module = apply_passes(parse_module(text), PASS)
-    assert "stablehlo.select_and_scatter" in {op.name for op in module.walk()}
+@pytest.mark.parametrize(
+    ("shape", "window", "strides", "padding"),
+    [
+        ((5, 5), (3, 3), (2, 2), None),
+        ((7, 6), (3, 3), (2, 2), ((1, 1), (1, 1))),  # JAX's 3x3/2 SAME pooling
+        ((6,), (3,), (1,), ((1, 1),)),  # stride 1: every element in 3 windows
+        ((2, 5, 6, 2), (1, 3, 2, 1), (1, 2, 1, 1), ((0, 0), (1, 0), (0, 1), (0, 0))),
+    ],
+)
+@pytest.mark.parametrize("scatter", ["add", "atan2"])
+@pytest.mark.parametrize("compare", ["GE", "LT"])
+def test_overlapping_windows(
+    shape: tuple[int, ...],
+    window: tuple[int, ...],
+    strides: tuple[int, ...],
+    padding: tuple[tuple[int, int], ...] | None,
+    scatter: str,
+    compare: str,
+) -> None:
+    """An element in several windows gets their contributions in source order."""
+    rng = np.random.default_rng(7)
+    operand = rng.integers(-1, 2, size=shape).astype(np.float32)
+    operand[rng.random(shape) < 0.1] = np.nan
+    check("f32", operand, window, strides, padding, compare, scatter)
+    if scatter == "atan2":
+        return
+    check(
+        "i32",
+        rng.integers(-1, 2, size=shape).astype(np.int32),
+        window,
+        strides,
+        padding,
+        compare,
+        scatter,
+    )
 
 
 # A max-pool and its gradient in the form `jax.jit(...).lower(...).as_text()`
@@ -277,6 +309,15 @@ module @jit_maxpool_grad {
 """
 
 
+# The same with JAX's 3x3 stride-2 SAME pooling: overlapping windows.
+MAXPOOL_GRAD_3X3 = MAXPOOL_GRAD.replace(
+    "padding = dense<[[0, 0], [0, 1], [0, 1], [0, 0]]> : tensor<4x2xi64>, "
+    "window_dimensions = array<i64: 1, 2, 2, 1>",
+    "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>, "
+    "window_dimensions = array<i64: 1, 3, 3, 1>",
+)
+
+
 def _maxpool_inputs() -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(6)
     x = rng.integers(-3, 4, size=(2, 7, 7, 3)).astype(np.float32)  # many ties
@@ -284,17 +325,21 @@ def _maxpool_inputs() -> tuple[np.ndarray, np.ndarray]:
     return x, rng.standard_normal((2, 4, 4, 3)).astype(np.float32)
 
 
-def test_maxpool_gradient_lowered() -> None:
+@pytest.mark.parametrize(
+    ("text", "size", "pad"), [(MAXPOOL_GRAD, 2, (0, 1)), (MAXPOOL_GRAD_3X3, 3, (1, 1))]
+)
+def test_maxpool_gradient_lowered(text: str, size: int, pad: tuple[int, int]) -> None:
+    assert text.count(f"array<i64: 1, {size}, {size}, 1>") == 2
     x, cotangent = _maxpool_inputs()
-    interpreted = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent)
-    lowered_results = run(lowered(MAXPOOL_GRAD), "main", x, cotangent)
+    interpreted = run(parse_module(text), "main", x, cotangent)
+    lowered_results = run(lowered(text), "main", x, cotangent)
     expected = reference(
         x,
         cotangent,
         np.float32(0),
+        (1, size, size, 1),
         (1, 2, 2, 1),
-        (1, 2, 2, 1),
-        ((0, 0), (0, 1), (0, 1), (0, 0)),
+        ((0, 0), pad, pad, (0, 0)),
         COMPARE["GE"],
         SCATTER["add"],
     )
@@ -303,14 +348,15 @@ def test_maxpool_gradient_lowered() -> None:
         assert same(a, b)
 
 
-def test_maxpool_gradient_on_iree() -> None:
+@pytest.mark.parametrize("text", [MAXPOOL_GRAD, MAXPOOL_GRAD_3X3], ids=["2x2", "3x3"])
+def test_maxpool_gradient_on_iree(text: str) -> None:
     from xquant.backends.iree import available
 
     reason = available()
     if reason is not None:
         pytest.skip(reason)
     x, cotangent = _maxpool_inputs()
-    interpreted = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent)
-    on_iree = run(parse_module(MAXPOOL_GRAD), "main", x, cotangent, backend="iree")
+    interpreted = run(parse_module(text), "main", x, cotangent)
+    on_iree = run(parse_module(text), "main", x, cotangent, backend="iree")
     for a, b in zip(interpreted, on_iree, strict=True):
         assert same(a, b)

@@ -24,6 +24,7 @@ quantized, unsigned or promoted (wider-accumulator) element types.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
@@ -92,8 +93,6 @@ class LowerSelectAndScatter(RewritePattern):
         shape = list(shape_of(op.operand.type))
         rank = len(shape)
         window, strides, padding = op.window(rank)
-        if any(s < w for s, w in zip(strides, window, strict=True)):
-            return  # overlapping windows: a source element per window, not per tile
         if any(lo < 0 or hi < 0 for lo, hi in padding):
             return
         ops, hoist = Ops([]), Ops([])
@@ -120,14 +119,20 @@ def _lower(
     index = IndexConstants(hoist)
     minus_one = scalar_constant(hoist, -1, i32)
 
-    # A reduction loop per dim with a stride > 1 (upstream's filtered window).
-    tiled = [d for d in range(rank) if strides[d] != 1]
+    overlap = any(s < w for s, w in zip(strides, window, strict=True))
+    # A reduction loop per dim with a stride > 1 (upstream's filtered window),
+    # positions in the stride tile; with overlapping windows, a loop per dim
+    # with a window > 1, positions in the window.
+    tiled = [d for d in range(rank) if (window if overlap else strides)[d] != 1]
+    widths = window if overlap else strides
     loops = rank + len(tiled)
     positions: list[AffineExpr] = []
     for d in range(rank):
         expr = AffineExpr.dimension(d)
         if strides[d] != 1:
-            expr = expr * strides[d] + AffineExpr.dimension(rank + tiled.index(d))
+            expr = expr * strides[d]
+        if d in tiled:
+            expr = expr + AffineExpr.dimension(rank + tiled.index(d))
         positions.append(expr)
     window_map = AffineMap(
         loops, 0, tuple(AffineExpr.dimension(rank + i) for i in range(len(tiled)))
@@ -157,7 +162,7 @@ def _lower(
                 )
             )
         position = _tile_position(
-            [(rank + i, strides[d]) for i, d in enumerate(tiled)], body, index
+            [(rank + i, widths[d]) for i, d in enumerate(tiled)], body, index
         )
         position = body.add(arith.IndexCastOp(position, i32))
         chosen_index = body.add(arith.SelectOp(take, position, current_index))
@@ -175,6 +180,10 @@ def _lower(
         select_body,
     )
     ops.ops[-1].attributes.update(attributes)
+    if overlap:
+        return _scatter_overlapping(
+            op, shape, window, strides, padding, tiled, selected, ops, hoist
+        )
 
     # Each source element broadcast over its (tile, stride) block.
     tiles: list[int] = []
@@ -256,6 +265,74 @@ def _lower(
     return result
 
 
+def _scatter_overlapping(
+    op: shlo.SelectAndScatterOp,
+    shape: list[int],
+    window: Sequence[int],
+    strides: Sequence[int],
+    padding: Sequence[tuple[int, int]],
+    tiled: list[int],
+    selected: SSAValue,
+    ops: Ops,
+    hoist: Ops,
+) -> SSAValue:
+    """Overlapping windows: one generic per window position on a strided slice of the
+    padded result, in reverse row-major order of positions (so each element gets
+    its contributions in source order, as the interpreter folds them)."""
+    rank = len(shape)
+    element = element_type(op.operand.type)
+    source_shape = list(shape_of(op.source.type))
+    frame_shape = [n + lo + hi for n, (lo, hi) in zip(shape, padding, strict=True)]
+    frame_type = TensorType(element, frame_shape)
+    init = ops.add(tensor.ExtractOp(op.init_value, [], element))
+    frame = ops.add(linalg.FillOp([init], [empty(ops, frame_type)], [frame_type]))
+    identity = AffineMap.identity(rank)
+    offsets_list = list(itertools.product(*(range(w) for w in window)))
+    for offsets in reversed(offsets_list):
+        code = 0
+        for d in tiled:
+            code = code * window[d] + offsets[d]
+        code_value = scalar_constant(hoist, code, i32)
+        part = ops.add(
+            tensor.ExtractSliceOp.from_static_parameters(
+                frame, list(offsets), source_shape, list(strides)
+            )
+        )
+
+        def body_fn(
+            args: Sequence[SSAValue], body: Ops, code_value: SSAValue = code_value
+        ) -> list[SSAValue]:
+            chosen_index, update, accumulated = args
+            (combined,) = lower_region_body(
+                op.scatter, [accumulated, update], body, hoist
+            )
+            hit = body.add(arith.CmpiOp(chosen_index, code_value, "eq"))
+            return [body.add(arith.SelectOp(hit, combined, accumulated))]
+
+        (updated,) = build_generic(
+            ops,
+            [selected, op.source],
+            [identity, identity],
+            [part],
+            [identity],
+            parallel(rank),
+            body_fn,
+        )
+        ops.ops[-1].attributes.update(discardable_attributes(op))
+        frame = ops.add(
+            tensor.InsertSliceOp.from_static_parameters(
+                updated, frame, list(offsets), source_shape, list(strides)
+            )
+        )
+    if frame_shape != shape:
+        frame = ops.add(
+            tensor.ExtractSliceOp.from_static_parameters(
+                frame, [lo for lo, _ in padding], shape
+            )
+        )
+    return frame
+
+
 def _pad_operand(
     operand: SSAValue,
     shape: list[int],
@@ -297,9 +374,10 @@ def _inside(
     rank = len(shape)
     position = body.add(linalg.IndexOp(d))
     if strides[d] != 1:
-        scaled = body.add(arith.MuliOp(position, index(strides[d])))
+        position = body.add(arith.MuliOp(position, index(strides[d])))
+    if d in tiled:
         offset = body.add(linalg.IndexOp(rank + tiled.index(d)))
-        position = body.add(arith.AddiOp(scaled, offset))
+        position = body.add(arith.AddiOp(position, offset))
     lo = padding[d][0]
     low = body.add(arith.CmpiOp(position, index(lo), "sge"))
     high = body.add(arith.CmpiOp(position, index(lo + shape[d]), "slt"))
