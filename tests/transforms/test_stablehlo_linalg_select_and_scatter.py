@@ -329,7 +329,7 @@ def _maxpool_inputs() -> tuple[np.ndarray, np.ndarray]:
     ("text", "size", "pad"), [(MAXPOOL_GRAD, 2, (0, 1)), (MAXPOOL_GRAD_3X3, 3, (1, 1))]
 )
 def test_maxpool_gradient_lowered(text: str, size: int, pad: tuple[int, int]) -> None:
-    assert text.count(f"array<i64: 1, {size}, {size}, 1>") == 2
+    assert text.count(f"window_dimensions = array<i64: 1, {size}, {size}, 1>") == 2
     x, cotangent = _maxpool_inputs()
     interpreted = run(parse_module(text), "main", x, cotangent)
     lowered_results = run(lowered(text), "main", x, cotangent)
