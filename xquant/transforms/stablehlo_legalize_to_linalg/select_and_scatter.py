@@ -17,9 +17,18 @@ Two differences make the result the interpreter's bit for bit:
 
 Beyond upstream: padding (window positions in the padding are never selected;
 the result is cut out of the padded frame with `tensor.pad`/`tensor.extract_slice`
-with the init value) and windows of one element. Left unlowered, as upstream:
-overlapping windows (a stride below its window size), dynamic shapes; and
-quantized, unsigned or promoted (wider-accumulator) element types.
+with the init value), windows of one element, and overlapping windows (a stride
+below its window size: the first generic numbers positions in the window, then
+one generic per window position updates a strided slice of the padded result,
+positions in reverse row-major order, which gives every element its
+contributions in source order, as the interpreter folds them). Left unlowered
+(the IREE backend then names the op in a located error): dynamic shapes, empty
+tensors, negative padding, and quantized, unsigned or promoted (wider
+accumulator) element types.
+
+The value output of the first generic is a `tensor.empty`, as upstream's: the
+select region reads it before the first element is taken and the result is
+discarded (IREE warns about the read).
 """
 
 from __future__ import annotations
