@@ -26,9 +26,10 @@ contributions in source order, as the interpreter folds them). Left unlowered
 tensors, negative padding, and quantized, unsigned or promoted (wider
 accumulator) element types.
 
-The value output of the first generic is a `tensor.empty`, as upstream's: the
-select region reads it before the first element is taken and the result is
-discarded (IREE warns about the read).
+The value output of the first generic is a `tensor.empty`, as upstream's; unlike
+upstream's, the select region never reads it (before the first element is taken
+it gets the candidate twice, and its result is not used), so no region runs on
+uninitialized values. IREE still warns that the generic reads a `tensor.empty`.
 """
 
 from __future__ import annotations
@@ -159,9 +160,12 @@ def _lower(
 
     def select_body(args: Sequence[SSAValue], body: Ops) -> list[SSAValue]:
         candidate, _, current, current_index = args
-        (keep,) = lower_region_body(op.select, [current, candidate], body, hoist)
-        true = scalar_constant(hoist, 1, i1)
         first = body.add(arith.CmpiOp(current_index, minus_one, "eq"))
+        # Before the first element `current` is the uninitialized tensor.empty:
+        # the region sees the candidate instead (its result is not used then).
+        known = body.add(arith.SelectOp(first, candidate, current))
+        (keep,) = lower_region_body(op.select, [known, candidate], body, hoist)
+        true = scalar_constant(hoist, 1, i1)
         replace = body.add(arith.XOrIOp(keep, true))
         take = body.add(arith.OrIOp(replace, first))
         for d in padded:  # window positions in the padding are never taken
