@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
@@ -36,7 +37,14 @@ SCATTER = {
     "subtract": lambda a, b: a - b,
     "atan2": np.arctan2,  # folds differ in order: atan2(atan2(i, a), b) != ...(b), a)
 }
-DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
+DTYPES: dict[str, Any] = {
+    "f32": np.float32,
+    "f64": np.float64,
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "i32": np.int32,
+    "i8": np.int8,
+}
 
 
 def program(
@@ -52,7 +60,7 @@ def program(
     def t(s: tuple[int, ...]) -> str:
         return f"tensor<{'x'.join(map(str, s))}x{element}>"
 
-    kind = "FLOAT" if element.startswith("f") else "SIGNED"
+    kind = "FLOAT" if element.startswith(("f", "bf")) else "SIGNED"
     rank = len(shape)
     pad = ""
     if padding is not None:
@@ -360,3 +368,41 @@ def test_maxpool_gradient_on_iree(text: str) -> None:
     on_iree = run(parse_module(text), "main", x, cotangent, backend="iree")
     for a, b in zip(interpreted, on_iree, strict=True):
         assert same(a, b)
+
+
+def test_select_region_of_several_ops() -> None:
+    """`a >= b or a is NaN` (a NaN, once current, stays): the region's ops in order."""
+    text = """
+func.func @main(%x: tensor<6x6xf32>, %s: tensor<3x2xf32>, %i: tensor<f32>) -> tensor<6x6xf32> {
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %p = stablehlo.or %ge, %nan : tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %r : tensor<f32>
+  }) {window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 2, 3>}
+    : (tensor<6x6xf32>, tensor<3x2xf32>, tensor<f32>) -> tensor<6x6xf32>
+  func.return %0 : tensor<6x6xf32>
+}"""
+    rng = np.random.default_rng(8)
+    x = rng.integers(-2, 3, size=(6, 6)).astype(np.float32)
+    x[rng.random(x.shape) < 0.25] = np.nan
+    source = rng.integers(1, 5, size=(3, 2)).astype(np.float32)
+    init = np.array(0, np.float32)
+    interpreted = run(parse_module(text), "main", x, source, init)[0]
+    expected = reference(
+        x,
+        source,
+        np.float32(0),
+        (2, 3),
+        (2, 3),
+        ((0, 0), (0, 0)),
+        lambda a, b: a >= b or a != a,
+        SCATTER["add"],
+    )
+    assert same(interpreted, expected)
+    assert same(run(lowered(text), "main", x, source, init)[0], interpreted)
