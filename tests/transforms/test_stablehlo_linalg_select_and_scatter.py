@@ -24,13 +24,15 @@ from xquant import apply_passes, parse_module, run
 
 PASS = "stablehlo-legalize-to-linalg"
 
-COMPARE = {
+Binary = Callable[[Any, Any], Any]
+
+COMPARE: dict[str, Binary] = {
     "GE": lambda a, b: a >= b,
     "GT": lambda a, b: a > b,
     "LE": lambda a, b: a <= b,
     "LT": lambda a, b: a < b,
 }
-SCATTER = {
+SCATTER: dict[str, Binary] = {
     "add": lambda a, b: a + b,
     "multiply": lambda a, b: a * b,
     "maximum": np.maximum,
