@@ -206,7 +206,7 @@ def test_reduce_window_strides_and_padding(kind: str) -> None:
 
 
 def test_select_and_scatter_accumulates_in_i32() -> None:
-    """quant-to-math makes the conversions explicit; select_and_scatter itself stays (not a linalg op)."""
+    """quant-to-math makes the conversions explicit; stablehlo-legalize-to-linalg then lowers it."""
     rng = np.random.default_rng(5)
     operand = rng.integers(-128, 128, size=(4, 6), dtype=np.int8)
     source = rng.integers(-128, 128, size=(2, 3), dtype=np.int8)

@@ -56,7 +56,9 @@ Semantics kept from StableHLO (and the interpreter): float -> integer convert
 truncates, saturates and maps NaN to 0 (select + clamp before `fptosi`;
 i32 goes through f64 so its bounds are exact); compare uses ordered
 predicates except NE. Constants are created before the generics (never in
-bodies). Ops outside the subset (select_and_scatter,
+bodies). select_and_scatter: upstream's two generics and collapse, with the
+spec's tie rule (the first of equal elements), padding and overlapping windows
+(`select_and_scatter.py`). Ops outside the subset (
 custom_call, integer power, base dilations, i1 or float -> integer
 convolutions; dynamic shapes for iota, pad, dynamic_update_slice and a
 reversed dim; an iota whose index cast would wrap for float or i1 results)

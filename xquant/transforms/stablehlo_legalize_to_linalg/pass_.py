@@ -54,6 +54,9 @@ from xquant.transforms.stablehlo_legalize_to_linalg.reduce import (
     LowerReduce,
     LowerReduceWindow,
 )
+from xquant.transforms.stablehlo_legalize_to_linalg.select_and_scatter import (
+    LowerSelectAndScatter,
+)
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,7 @@ class StablehloLegalizeToLinalgPass(ModulePass):
                     LowerConvolution(),
                     LowerReduce(self.enable_primitive_ops),
                     LowerReduceWindow(),
+                    LowerSelectAndScatter(),
                     LowerIota(self.enable_primitive_ops),
                     LowerDynamicIota(self.enable_primitive_ops),
                     LowerReverse(),
