@@ -33,9 +33,27 @@ HERE = Path(__file__).resolve().parent
 DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 
 SPECIAL = [
-    0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 3.0, 7.9, 8.0, 8.1, 30.0, 1e-3, -1e-3,
-    1e3, 1e10, 1e-30, float("nan"), float("inf"), float("-inf"),
-]  # fmt: skip
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    -0.5,
+    2.0,
+    3.0,
+    7.9,
+    8.0,
+    8.1,
+    30.0,
+    1e-3,
+    -1e-3,
+    1e3,
+    1e10,
+    1e-30,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+]
 
 
 def unary_inputs(dtype: type) -> np.ndarray:
@@ -68,12 +86,26 @@ def pair_inputs(dtype: type) -> tuple[np.ndarray, np.ndarray]:
     )
     q = np.concatenate(
         [
-            [1.0, 2.0, 0.5, -1.0, -2.0, 0.0, -1.5, 1e-3, 2.0, -2.5, 1e4, 3.0, np.inf,
-             np.nan],
+            [
+                1.0,
+                2.0,
+                0.5,
+                -1.0,
+                -2.0,
+                0.0,
+                -1.5,
+                1e-3,
+                2.0,
+                -2.5,
+                1e4,
+                3.0,
+                np.inf,
+                np.nan,
+            ],
             rng.uniform(0.05, 20, 60),
             rng.uniform(-6, 6, 30),
         ]
-    )  # fmt: skip
+    )
     return x.astype(dtype), q.astype(dtype)
 
 
@@ -83,9 +115,11 @@ def polygamma_inputs(dtype: type) -> tuple[np.ndarray, np.ndarray]:
         [[0, 0, 1, 1, 2, 3, 4, -1, 1.5, 0, 2], rng.integers(0, 6, 60).astype(float)]
     )
     x = np.concatenate(
-        [[1.0, -0.5, 1.0, 0.5, 2.0, 3.0, 0.25, 1.0, 1.0, 0.0, -2.0],
-         rng.uniform(0.1, 10, 60)]
-    )  # fmt: skip
+        [
+            [1.0, -0.5, 1.0, 0.5, 2.0, 3.0, 0.25, 1.0, 1.0, 0.0, -2.0],
+            rng.uniform(0.1, 10, 60),
+        ]
+    )
     return n.astype(dtype), x.astype(dtype)
 
 
@@ -139,12 +173,16 @@ RAGGED_DOT_MODES = {
     "mode1": ((2, 11, 5), (3, 2, 5, 7), [4, 0, 6], (([2], [2]), ([0], [1])), [1], [0]),
     # [b,m,k] x [b,k,n], group_sizes [b,g] -> [g,b,m,n]
     "mode2": (
-        (2, 3, 5), (2, 5, 7), [[1, 2, 0, 2], [3, 0, 1, 0]], (([2], [1]), ([0], [0])),
-        [2], [],
+        (2, 3, 5),
+        (2, 5, 7),
+        [[1, 2, 0, 2], [3, 0, 1, 0]],
+        (([2], [1]), ([0], [0])),
+        [2],
+        [],
     ),
     # [b,m,k] x [b,k,n], group_sizes [g] -> [b,m,n]
     "mode3": ((2, 3, 5), (2, 5, 7), [1, 1], (([2], [1]), ([0], [0])), [0], []),
-}  # fmt: skip
+}
 
 
 def ragged_dot(arrays: dict[str, np.ndarray]) -> None:
