@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -41,6 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects.chlo import ConstantLikeOp, RaggedDotOp, ScanOp, TopKOp
+from xquant.dialects.shape import ShapeOfOp
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra
 from xquant.dialects.stablehlo.attributes import (
@@ -61,6 +63,7 @@ from xquant.dialects.stablehlo.bitwise import (
 from xquant.dialects.stablehlo.control_flow import SortOp, WhileOp
 from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
 from xquant.dialects.stablehlo.dynamism import (
+    DynamicBroadcastInDimOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     GetDimensionSizeOp,
@@ -1311,8 +1314,6 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     if not isa(result_type, TensorType[Attribute]):
         return None
     shape = tuple(result_type.get_shape())
-    if any(n < 0 for n in shape):
-        return None
     value = op.value
     if isinstance(value, FloatAttr):
         number: float | int = float(cast(FloatAttr, value).value.data)
@@ -1321,6 +1322,23 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     else:
         return None
     element = result_type.get_element_type()
+    if any(n < 0 for n in shape):
+        # Upstream: a scalar constant, `shape.shape_of` of the operand, and a
+        # `dynamic_broadcast_in_dim` to it.
+        scalar = m.b.constant([number], element, ())
+        extents = m.b.add(
+            ShapeOfOp.create(
+                operands=[operand],
+                result_types=[TensorType(IndexType(), [len(shape)])],
+            )
+        )
+        return m.b.add(
+            DynamicBroadcastInDimOp.create(
+                operands=[scalar, extents],
+                result_types=[result_type],
+                properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])},
+            )
+        )
     if m.full_constants or not shape:
         return m.b.constant([number], element, shape)
     return m.b.splat(number, element, shape)
