@@ -191,6 +191,17 @@ class StructuralFunctions(InterpreterFunctions):
         )
         return (as_result(broadcast_view(line, shape), op.result.type),)
 
+    @impl(dynamism.GetDimensionSizeOp)
+    def run_get_dimension_size(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.GetDimensionSizeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The run-time size of dimension `dimension`, as a `tensor<i32>`."""
+        size = np.shape(args[0])[op.dimension.value.data]
+        return (as_result(np.array(size, np.int32), op.result.type),)
+
     @impl(dynamism.DynamicBroadcastInDimOp)
     def run_dynamic_broadcast_in_dim(
         self,

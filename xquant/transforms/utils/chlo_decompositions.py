@@ -64,9 +64,11 @@ from xquant.dialects.stablehlo.control_flow import SortOp, WhileOp
 from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
 from xquant.dialects.stablehlo.dynamism import (
     DynamicBroadcastInDimOp,
+    DynamicIotaOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     GetDimensionSizeOp,
+    RealDynamicSliceOp,
 )
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import (
@@ -588,18 +590,30 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
     if not isa(operand_type, TensorType[Attribute]):
         return None
     shape = list(operand_type.get_shape())
-    if not shape or any(size < 0 for size in shape):
+    if not shape:
         return None
+    dynamic = any(size < 0 for size in shape)
     element = operand_type.get_element_type()
     last = len(shape) - 1
-    k = min(op.k.value.data, shape[-1])
+    k = op.k.value.data if shape[-1] < 0 else min(op.k.value.data, shape[-1])
     b = HloBuilder()
-    iota = b.add(
-        IotaOp.create(
-            result_types=[TensorType(i32, shape)],
-            properties={"iota_dimension": IntegerAttr(last, i64)},
+    limit_shape: SSAValue | None = None
+    if dynamic:
+        op_shape, limit_shape = _top_k_shapes(b, op.operand, shape, k)
+        iota = b.add(
+            DynamicIotaOp.create(
+                operands=[op_shape],
+                result_types=[TensorType(i32, shape)],
+                properties={"iota_dimension": IntegerAttr(last, i64)},
+            )
         )
-    )
+    else:
+        iota = b.add(
+            IotaOp.create(
+                result_types=[TensorType(i32, shape)],
+                properties={"iota_dimension": IntegerAttr(last, i64)},
+            )
+        )
     scalar, index_scalar = TensorType(element, []), TensorType(i32, [])
     block = Block(arg_types=[scalar, scalar, index_scalar, index_scalar])
     properties: dict[str, Attribute] = {
@@ -621,6 +635,20 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
         regions=[Region(block)],
     )
     b.ops.append(sort)
+    if limit_shape is not None:
+        rank = len(shape)
+        start = b.constant([0] * rank, i64, [rank])
+        strides = b.constant([1] * rank, i64, [rank])
+        for result, result_type in zip(
+            sort.results, (op.values.type, op.indices.type), strict=True
+        ):
+            b.add(
+                RealDynamicSliceOp.create(
+                    operands=[result, start, limit_shape, strides],
+                    result_types=[result_type],
+                )
+            )
+        return b
     limits = [*shape[:-1], k]
     for result, result_type in zip(
         sort.results, (op.values.type, op.indices.type), strict=True
@@ -637,6 +665,42 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
             )
         )
     return b
+
+
+def _top_k_shapes(
+    b: HloBuilder, operand: SSAValue, shape: Sequence[int], k: int
+) -> tuple[SSAValue, SSAValue]:
+    """`ConvertTopKOp`'s run-time shapes: the operand's (`get_dimension_size` ->
+    i64 -> `tensor<1xi64>` per dynamic dimension, constants for static ones,
+    concatenated) and the result's (the last size replaced by `k`)."""
+    pieces: list[SSAValue] = []
+    for i, size in enumerate(shape):
+        if size < 0:
+            size_i32 = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[operand],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(i, i64)},
+                )
+            )
+            size_i64 = b.add(ew.ConvertOp(size_i32, TensorType(i64, [])))
+        else:
+            size_i64 = b.constant([size], i64, [])
+        pieces.append(b.add(ReshapeOp(size_i64, TensorType(i64, [1]))))
+    rank = len(shape)
+
+    def concat(values: list[SSAValue]) -> SSAValue:
+        return b.add(
+            ConcatenateOp.create(
+                operands=values,
+                result_types=[TensorType(i64, [rank])],
+                properties={"dimension": IntegerAttr(0, i64)},
+            )
+        )
+
+    op_shape = concat(pieces)
+    last = b.add(ReshapeOp(b.constant([k], i64, []), TensorType(i64, [1])))
+    return op_shape, concat([*pieces[:-1], last])
 
 
 # ----- f64 erf/erfc/erf_inv (Cephes; `materializeErf*ApproximationF64`, `erfInv64`)
