@@ -1408,7 +1408,7 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     return m.b.splat(number, element, shape)
 
 
-# ----- ragged_dot (`ConvertRaggedDotOp`, static shapes)
+# ----- ragged_dot (`ConvertRaggedDotOp`)
 
 
 def _i64_zero(b: HloBuilder, shape: Sequence[int]) -> SSAValue:
@@ -1428,14 +1428,77 @@ def _ragged_mask(
     lhs_shape = shape_of(lhs.type)
     target = TensorType(i64, lhs_shape)
     dims = list(range(group_sizes_rank - 1))
-    start_b = b.add(BroadcastInDimOp(start, dims, target))
-    limit_b = b.add(BroadcastInDimOp(limit, dims, target))
-    iota_b = b.add(BroadcastInDimOp(iota, list(range(len(lhs_shape))), target))
+    start_b = _broadcast_to_lhs(b, start, dims, lhs, target)
+    limit_b = _broadcast_to_lhs(b, limit, dims, lhs, target)
+    iota_b = _broadcast_to_lhs(b, iota, list(range(len(lhs_shape))), lhs, target)
     ge_start = b.compare(ComparisonDirection.GE, iota_b, start_b)
     lt_limit = b.compare(ComparisonDirection.LT, iota_b, limit_b)
     mask = b.binary(AndOp, ge_start, lt_limit)
     return b.add(
         ew.SelectOp.create(operands=[mask, lhs, zero], result_types=[lhs.type])
+    )
+
+
+def _broadcast_to_lhs(
+    b: HloBuilder,
+    value: SSAValue,
+    dims: list[int],
+    lhs: SSAValue,
+    target: TensorType[Attribute],
+) -> SSAValue:
+    """`broadcast_in_dim` to lhs's shape; on a dynamic lhs, upstream's
+    `shape.shape_of` + `dynamic_broadcast_in_dim`."""
+    if is_static(lhs.type):
+        return b.add(BroadcastInDimOp(value, dims, target))
+    return _dynamic_broadcast(b, value, dims, lhs, target)
+
+
+def _dynamic_broadcast(
+    b: HloBuilder,
+    value: SSAValue,
+    dims: list[int],
+    like: SSAValue,
+    target: Attribute,
+) -> SSAValue:
+    rank = len(shape_of(like.type))
+    extents = b.add(
+        ShapeOfOp.create(
+            operands=[like], result_types=[TensorType(IndexType(), [rank])]
+        )
+    )
+    return b.add(
+        DynamicBroadcastInDimOp.create(
+            operands=[value, extents],
+            result_types=[target],
+            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, dims)},
+        )
+    )
+
+
+def _ragged_iota_shape(b: HloBuilder, lhs: SSAValue, ragged: int) -> SSAValue:
+    """Mode 1's dynamic iota shape: lhs's run-time size at the ragged dimension,
+    1 elsewhere, as a `tensor<rank x i64>`."""
+    rank = len(shape_of(lhs.type))
+    dims: list[SSAValue] = []
+    for d in range(rank):
+        if d == ragged:
+            size = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[lhs],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(d, i64)},
+                )
+            )
+            size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+            dims.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+        else:
+            dims.append(b.constant([1], i64, [1]))
+    return b.add(
+        ConcatenateOp.create(
+            operands=dims,
+            result_types=[TensorType(i64, [rank])],
+            properties={"dimension": IntegerAttr(0, i64)},
+        )
     )
 
 
@@ -1503,11 +1566,20 @@ def expand_ragged_dot(
     builder's last op gives the result."""
     lhs, rhs, group_sizes = operands
     types = [lhs.type, rhs.type, group_sizes.type, op.result.type]
-    if not all(isa(t, TensorType) and is_static(t) for t in types):
+    if not all(isa(t, TensorType) for t in types):
         return None
     numbers = op.ragged_dot_dimension_numbers
     lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
     result_shape = shape_of(op.result.type)
+    # Dynamic shapes: upstream's mode-1 forms for a dynamic lhs/result (the rhs
+    # and group sizes static); mode 3 is one dot_general. Others are not ported.
+    mode_3 = len(lhs_shape) >= len(rhs_shape) and len(lhs_shape) >= len(result_shape)
+    if not (is_static(rhs.type) and is_static(group_sizes.type)) or (
+        not mode_3
+        and len(lhs_shape) >= len(rhs_shape)
+        and not (is_static(lhs.type) and is_static(op.result.type))
+    ):
+        return None
     group_shape = shape_of(group_sizes.type)
     precision = _precision(op)
     b = HloBuilder()
@@ -1526,13 +1598,26 @@ def expand_ragged_dot(
     start = _i64_zero(b, batch_shape)
     iota_shape = [1] * len(lhs_shape)
     iota_shape[ragged] = lhs_shape[ragged]
-    iota = b.add(
-        IotaOp.create(
-            result_types=[TensorType(i64, iota_shape)],
-            properties={"iota_dimension": IntegerAttr(ragged, i64)},
+    if lhs_shape[ragged] < 0:
+        iota = b.add(
+            DynamicIotaOp.create(
+                operands=[_ragged_iota_shape(b, lhs, ragged)],
+                result_types=[TensorType(i64, iota_shape)],
+                properties={"iota_dimension": IntegerAttr(ragged, i64)},
+            )
         )
-    )
-    zero = b.constant([0], element_type(lhs.type), lhs_shape)
+    else:
+        iota = b.add(
+            IotaOp.create(
+                result_types=[TensorType(i64, iota_shape)],
+                properties={"iota_dimension": IntegerAttr(ragged, i64)},
+            )
+        )
+    if is_static(lhs.type):
+        zero = b.constant([0], element_type(lhs.type), lhs_shape)
+    else:
+        scalar_zero = b.constant([0], element_type(lhs.type), [])
+        zero = _dynamic_broadcast(b, scalar_zero, [], lhs, lhs.type)
     mode_1 = len(lhs_shape) < len(rhs_shape)
     group_dim = -1
     if mode_1:
