@@ -79,6 +79,7 @@ from xquant.dialects.stablehlo.structural import (
     SliceOp,
 )
 from xquant.numerics.values import dtype_of, element_type, int_info, with_element
+from xquant.transforms.utils.chlo_complex_math import expand_complex
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, is_static, shape_of
 
 ERF_T = (
@@ -1285,9 +1286,18 @@ def _float_binary(
     return expand
 
 
+def _complex_math(name: str) -> Callable[[_Math, SSAValue], SSAValue | None]:
+    """Upstream's generated complex pattern for `name` (`chlo_complex_math`)."""
+
+    def expand(m: _Math, x: SSAValue) -> SSAValue | None:
+        return expand_complex(m.b, name, x, m.full_constants)
+
+    return expand
+
+
 def _complex_or(
     real: Callable[[_Math, SSAValue], SSAValue | None],
-    complex_body: Callable[[_Math, SSAValue], SSAValue],
+    complex_body: Callable[[_Math, SSAValue], SSAValue | None],
 ) -> Callable[[_Math, SSAValue], SSAValue | None]:
     """`complex_body` on complex values, `real` otherwise."""
 
@@ -1308,11 +1318,11 @@ EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
     "chlo.sinh": _complex_or(_upcast(sinh), sinh),
     "chlo.atan": _float_only(atan),
     "chlo.tan": _complex_or(_float_only(tan), tan),
-    "chlo.atanh": _float_only(atanh),
-    "chlo.asin": _float_only(asin),
+    "chlo.atanh": _complex_or(_float_only(atanh), _complex_math("chlo.atanh")),
+    "chlo.asin": _complex_or(_float_only(asin), _complex_math("chlo.asin")),
     "chlo.acos": _float_only(acos),
-    "chlo.acosh": _float_only(acosh),
-    "chlo.asinh": _float_only(asinh),
+    "chlo.acosh": _complex_or(_float_only(acosh), _complex_math("chlo.acosh")),
+    "chlo.asinh": _complex_or(_float_only(asinh), _complex_math("chlo.asinh")),
     "chlo.lgamma": _upcast_below_f32(lgamma),
     "chlo.digamma": _upcast_below_f32(digamma),
     "chlo.bessel_i1e": _upcast_below_f32(bessel_i1e),
