@@ -73,3 +73,24 @@ def test_constant_like_dynamic_expansion_runs() -> None:
     assert "shape.shape_of" in names and "stablehlo.dynamic_broadcast_in_dim" in names
     (got,) = xquant.run(lowered, "main", x)
     np.testing.assert_array_equal(np.asarray(got), np.full((2, 3), 1.5, np.float32))
+
+
+def test_dynamic_reshape() -> None:
+    text = """func.func @main(%x: tensor<2x3xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %0 : tensor<?x?xf32>
+}"""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (got,) = xquant.run(xquant.parse_module(text), "main", x, np.array([3, 2]))
+    np.testing.assert_array_equal(np.asarray(got), x.reshape(3, 2))
+    with pytest.raises(OpInterpretationError, match=r"output shape \[4, 2\]"):
+        xquant.run(xquant.parse_module(text), "main", x, np.array([4, 2]))
+
+
+def test_get_dimension_size() -> None:
+    text = """func.func @main(%x: tensor<?x?xf32>) -> tensor<i32> {
+  %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  func.return %0 : tensor<i32>
+}"""
+    (got,) = xquant.run(xquant.parse_module(text), "main", np.zeros((2, 7), np.float32))
+    assert np.asarray(got).dtype == np.int32 and int(got) == 7

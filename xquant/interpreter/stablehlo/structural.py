@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -201,6 +202,30 @@ class StructuralFunctions(InterpreterFunctions):
         """The run-time size of dimension `dimension`, as a `tensor<i32>`."""
         size = np.shape(args[0])[op.dimension.value.data]
         return (as_result(np.array(size, np.int32), op.result.type),)
+
+    @impl(dynamism.DynamicReshapeOp)
+    def run_dynamic_reshape(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.DynamicReshapeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """reshape to the shape `output_shape` holds at run time."""
+        value = np.asarray(args[0])
+        shape = [int(n) for n in np.asarray(args[1]).reshape(-1)]
+        declared = shape_of(op.result.type)
+        if (
+            len(shape) != len(declared)
+            or any(n < 0 or (d >= 0 and n != d) for n, d in zip(shape, declared))
+            or math.prod(shape) != value.size
+        ):
+            raise op_error(
+                op,
+                f"output shape {shape} does not fit the operand "
+                f"{type_text(op.operand.type)} of {value.size} elements and the "
+                f"result type {type_text(op.result.type)}",
+            )
+        return (as_result(value.reshape(shape), op.result.type),)
 
     @impl(dynamism.DynamicBroadcastInDimOp)
     def run_dynamic_broadcast_in_dim(

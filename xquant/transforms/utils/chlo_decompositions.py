@@ -65,6 +65,7 @@ from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
 from xquant.dialects.stablehlo.dynamism import (
     DynamicBroadcastInDimOp,
     DynamicIotaOp,
+    DynamicReshapeOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     GetDimensionSizeOp,
@@ -1512,6 +1513,92 @@ def _ragged_iota_shape(b: HloBuilder, lhs: SSAValue, ragged: int) -> SSAValue:
     )
 
 
+def _dynamic_group_slice(
+    b: HloBuilder, rhs: SSAValue, group_dim: int, index: int
+) -> SSAValue:
+    """Mode 1 on a dynamic rhs: group `index` by `real_dynamic_slice` (start/limit
+    built per dimension: constants at the group dimension, 0 and the run-time size
+    elsewhere) and `dynamic_reshape` without the group dimension, as upstream."""
+    rhs_shape = shape_of(rhs.type)
+    rank = len(rhs_shape)
+    starts: list[SSAValue] = []
+    limits: list[SSAValue] = []
+    for d in range(rank):
+        if d == group_dim:
+            starts.append(b.constant([index], i64, [1]))
+            limits.append(b.constant([index + 1], i64, [1]))
+        else:
+            starts.append(b.constant([0], i64, [1]))
+            size = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[rhs],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(d, i64)},
+                )
+            )
+            size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+            limits.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+
+    def concat(values: list[SSAValue], n: int) -> SSAValue:
+        return b.add(
+            ConcatenateOp.create(
+                operands=values,
+                result_types=[TensorType(i64, [n])],
+                properties={"dimension": IntegerAttr(0, i64)},
+            )
+        )
+
+    start, limit = concat(starts, rank), concat(limits, rank)
+    strides = b.constant([1] * rank, i64, [rank])
+    element = element_type(rhs.type)
+    slice_shape = list(rhs_shape)
+    slice_shape[group_dim] = 1
+    sliced = b.add(
+        RealDynamicSliceOp.create(
+            operands=[rhs, start, limit, strides],
+            result_types=[TensorType(element, slice_shape)],
+        )
+    )
+    kept = [d for d in range(rank) if d != group_dim]
+    new_shape = concat([limits[d] for d in kept], rank - 1)
+    return b.add(
+        DynamicReshapeOp.create(
+            operands=[sliced, new_shape],
+            result_types=[TensorType(element, [rhs_shape[d] for d in kept])],
+        )
+    )
+
+
+def _prepend_one(b: HloBuilder, value: SSAValue) -> SSAValue:
+    """`value` reshaped to 1 x its shape: `reshape` when static, else upstream's
+    `dynamic_reshape` to [1, get_dimension_size of every dimension]."""
+    shape = shape_of(value.type)
+    new_type = TensorType(element_type(value.type), [1, *shape])
+    if is_static(value.type):
+        return b.add(ReshapeOp(value, new_type))
+    sizes = [b.constant([1], i64, [1])]
+    for d in range(len(shape)):
+        size = b.add(
+            GetDimensionSizeOp.create(
+                operands=[value],
+                result_types=[TensorType(i32, [])],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+        size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+        sizes.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+    new_shape = b.add(
+        ConcatenateOp.create(
+            operands=sizes,
+            result_types=[TensorType(i64, [len(shape) + 1])],
+            properties={"dimension": IntegerAttr(0, i64)},
+        )
+    )
+    return b.add(
+        DynamicReshapeOp.create(operands=[value, new_shape], result_types=[new_type])
+    )
+
+
 def _group_size(
     b: HloBuilder, group_sizes: SSAValue, index: int, batch_shape: Sequence[int]
 ) -> SSAValue:
@@ -1569,7 +1656,8 @@ def _precision(op: RaggedDotOp) -> Attribute | None:
 def expand_ragged_dot(
     op: RaggedDotOp, operands: Sequence[SSAValue]
 ) -> HloBuilder | None:
-    """`ConvertRaggedDotOp` on static shapes: mode 1 (ragged lhs free dimension) as
+    """`ConvertRaggedDotOp` (static or dynamic shapes; the group count static):
+    mode 1 (ragged lhs free dimension) as
     one masked dot_general per group, summed; mode 2 (ragged contracting dimension)
     one per group, concatenated along a new leading dimension; mode 3 (ragged batch
     dimension) a plain dot_general, on `operands` (lhs, rhs, group_sizes). The
@@ -1581,15 +1669,11 @@ def expand_ragged_dot(
     numbers = op.ragged_dot_dimension_numbers
     lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
     result_shape = shape_of(op.result.type)
-    # Dynamic shapes: upstream's mode-1 forms for a dynamic lhs/result (the rhs
-    # and group sizes static); mode 3 is one dot_general. Others are not ported.
-    mode_3 = len(lhs_shape) >= len(rhs_shape) and len(lhs_shape) >= len(result_shape)
-    if not (is_static(rhs.type) and is_static(group_sizes.type)) or (
-        not mode_3
-        and len(lhs_shape) >= len(rhs_shape)
-        and not (is_static(lhs.type) and is_static(op.result.type))
-    ):
-        return None
+    # Dynamic shapes take upstream's dynamic forms (dynamic_iota, shape_of +
+    # dynamic_broadcast_in_dim, real_dynamic_slice, dynamic_reshape).
+    mode_1 = len(lhs_shape) < len(rhs_shape)
+    if not is_static(group_sizes.type):
+        return None  # upstream: "dynamic group count not supported"
     group_shape = shape_of(group_sizes.type)
     precision = _precision(op)
     b = HloBuilder()
@@ -1628,11 +1712,12 @@ def expand_ragged_dot(
     else:
         scalar_zero = b.constant([0], element_type(lhs.type), [])
         zero = _dynamic_broadcast(b, scalar_zero, [], lhs, lhs.type)
-    mode_1 = len(lhs_shape) < len(rhs_shape)
     group_dim = -1
     if mode_1:
         (group_dim,) = numbers.dims("rhs_group_dimensions")
         groups = rhs_shape[group_dim]
+        if groups < 0:
+            return None  # upstream: "dynamic group count not supported"
 
         def adjusted(d: int) -> int:
             return d - 1 if d > group_dim else d
@@ -1653,7 +1738,11 @@ def expand_ragged_dot(
         size = _group_size(b, group_sizes, i, batch_shape)
         limit = b.binary(ew.AddOp, start, size)
         masked = _ragged_mask(b, lhs, zero, start, limit, iota, len(group_shape))
-        if mode_1:
+        if mode_1 and not is_static(rhs.type):
+            operand = _dynamic_group_slice(b, rhs, group_dim, i)
+            dot = b.add(_dot(masked, operand, dims, precision, op.result.type))
+            outputs = [dot] if i == 0 else [b.binary(ew.AddOp, outputs[0], dot)]
+        elif mode_1:
             begin = [0] * len(rhs_shape)
             begin[group_dim] = i
             end = list(rhs_shape)
@@ -1669,12 +1758,7 @@ def expand_ragged_dot(
         start = limit
     if mode_1:
         return b
-    reshaped = [
-        b.add(
-            ReshapeOp(out, TensorType(element_type(out.type), [1, *shape_of(out.type)]))
-        )
-        for out in outputs
-    ]
+    reshaped = [_prepend_one(b, out) for out in outputs]
     b.add(
         ConcatenateOp.create(
             operands=reshaped,
