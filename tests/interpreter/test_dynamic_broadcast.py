@@ -94,3 +94,18 @@ def test_get_dimension_size() -> None:
 }"""
     (got,) = xquant.run(xquant.parse_module(text), "main", np.zeros((2, 7), np.float32))
     assert np.asarray(got).dtype == np.int32 and int(got) == 7
+
+
+def test_constant_like_bounded_expansion_runs() -> None:
+    text = """func.func @main(%x: tensor<2xi64>, %n: tensor<i32>) -> tensor<?xi32, #stablehlo.bounds<2>> {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<2xi64>, tensor<i32>) -> tensor<?xi64, #stablehlo.bounds<2>>
+  %1 = "chlo.constant_like"(%0) <{value = 7 : i32}> : (tensor<?xi64, #stablehlo.bounds<2>>) -> tensor<?xi32, #stablehlo.bounds<2>>
+  func.return %1 : tensor<?xi32, #stablehlo.bounds<2>>
+}"""
+    lowered = xquant.parse_module(text)
+    xquant.apply_passes(lowered, "chlo-legalize-to-stablehlo")
+    assert "stablehlo.broadcast_in_dim" in {op.name for op in lowered.walk()}
+    args = (np.array([5, 6], np.int64), np.array(1, np.int32))
+    for module in (xquant.parse_module(text), lowered):
+        (got,) = xquant.run(module, "main", *args)
+        np.testing.assert_array_equal(np.asarray(got), np.array([7], np.int32))

@@ -21,6 +21,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
     ComplexType,
@@ -70,6 +71,7 @@ from xquant.dialects.stablehlo.dynamism import (
     DynamicUpdateSliceOp,
     GetDimensionSizeOp,
     RealDynamicSliceOp,
+    SetDimensionSizeOp,
 )
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import (
@@ -79,6 +81,7 @@ from xquant.dialects.stablehlo.structural import (
     ReshapeOp,
     SliceOp,
 )
+from xquant.dialects.stablehlo.types import TypeExtensionsAttr
 from xquant.numerics.values import dtype_of, element_type, int_info, with_element
 from xquant.transforms.utils.chlo_complex_math import expand_complex
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, is_static, shape_of
@@ -1384,7 +1387,9 @@ def expand(
 
 
 def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue | None:
-    """`ConvertConstantLikeOp` on a static shape: one splat constant of the result type."""
+    """`ConvertConstantLikeOp`: one splat constant of a static result type; on a
+    bounded dynamic one, a broadcast to the bounds and `set_dimension_size` per
+    dynamic dimension; else `shape.shape_of` + `dynamic_broadcast_in_dim`."""
     result_type = op.result.type
     if not isa(result_type, TensorType[Attribute]):
         return None
@@ -1397,6 +1402,9 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     else:
         return None
     element = result_type.get_element_type()
+    encoding = result_type.encoding
+    if any(n < 0 for n in shape) and isinstance(encoding, TypeExtensionsAttr):
+        return _bounded_constant(m.b, number, element, shape, encoding, operand)
     if any(n < 0 for n in shape):
         # Upstream: a scalar constant, `shape.shape_of` of the operand, and a
         # `dynamic_broadcast_in_dim` to it.
@@ -1417,6 +1425,53 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     if m.full_constants or not shape:
         return m.b.constant([number], element, shape)
     return m.b.splat(number, element, shape)
+
+
+def _bounded_constant(
+    b: HloBuilder,
+    number: float | int,
+    element: Attribute,
+    shape: Sequence[int],
+    encoding: TypeExtensionsAttr,
+    operand: SSAValue,
+) -> SSAValue | None:
+    """`numpyBroadcastIfNeeded` of a scalar to a bounded dynamic shape: a
+    `broadcast_in_dim` to the bounds, then per dynamic dimension (in order) its
+    run-time size from `operand` through `set_dimension_size`."""
+    bounds = encoding.values
+    if len(bounds) != len(shape) or any(
+        n < 0 and bound < 0 for n, bound in zip(shape, bounds)
+    ):
+        return None
+    full = [bound if n < 0 else n for n, bound in zip(shape, bounds)]
+    value = b.add(
+        BroadcastInDimOp(
+            b.constant([number], element, []), [], TensorType(element, full)
+        )
+    )
+    current = list(full)
+    current_bounds = [DYNAMIC_INDEX] * len(shape)
+    for d, n in enumerate(shape):
+        if n >= 0:
+            continue
+        size = b.add(
+            GetDimensionSizeOp.create(
+                operands=[operand],
+                result_types=[TensorType(i32, [])],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+        current[d], current_bounds[d] = DYNAMIC_INDEX, bounds[d]
+        value = b.add(
+            SetDimensionSizeOp.create(
+                operands=[value, size],
+                result_types=[
+                    TensorType(element, current, TypeExtensionsAttr(current_bounds))
+                ],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+    return value
 
 
 # ----- ragged_dot (`ConvertRaggedDotOp`)
