@@ -109,3 +109,27 @@ def test_constant_like_bounded_expansion_runs() -> None:
     for module in (xquant.parse_module(text), lowered):
         (got,) = xquant.run(module, "main", *args)
         np.testing.assert_array_equal(np.asarray(got), np.array([7], np.int32))
+
+
+def test_erf_inv_bounded_matches_static() -> None:
+    """chlo.erf_inv on a bounded shape (upstream's set_dimension_size'd constants)
+    gives the static expansion's bits on the run-time rows."""
+    bounded = "tensor<?x16xf32, #stablehlo.bounds<16, ?>>"
+    text = f"""func.func @main(%x: tensor<16x16xf32>, %n: tensor<i32>) -> {bounded} {{
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<16x16xf32>, tensor<i32>) -> {bounded}
+  %1 = chlo.erf_inv %0 : {bounded} -> {bounded}
+  func.return %1 : {bounded}
+}}"""
+    static = """func.func @main(%x: tensor<5x16xf32>) -> tensor<5x16xf32> {
+  %1 = chlo.erf_inv %x : tensor<5x16xf32> -> tensor<5x16xf32>
+  func.return %1 : tensor<5x16xf32>
+}"""
+    x = np.linspace(-1, 1, 256, dtype=np.float32).reshape(16, 16)
+    (want,) = xquant.run(xquant.parse_module(static), "main", x[:5])
+    lowered = xquant.parse_module(text)
+    xquant.apply_passes(lowered, "chlo-legalize-to-stablehlo")
+    names = {op.name for op in lowered.walk()}
+    assert "stablehlo.set_dimension_size" in names and "chlo.erf_inv" not in names
+    for module in (xquant.parse_module(text), lowered):
+        (got,) = xquant.run(module, "main", x, np.array(5, np.int32))
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

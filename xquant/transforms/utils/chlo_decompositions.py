@@ -159,6 +159,12 @@ class _Math:
 
     def splat(self, value: float | tuple[float, float], like: SSAValue) -> SSAValue:
         element, shape = element_type(like.type), shape_of(like.type)
+        encoding = like.type.encoding if isa(like.type, TensorType[Attribute]) else None
+        if isinstance(encoding, TypeExtensionsAttr) and not isinstance(value, tuple):
+            # upstream's getConstantLike on a bounded dynamic shape
+            bounded = _bounded_constant(self.b, value, element, shape, encoding, like)
+            if bounded is not None:
+                return bounded
         if isinstance(value, tuple) or (
             self.full_constants and all(n >= 0 for n in shape)
         ):
@@ -181,7 +187,22 @@ class _Math:
         return self.b.binary(ew.DivideOp, a, c)
 
     def lt(self, a: SSAValue, c: SSAValue) -> SSAValue:
-        return self.b.compare(ComparisonDirection.LT, a, c)
+        return self.cmp(ComparisonDirection.LT, a, c)
+
+    def cmp(self, direction: ComparisonDirection, a: SSAValue, c: SSAValue) -> SSAValue:
+        """`compare`; on a bounded operand the i1 result keeps the bounds."""
+        encoding = a.type.encoding if isa(a.type, TensorType[Attribute]) else None
+        if isinstance(encoding, TypeExtensionsAttr):
+            return self.b.add(
+                ew.CompareOp.create(
+                    operands=[a, c],
+                    result_types=[TensorType(i1, shape_of(a.type), encoding)],
+                    properties={
+                        "comparison_direction": ComparisonDirectionAttr(direction)
+                    },
+                )
+            )
+        return self.b.compare(direction, a, c)
 
     def select(self, p: SSAValue, a: SSAValue, c: SSAValue) -> SSAValue:
         return self.b.add(ew.SelectOp.create(operands=[p, a, c], result_types=[a.type]))
@@ -416,9 +437,7 @@ def erf_inv_f32(m: _Math, x: SSAValue) -> SSAValue:
     for i in range(1, len(ERF_INV_W_LT_5)):
         p = m.add(coefficient(i), m.mul(p, w))
     result = m.mul(p, x)
-    is_one = m.b.compare(
-        ComparisonDirection.EQ, m.b.unary(ew.AbsOp, x), m.const(1.0, x)
-    )
+    is_one = m.cmp(ComparisonDirection.EQ, m.b.unary(ew.AbsOp, x), m.const(1.0, x))
     return m.select(is_one, m.mul(x, m.const(float("inf"), x)), result)
 
 
