@@ -104,7 +104,7 @@ class LowerChloOp(RewritePattern):
 
 
 class LowerTopK(RewritePattern):
-    """`chlo.top_k` (static shapes) -> iota, `stablehlo.sort` on `GT`, two slices."""
+    """`chlo.top_k` -> iota, `stablehlo.sort` on `GT`, two slices (dynamic forms on dynamic shapes)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, chlo.TopKOp):

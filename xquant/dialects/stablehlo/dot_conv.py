@@ -67,6 +67,7 @@ from xquant.dialects.stablehlo.syntax import (
 )
 from xquant.dialects.stablehlo.type_utils import (
     compatible_shapes,
+    dims_compatible,
     is_quantized,
     quantized,
     shape_of,
@@ -220,12 +221,12 @@ class DotGeneralOp(IRDLOperation):
                 "lhs and rhs should have the same number of contracting dimensions"
             )
         for left, right in zip(numbers.lhs_batching, numbers.rhs_batching, strict=True):
-            if lhs_shape[left] != rhs_shape[right]:
+            if not dims_compatible(lhs_shape[left], rhs_shape[right]):
                 raise VerifyException("batching dimension sizes must match for lhs/rhs")
         for left, right in zip(
             numbers.lhs_contracting, numbers.rhs_contracting, strict=True
         ):
-            if lhs_shape[left] != rhs_shape[right]:
+            if not dims_compatible(lhs_shape[left], rhs_shape[right]):
                 raise VerifyException(
                     "contracting dimension sizes must match for lhs/rhs"
                 )

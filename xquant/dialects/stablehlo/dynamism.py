@@ -138,7 +138,9 @@ class DynamicBroadcastInDimOp(IRDLOperation):
 
     def verify_(self) -> None:
         operand_type, result_type = self.operand.type, self.result.type
-        _verify_index_tensor(self.name, "operand #1", self.output_dimensions.type, 1)
+        _verify_index_tensor(
+            self.name, "operand #1", self.output_dimensions.type, 1, True
+        )
         shape, result_shape = shape_of(operand_type), shape_of(result_type)
         dims = array_values(self.broadcast_dimensions)
         if len(dims) != len(shape):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -190,6 +191,71 @@ class StructuralFunctions(InterpreterFunctions):
             [-1 if d == dim else 1 for d in range(len(shape))]
         )
         return (as_result(broadcast_view(line, shape), op.result.type),)
+
+    @impl(dynamism.GetDimensionSizeOp)
+    def run_get_dimension_size(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.GetDimensionSizeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The run-time size of dimension `dimension`, as a `tensor<i32>`."""
+        size = np.shape(args[0])[op.dimension.value.data]
+        return (as_result(np.array(size, np.int32), op.result.type),)
+
+    @impl(dynamism.DynamicReshapeOp)
+    def run_dynamic_reshape(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.DynamicReshapeOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """reshape to the shape `output_shape` holds at run time."""
+        value = np.asarray(args[0])
+        shape = [int(n) for n in np.asarray(args[1]).reshape(-1)]
+        declared = shape_of(op.result.type)
+        if (
+            len(shape) != len(declared)
+            or any(n < 0 or (d >= 0 and n != d) for n, d in zip(shape, declared))
+            or math.prod(shape) != value.size
+        ):
+            raise op_error(
+                op,
+                f"output shape {shape} does not fit the operand "
+                f"{type_text(op.operand.type)} of {value.size} elements and the "
+                f"result type {type_text(op.result.type)}",
+            )
+        return (as_result(value.reshape(shape), op.result.type),)
+
+    @impl(dynamism.DynamicBroadcastInDimOp)
+    def run_dynamic_broadcast_in_dim(
+        self,
+        interpreter: Interpreter,
+        op: dynamism.DynamicBroadcastInDimOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """broadcast_in_dim to the shape `output_dimensions` holds at run time."""
+        value = np.asarray(args[0])
+        shape = [int(n) for n in np.asarray(args[1]).reshape(-1)]
+        declared = shape_of(op.result.type)
+        dims = [int(d) for d in op.broadcast_dimensions.get_values()]
+        if (
+            len(shape) != len(declared)
+            or any(n < 0 or (d >= 0 and n != d) for n, d in zip(shape, declared))
+            or any(value.shape[i] not in (1, shape[d]) for i, d in enumerate(dims))
+        ):
+            raise op_error(
+                op,
+                f"output dimensions {shape} do not fit the operand "
+                f"{type_text(op.operand.type)} and the result type "
+                f"{type_text(op.result.type)}",
+            )
+        expanded = [1] * len(shape)
+        for operand_dim, result_dim in enumerate(dims):
+            expanded[result_dim] = value.shape[operand_dim]
+        order = sorted(range(len(dims)), key=dims.__getitem__)
+        placed = np.transpose(value, order).reshape(expanded)
+        return (as_result(broadcast_view(placed, shape), op.result.type),)
 
     @impl(dynamism.RealDynamicSliceOp)
     def run_real_dynamic_slice(

@@ -21,6 +21,7 @@ from typing import Any, cast
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
     ComplexType,
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -41,6 +43,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.hints import isa
 
 from xquant.dialects.chlo import ConstantLikeOp, RaggedDotOp, ScanOp, TopKOp
+from xquant.dialects.shape import ShapeOfOp
 from xquant.dialects.stablehlo import elementwise as ew
 from xquant.dialects.stablehlo import math_extra
 from xquant.dialects.stablehlo.attributes import (
@@ -61,9 +64,14 @@ from xquant.dialects.stablehlo.bitwise import (
 from xquant.dialects.stablehlo.control_flow import SortOp, WhileOp
 from xquant.dialects.stablehlo.dot_conv import DotGeneralOp
 from xquant.dialects.stablehlo.dynamism import (
+    DynamicBroadcastInDimOp,
+    DynamicIotaOp,
+    DynamicReshapeOp,
     DynamicSliceOp,
     DynamicUpdateSliceOp,
     GetDimensionSizeOp,
+    RealDynamicSliceOp,
+    SetDimensionSizeOp,
 )
 from xquant.dialects.stablehlo.reductions import ReturnOp
 from xquant.dialects.stablehlo.structural import (
@@ -73,7 +81,9 @@ from xquant.dialects.stablehlo.structural import (
     ReshapeOp,
     SliceOp,
 )
+from xquant.dialects.stablehlo.types import TypeExtensionsAttr
 from xquant.numerics.values import dtype_of, element_type, int_info, with_element
+from xquant.transforms.utils.chlo_complex_math import expand_complex
 from xquant.transforms.utils.stablehlo_emitters import HloBuilder, is_static, shape_of
 
 ERF_T = (
@@ -149,6 +159,12 @@ class _Math:
 
     def splat(self, value: float | tuple[float, float], like: SSAValue) -> SSAValue:
         element, shape = element_type(like.type), shape_of(like.type)
+        encoding = like.type.encoding if isa(like.type, TensorType[Attribute]) else None
+        if isinstance(encoding, TypeExtensionsAttr) and not isinstance(value, tuple):
+            # upstream's getConstantLike on a bounded dynamic shape
+            bounded = _bounded_constant(self.b, value, element, shape, encoding, like)
+            if bounded is not None:
+                return bounded
         if isinstance(value, tuple) or (
             self.full_constants and all(n >= 0 for n in shape)
         ):
@@ -171,7 +187,22 @@ class _Math:
         return self.b.binary(ew.DivideOp, a, c)
 
     def lt(self, a: SSAValue, c: SSAValue) -> SSAValue:
-        return self.b.compare(ComparisonDirection.LT, a, c)
+        return self.cmp(ComparisonDirection.LT, a, c)
+
+    def cmp(self, direction: ComparisonDirection, a: SSAValue, c: SSAValue) -> SSAValue:
+        """`compare`; on a bounded operand the i1 result keeps the bounds."""
+        encoding = a.type.encoding if isa(a.type, TensorType[Attribute]) else None
+        if isinstance(encoding, TypeExtensionsAttr):
+            return self.b.add(
+                ew.CompareOp.create(
+                    operands=[a, c],
+                    result_types=[TensorType(i1, shape_of(a.type), encoding)],
+                    properties={
+                        "comparison_direction": ComparisonDirectionAttr(direction)
+                    },
+                )
+            )
+        return self.b.compare(direction, a, c)
 
     def select(self, p: SSAValue, a: SSAValue, c: SSAValue) -> SSAValue:
         return self.b.add(ew.SelectOp.create(operands=[p, a, c], result_types=[a.type]))
@@ -406,9 +437,7 @@ def erf_inv_f32(m: _Math, x: SSAValue) -> SSAValue:
     for i in range(1, len(ERF_INV_W_LT_5)):
         p = m.add(coefficient(i), m.mul(p, w))
     result = m.mul(p, x)
-    is_one = m.b.compare(
-        ComparisonDirection.EQ, m.b.unary(ew.AbsOp, x), m.const(1.0, x)
-    )
+    is_one = m.cmp(ComparisonDirection.EQ, m.b.unary(ew.AbsOp, x), m.const(1.0, x))
     return m.select(is_one, m.mul(x, m.const(float("inf"), x)), result)
 
 
@@ -585,18 +614,30 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
     if not isa(operand_type, TensorType[Attribute]):
         return None
     shape = list(operand_type.get_shape())
-    if not shape or any(size < 0 for size in shape):
+    if not shape:
         return None
+    dynamic = any(size < 0 for size in shape)
     element = operand_type.get_element_type()
     last = len(shape) - 1
-    k = min(op.k.value.data, shape[-1])
+    k = op.k.value.data if shape[-1] < 0 else min(op.k.value.data, shape[-1])
     b = HloBuilder()
-    iota = b.add(
-        IotaOp.create(
-            result_types=[TensorType(i32, shape)],
-            properties={"iota_dimension": IntegerAttr(last, i64)},
+    limit_shape: SSAValue | None = None
+    if dynamic:
+        op_shape, limit_shape = _top_k_shapes(b, op.operand, shape, k)
+        iota = b.add(
+            DynamicIotaOp.create(
+                operands=[op_shape],
+                result_types=[TensorType(i32, shape)],
+                properties={"iota_dimension": IntegerAttr(last, i64)},
+            )
         )
-    )
+    else:
+        iota = b.add(
+            IotaOp.create(
+                result_types=[TensorType(i32, shape)],
+                properties={"iota_dimension": IntegerAttr(last, i64)},
+            )
+        )
     scalar, index_scalar = TensorType(element, []), TensorType(i32, [])
     block = Block(arg_types=[scalar, scalar, index_scalar, index_scalar])
     properties: dict[str, Attribute] = {
@@ -618,6 +659,20 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
         regions=[Region(block)],
     )
     b.ops.append(sort)
+    if limit_shape is not None:
+        rank = len(shape)
+        start = b.constant([0] * rank, i64, [rank])
+        strides = b.constant([1] * rank, i64, [rank])
+        for result, result_type in zip(
+            sort.results, (op.values.type, op.indices.type), strict=True
+        ):
+            b.add(
+                RealDynamicSliceOp.create(
+                    operands=[result, start, limit_shape, strides],
+                    result_types=[result_type],
+                )
+            )
+        return b
     limits = [*shape[:-1], k]
     for result, result_type in zip(
         sort.results, (op.values.type, op.indices.type), strict=True
@@ -634,6 +689,42 @@ def expand_top_k(op: TopKOp) -> HloBuilder | None:
             )
         )
     return b
+
+
+def _top_k_shapes(
+    b: HloBuilder, operand: SSAValue, shape: Sequence[int], k: int
+) -> tuple[SSAValue, SSAValue]:
+    """`ConvertTopKOp`'s run-time shapes: the operand's (`get_dimension_size` ->
+    i64 -> `tensor<1xi64>` per dynamic dimension, constants for static ones,
+    concatenated) and the result's (the last size replaced by `k`)."""
+    pieces: list[SSAValue] = []
+    for i, size in enumerate(shape):
+        if size < 0:
+            size_i32 = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[operand],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(i, i64)},
+                )
+            )
+            size_i64 = b.add(ew.ConvertOp(size_i32, TensorType(i64, [])))
+        else:
+            size_i64 = b.constant([size], i64, [])
+        pieces.append(b.add(ReshapeOp(size_i64, TensorType(i64, [1]))))
+    rank = len(shape)
+
+    def concat(values: list[SSAValue]) -> SSAValue:
+        return b.add(
+            ConcatenateOp.create(
+                operands=values,
+                result_types=[TensorType(i64, [rank])],
+                properties={"dimension": IntegerAttr(0, i64)},
+            )
+        )
+
+    op_shape = concat(pieces)
+    last = b.add(ReshapeOp(b.constant([k], i64, []), TensorType(i64, [1])))
+    return op_shape, concat([*pieces[:-1], last])
 
 
 # ----- f64 erf/erfc/erf_inv (Cephes; `materializeErf*ApproximationF64`, `erfInv64`)
@@ -1218,9 +1309,18 @@ def _float_binary(
     return expand
 
 
+def _complex_math(name: str) -> Callable[[_Math, SSAValue], SSAValue | None]:
+    """Upstream's generated complex pattern for `name` (`chlo_complex_math`)."""
+
+    def expand(m: _Math, x: SSAValue) -> SSAValue | None:
+        return expand_complex(m.b, name, x, m.full_constants)
+
+    return expand
+
+
 def _complex_or(
     real: Callable[[_Math, SSAValue], SSAValue | None],
-    complex_body: Callable[[_Math, SSAValue], SSAValue],
+    complex_body: Callable[[_Math, SSAValue], SSAValue | None],
 ) -> Callable[[_Math, SSAValue], SSAValue | None]:
     """`complex_body` on complex values, `real` otherwise."""
 
@@ -1241,11 +1341,11 @@ EXPANSIONS: dict[str, Callable[[_Math, SSAValue], SSAValue | None]] = {
     "chlo.sinh": _complex_or(_upcast(sinh), sinh),
     "chlo.atan": _float_only(atan),
     "chlo.tan": _complex_or(_float_only(tan), tan),
-    "chlo.atanh": _float_only(atanh),
-    "chlo.asin": _float_only(asin),
+    "chlo.atanh": _complex_or(_float_only(atanh), _complex_math("chlo.atanh")),
+    "chlo.asin": _complex_or(_float_only(asin), _complex_math("chlo.asin")),
     "chlo.acos": _float_only(acos),
-    "chlo.acosh": _float_only(acosh),
-    "chlo.asinh": _float_only(asinh),
+    "chlo.acosh": _complex_or(_float_only(acosh), _complex_math("chlo.acosh")),
+    "chlo.asinh": _complex_or(_float_only(asinh), _complex_math("chlo.asinh")),
     "chlo.lgamma": _upcast_below_f32(lgamma),
     "chlo.digamma": _upcast_below_f32(digamma),
     "chlo.bessel_i1e": _upcast_below_f32(bessel_i1e),
@@ -1306,13 +1406,13 @@ def expand(
 
 
 def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue | None:
-    """`ConvertConstantLikeOp` on a static shape: one splat constant of the result type."""
+    """`ConvertConstantLikeOp`: one splat constant of a static result type; on a
+    bounded dynamic one, a broadcast to the bounds and `set_dimension_size` per
+    dynamic dimension; else `shape.shape_of` + `dynamic_broadcast_in_dim`."""
     result_type = op.result.type
     if not isa(result_type, TensorType[Attribute]):
         return None
     shape = tuple(result_type.get_shape())
-    if any(n < 0 for n in shape):
-        return None
     value = op.value
     if isinstance(value, FloatAttr):
         number: float | int = float(cast(FloatAttr, value).value.data)
@@ -1321,12 +1421,79 @@ def constant_like(m: _Math, op: ConstantLikeOp, operand: SSAValue) -> SSAValue |
     else:
         return None
     element = result_type.get_element_type()
+    encoding = result_type.encoding
+    if any(n < 0 for n in shape) and isinstance(encoding, TypeExtensionsAttr):
+        return _bounded_constant(m.b, number, element, shape, encoding, operand)
+    if any(n < 0 for n in shape):
+        # Upstream: a scalar constant, `shape.shape_of` of the operand, and a
+        # `dynamic_broadcast_in_dim` to it.
+        scalar = m.b.constant([number], element, ())
+        extents = m.b.add(
+            ShapeOfOp.create(
+                operands=[operand],
+                result_types=[TensorType(IndexType(), [len(shape)])],
+            )
+        )
+        return m.b.add(
+            DynamicBroadcastInDimOp.create(
+                operands=[scalar, extents],
+                result_types=[result_type],
+                properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, [])},
+            )
+        )
     if m.full_constants or not shape:
         return m.b.constant([number], element, shape)
     return m.b.splat(number, element, shape)
 
 
-# ----- ragged_dot (`ConvertRaggedDotOp`, static shapes)
+def _bounded_constant(
+    b: HloBuilder,
+    number: float | int,
+    element: Attribute,
+    shape: Sequence[int],
+    encoding: TypeExtensionsAttr,
+    operand: SSAValue,
+) -> SSAValue | None:
+    """`numpyBroadcastIfNeeded` of a scalar to a bounded dynamic shape: a
+    `broadcast_in_dim` to the bounds, then per dynamic dimension (in order) its
+    run-time size from `operand` through `set_dimension_size`."""
+    bounds = encoding.values
+    if len(bounds) != len(shape) or any(
+        n < 0 and bound < 0 for n, bound in zip(shape, bounds)
+    ):
+        return None
+    full = [bound if n < 0 else n for n, bound in zip(shape, bounds)]
+    value = b.add(
+        BroadcastInDimOp(
+            b.constant([number], element, []), [], TensorType(element, full)
+        )
+    )
+    current = list(full)
+    current_bounds = [DYNAMIC_INDEX] * len(shape)
+    for d, n in enumerate(shape):
+        if n >= 0:
+            continue
+        size = b.add(
+            GetDimensionSizeOp.create(
+                operands=[operand],
+                result_types=[TensorType(i32, [])],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+        current[d], current_bounds[d] = DYNAMIC_INDEX, bounds[d]
+        value = b.add(
+            SetDimensionSizeOp.create(
+                operands=[value, size],
+                result_types=[
+                    TensorType(element, current, TypeExtensionsAttr(current_bounds))
+                ],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+    return value
+
+
+# ----- ragged_dot (`ConvertRaggedDotOp`)
 
 
 def _i64_zero(b: HloBuilder, shape: Sequence[int]) -> SSAValue:
@@ -1346,14 +1513,163 @@ def _ragged_mask(
     lhs_shape = shape_of(lhs.type)
     target = TensorType(i64, lhs_shape)
     dims = list(range(group_sizes_rank - 1))
-    start_b = b.add(BroadcastInDimOp(start, dims, target))
-    limit_b = b.add(BroadcastInDimOp(limit, dims, target))
-    iota_b = b.add(BroadcastInDimOp(iota, list(range(len(lhs_shape))), target))
+    start_b = _broadcast_to_lhs(b, start, dims, lhs, target)
+    limit_b = _broadcast_to_lhs(b, limit, dims, lhs, target)
+    iota_b = _broadcast_to_lhs(b, iota, list(range(len(lhs_shape))), lhs, target)
     ge_start = b.compare(ComparisonDirection.GE, iota_b, start_b)
     lt_limit = b.compare(ComparisonDirection.LT, iota_b, limit_b)
     mask = b.binary(AndOp, ge_start, lt_limit)
     return b.add(
         ew.SelectOp.create(operands=[mask, lhs, zero], result_types=[lhs.type])
+    )
+
+
+def _broadcast_to_lhs(
+    b: HloBuilder,
+    value: SSAValue,
+    dims: list[int],
+    lhs: SSAValue,
+    target: TensorType[Attribute],
+) -> SSAValue:
+    """`broadcast_in_dim` to lhs's shape; on a dynamic lhs, upstream's
+    `shape.shape_of` + `dynamic_broadcast_in_dim`."""
+    if is_static(lhs.type):
+        return b.add(BroadcastInDimOp(value, dims, target))
+    return _dynamic_broadcast(b, value, dims, lhs, target)
+
+
+def _dynamic_broadcast(
+    b: HloBuilder,
+    value: SSAValue,
+    dims: list[int],
+    like: SSAValue,
+    target: Attribute,
+) -> SSAValue:
+    rank = len(shape_of(like.type))
+    extents = b.add(
+        ShapeOfOp.create(
+            operands=[like], result_types=[TensorType(IndexType(), [rank])]
+        )
+    )
+    return b.add(
+        DynamicBroadcastInDimOp.create(
+            operands=[value, extents],
+            result_types=[target],
+            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, dims)},
+        )
+    )
+
+
+def _ragged_iota_shape(b: HloBuilder, lhs: SSAValue, ragged: int) -> SSAValue:
+    """Mode 1's dynamic iota shape: lhs's run-time size at the ragged dimension,
+    1 elsewhere, as a `tensor<rank x i64>`."""
+    rank = len(shape_of(lhs.type))
+    dims: list[SSAValue] = []
+    for d in range(rank):
+        if d == ragged:
+            size = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[lhs],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(d, i64)},
+                )
+            )
+            size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+            dims.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+        else:
+            dims.append(b.constant([1], i64, [1]))
+    return b.add(
+        ConcatenateOp.create(
+            operands=dims,
+            result_types=[TensorType(i64, [rank])],
+            properties={"dimension": IntegerAttr(0, i64)},
+        )
+    )
+
+
+def _dynamic_group_slice(
+    b: HloBuilder, rhs: SSAValue, group_dim: int, index: int
+) -> SSAValue:
+    """Mode 1 on a dynamic rhs: group `index` by `real_dynamic_slice` (start/limit
+    built per dimension: constants at the group dimension, 0 and the run-time size
+    elsewhere) and `dynamic_reshape` without the group dimension, as upstream."""
+    rhs_shape = shape_of(rhs.type)
+    rank = len(rhs_shape)
+    starts: list[SSAValue] = []
+    limits: list[SSAValue] = []
+    for d in range(rank):
+        if d == group_dim:
+            starts.append(b.constant([index], i64, [1]))
+            limits.append(b.constant([index + 1], i64, [1]))
+        else:
+            starts.append(b.constant([0], i64, [1]))
+            size = b.add(
+                GetDimensionSizeOp.create(
+                    operands=[rhs],
+                    result_types=[TensorType(i32, [])],
+                    properties={"dimension": IntegerAttr(d, i64)},
+                )
+            )
+            size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+            limits.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+
+    def concat(values: list[SSAValue], n: int) -> SSAValue:
+        return b.add(
+            ConcatenateOp.create(
+                operands=values,
+                result_types=[TensorType(i64, [n])],
+                properties={"dimension": IntegerAttr(0, i64)},
+            )
+        )
+
+    start, limit = concat(starts, rank), concat(limits, rank)
+    strides = b.constant([1] * rank, i64, [rank])
+    element = element_type(rhs.type)
+    slice_shape = list(rhs_shape)
+    slice_shape[group_dim] = 1
+    sliced = b.add(
+        RealDynamicSliceOp.create(
+            operands=[rhs, start, limit, strides],
+            result_types=[TensorType(element, slice_shape)],
+        )
+    )
+    kept = [d for d in range(rank) if d != group_dim]
+    new_shape = concat([limits[d] for d in kept], rank - 1)
+    return b.add(
+        DynamicReshapeOp.create(
+            operands=[sliced, new_shape],
+            result_types=[TensorType(element, [rhs_shape[d] for d in kept])],
+        )
+    )
+
+
+def _prepend_one(b: HloBuilder, value: SSAValue) -> SSAValue:
+    """`value` reshaped to 1 x its shape: `reshape` when static, else upstream's
+    `dynamic_reshape` to [1, get_dimension_size of every dimension]."""
+    shape = shape_of(value.type)
+    new_type = TensorType(element_type(value.type), [1, *shape])
+    if is_static(value.type):
+        return b.add(ReshapeOp(value, new_type))
+    sizes = [b.constant([1], i64, [1])]
+    for d in range(len(shape)):
+        size = b.add(
+            GetDimensionSizeOp.create(
+                operands=[value],
+                result_types=[TensorType(i32, [])],
+                properties={"dimension": IntegerAttr(d, i64)},
+            )
+        )
+        size = b.add(ew.ConvertOp(size, TensorType(i64, [])))
+        sizes.append(b.add(ReshapeOp(size, TensorType(i64, [1]))))
+    new_shape = b.add(
+        ConcatenateOp.create(
+            operands=sizes,
+            result_types=[TensorType(i64, [len(shape) + 1])],
+            properties={"dimension": IntegerAttr(0, i64)},
+        )
+    )
+    return b.add(
+        DynamicReshapeOp.create(operands=[value, new_shape], result_types=[new_type])
     )
 
 
@@ -1414,18 +1730,24 @@ def _precision(op: RaggedDotOp) -> Attribute | None:
 def expand_ragged_dot(
     op: RaggedDotOp, operands: Sequence[SSAValue]
 ) -> HloBuilder | None:
-    """`ConvertRaggedDotOp` on static shapes: mode 1 (ragged lhs free dimension) as
+    """`ConvertRaggedDotOp` (static or dynamic shapes; the group count static):
+    mode 1 (ragged lhs free dimension) as
     one masked dot_general per group, summed; mode 2 (ragged contracting dimension)
     one per group, concatenated along a new leading dimension; mode 3 (ragged batch
     dimension) a plain dot_general, on `operands` (lhs, rhs, group_sizes). The
     builder's last op gives the result."""
     lhs, rhs, group_sizes = operands
     types = [lhs.type, rhs.type, group_sizes.type, op.result.type]
-    if not all(isa(t, TensorType) and is_static(t) for t in types):
+    if not all(isa(t, TensorType) for t in types):
         return None
     numbers = op.ragged_dot_dimension_numbers
     lhs_shape, rhs_shape = shape_of(lhs.type), shape_of(rhs.type)
     result_shape = shape_of(op.result.type)
+    # Dynamic shapes take upstream's dynamic forms (dynamic_iota, shape_of +
+    # dynamic_broadcast_in_dim, real_dynamic_slice, dynamic_reshape).
+    mode_1 = len(lhs_shape) < len(rhs_shape)
+    if not is_static(group_sizes.type):
+        return None  # upstream: "dynamic group count not supported"
     group_shape = shape_of(group_sizes.type)
     precision = _precision(op)
     b = HloBuilder()
@@ -1444,18 +1766,32 @@ def expand_ragged_dot(
     start = _i64_zero(b, batch_shape)
     iota_shape = [1] * len(lhs_shape)
     iota_shape[ragged] = lhs_shape[ragged]
-    iota = b.add(
-        IotaOp.create(
-            result_types=[TensorType(i64, iota_shape)],
-            properties={"iota_dimension": IntegerAttr(ragged, i64)},
+    if lhs_shape[ragged] < 0:
+        iota = b.add(
+            DynamicIotaOp.create(
+                operands=[_ragged_iota_shape(b, lhs, ragged)],
+                result_types=[TensorType(i64, iota_shape)],
+                properties={"iota_dimension": IntegerAttr(ragged, i64)},
+            )
         )
-    )
-    zero = b.constant([0], element_type(lhs.type), lhs_shape)
-    mode_1 = len(lhs_shape) < len(rhs_shape)
+    else:
+        iota = b.add(
+            IotaOp.create(
+                result_types=[TensorType(i64, iota_shape)],
+                properties={"iota_dimension": IntegerAttr(ragged, i64)},
+            )
+        )
+    if is_static(lhs.type):
+        zero = b.constant([0], element_type(lhs.type), lhs_shape)
+    else:
+        scalar_zero = b.constant([0], element_type(lhs.type), [])
+        zero = _dynamic_broadcast(b, scalar_zero, [], lhs, lhs.type)
     group_dim = -1
     if mode_1:
         (group_dim,) = numbers.dims("rhs_group_dimensions")
         groups = rhs_shape[group_dim]
+        if groups < 0:
+            return None  # upstream: "dynamic group count not supported"
 
         def adjusted(d: int) -> int:
             return d - 1 if d > group_dim else d
@@ -1476,7 +1812,11 @@ def expand_ragged_dot(
         size = _group_size(b, group_sizes, i, batch_shape)
         limit = b.binary(ew.AddOp, start, size)
         masked = _ragged_mask(b, lhs, zero, start, limit, iota, len(group_shape))
-        if mode_1:
+        if mode_1 and not is_static(rhs.type):
+            operand = _dynamic_group_slice(b, rhs, group_dim, i)
+            dot = b.add(_dot(masked, operand, dims, precision, op.result.type))
+            outputs = [dot] if i == 0 else [b.binary(ew.AddOp, outputs[0], dot)]
+        elif mode_1:
             begin = [0] * len(rhs_shape)
             begin[group_dim] = i
             end = list(rhs_shape)
@@ -1492,12 +1832,7 @@ def expand_ragged_dot(
         start = limit
     if mode_1:
         return b
-    reshaped = [
-        b.add(
-            ReshapeOp(out, TensorType(element_type(out.type), [1, *shape_of(out.type)]))
-        )
-        for out in outputs
-    ]
+    reshaped = [_prepend_one(b, out) for out in outputs]
     b.add(
         ConcatenateOp.create(
             operands=reshaped,
