@@ -19,6 +19,14 @@ and one elementwise cast per value bridges old and new types:
   reverse with a zero-extending `arith.extui` out. The caller reinterprets
   the bytes (`ml_dtypes`' `.view`).
 
+- an unsigned integer tensor of 8 bits or more (`tensor<8xui8>`, which
+  JAX writes for `uint8` arrays) crosses as the signless integer of its width:
+  `stablehlo-legalize-to-linalg` already bridges it to signless inside the body
+  with `builtin.unrealized_conversion_cast`s (as upstream's pass), so the new
+  boundary casts are the same casts, and the pairs are folded away
+  (`reconcile-unrealized-casts`). The caller converts the numbers (`uint8`
+  200 crosses as `int8` -56, the same byte).
+
 Scalars cross as IREE's runtime passes them, in 32 bits: integers narrower
 than 32 bits as `i32` (sign-extended), floats of 8 bits or fewer as their
 bit pattern in an `i32`, `f16`/`bf16` as `f32` (exact both ways).
@@ -42,6 +50,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     Signedness,
     TensorType,
+    UnrealizedConversionCastOp,
     f32,
     i8,
     i32,
@@ -51,6 +60,7 @@ from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
+from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.hints import isa
 
 from xquant.transforms.utils.signatures import convert_function_boundaries
@@ -84,11 +94,21 @@ def carrier_scalar(attr: Attribute) -> Attribute | None:
     return None
 
 
+def _signless_of_unsigned(element: Attribute) -> IntegerType | None:
+    if not isa(element, IntegerType) or element.bitwidth < 8:
+        return None
+    if element.signedness.data != Signedness.UNSIGNED:
+        return None
+    return IntegerType(element.bitwidth)
+
+
 def _carrier_type(attr: Attribute) -> Attribute | None:
     if isa(attr, TensorType[Attribute]):
         if not attr.has_static_shape():
             return None
-        element = carrier_element(attr.element_type)
+        element = carrier_element(attr.element_type) or _signless_of_unsigned(
+            attr.element_type
+        )
         return None if element is None else TensorType(element, attr.get_shape())
     return carrier_scalar(attr)
 
@@ -130,6 +150,14 @@ class _Materializer:
 
     def __call__(self, value: SSAValue, to: Attribute) -> Operation:
         source = value.type
+        if isa(source, TensorType[Attribute]) and (
+            _signless_of_unsigned(source.element_type) is not None
+            or (
+                isa(to, TensorType[Attribute])
+                and _signless_of_unsigned(to.element_type)
+            )
+        ):
+            return UnrealizedConversionCastOp.get([value], [to])
         if not isa(source, TensorType[Attribute]) or not isa(to, TensorType[Attribute]):
             body = Block()
             _scalar_casts(body, value, to)
@@ -176,3 +204,4 @@ class WidenBoundaryTypesPass(ModulePass):
                 block.insert_op_before(earlier, cast)
         for first_op, value in casts.sources:
             first_op.operands[0] = value
+        reconcile_unrealized_casts(op)
