@@ -145,3 +145,15 @@ func.func @f(%arg0: tensor<3xf32>) -> tensor<3xf32> {
     x = np.array([1.0, 2.0, 3.0], np.float32)
     (result,) = xquant.run(xquant.parse_module(text), "f", x)
     np.testing.assert_array_equal(result, x)
+
+
+def test_a_huge_mesh_parses_without_listing_its_devices() -> None:
+    """A fuzzed mesh of 2**32 x 4 devices: checking for the default device order
+    must not build the list of 2**34 ids (it did: MemoryError)."""
+    text = (
+        'sdy.mesh @mesh = <["x"=4294967296, "y"=4]>\n'
+        "func.func @main(%arg0: tensor<4xf32> "
+        '{sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {\n'
+        "  return %arg0 : tensor<4xf32>\n}\n"
+    )
+    assert '"x"=4294967296' in xquant.print_module(xquant.parse_module(text))

@@ -162,7 +162,7 @@ class MeshAttr(ParametrizedAttribute):
     ) -> MeshAttr:
         axis_attrs = [MeshAxisAttr(StringAttr(n), IntAttr(s)) for n, s in axes]
         total = math.prod(size for _, size in axes)
-        if axes and list(device_ids) == list(range(total)):
+        if axes and len(device_ids) == total and list(device_ids) == list(range(total)):
             device_ids = ()
         return MeshAttr(
             ArrayAttr(axis_attrs), ArrayAttr([IntAttr(d) for d in device_ids])
